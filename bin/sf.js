@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `sf` command. TypeScript sources run through tsx so that `npx sf` needs no build step.
+import { register } from 'tsx/esm/api';
+register();
+const { main } = await import('../src/cli.ts');
+process.exitCode = await main(process.argv.slice(2));

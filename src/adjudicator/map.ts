@@ -1,0 +1,199 @@
+// Maps are data (R-BOARD-5): a JSON file validated with zod, turned into a Board with numeric
+// cell indices so that resolution works on arrays, not strings.
+import { z } from 'zod';
+import classicJson from '../../maps/classic.json' with { type: 'json' };
+import type { FactionId } from './types.ts';
+
+const cellText = z.string().regex(/^[A-Za-z]\d{1,3}$/);
+
+const namesSchema = z.object({
+  it: z.array(z.string().min(1)).min(1),
+  en: z.array(z.string().min(1)).min(1),
+});
+
+export const mapSchema = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    columns: z.array(z.string().regex(/^[A-Z]$/)).min(1).max(26),
+    rows: z.number().int().min(1).max(999),
+    capital: z.array(cellText).min(1),
+    imperial: z.object({ names: namesSchema }),
+    factions: z
+      .array(
+        z.object({
+          id: z.string().regex(/^[a-z][a-z0-9-]*$/),
+          home: cellText,
+          homeName: z.string().min(1),
+          system: z.array(cellText),
+          names: namesSchema,
+        }),
+      )
+      .min(1),
+    extraPlanets: z.array(cellText).default([]),
+  })
+  .strict();
+
+export type MapData = z.infer<typeof mapSchema>;
+export type FactionData = MapData['factions'][number];
+
+/** A cell as an index: column-major, so ascending index is board order (R-BOARD-3). */
+export type CellIndex = number;
+
+export class Board {
+  readonly map: MapData;
+  readonly cols: number;
+  readonly rows: number;
+  readonly size: number;
+  /** Capital cells in the map's order (R-ELEC-5 fills them in this order). */
+  readonly capital: readonly CellIndex[];
+  readonly isCapital: Uint8Array;
+  readonly isPlanet: Uint8Array;
+  /** Faction whose home or system planet a cell is, or undefined. */
+  readonly planetOwner: (FactionId | undefined)[];
+  readonly factionIds: readonly FactionId[];
+  readonly factions: ReadonlyMap<FactionId, FactionData>;
+  readonly homeCell: ReadonlyMap<FactionId, CellIndex>;
+  private readonly columnIndex: Map<string, number>;
+  private readonly names: string[];
+  private readonly moveNbrs: CellIndex[][];
+
+  constructor(map: MapData) {
+    this.map = map;
+    this.cols = map.columns.length;
+    this.rows = map.rows;
+    this.size = this.cols * this.rows;
+    this.columnIndex = new Map(map.columns.map((c, i) => [c, i]));
+    if (this.columnIndex.size !== this.cols) throw new Error(`map ${map.id}: repeated column letter`);
+    this.names = [];
+    for (let c = 0; c < this.cols; c++) for (let r = 1; r <= this.rows; r++) this.names.push(`${map.columns[c]}${r}`);
+
+    this.isCapital = new Uint8Array(this.size);
+    this.isPlanet = new Uint8Array(this.size);
+    this.planetOwner = new Array<FactionId | undefined>(this.size).fill(undefined);
+    const mustCell = (t: string, what: string): CellIndex => {
+      const i = this.parseCell(t);
+      if (i === null) throw new Error(`map ${map.id}: ${what} ${t} is off the board`);
+      return i;
+    };
+    const planet = (i: CellIndex, what: string) => {
+      if (this.isPlanet[i]) throw new Error(`map ${map.id}: ${what} ${this.names[i]} is listed twice`);
+      this.isPlanet[i] = 1;
+    };
+    this.capital = map.capital.map((t) => {
+      const i = mustCell(t, 'capital cell');
+      planet(i, 'capital cell');
+      this.isCapital[i] = 1;
+      return i;
+    });
+    const homeCell = new Map<FactionId, CellIndex>();
+    for (const f of map.factions) {
+      const home = mustCell(f.home, `home of ${f.id}`);
+      homeCell.set(f.id, home);
+      for (const c of [home, ...f.system.map((s) => mustCell(s, `system planet of ${f.id}`))]) {
+        planet(c, `planet of ${f.id}`);
+        this.planetOwner[c] = f.id;
+      }
+    }
+    for (const t of map.extraPlanets) planet(mustCell(t, 'planet'), 'planet');
+    this.homeCell = homeCell;
+    this.factionIds = map.factions.map((f) => f.id);
+    if (new Set(this.factionIds).size !== this.factionIds.length) throw new Error(`map ${map.id}: repeated faction id`);
+    this.factions = new Map(map.factions.map((f) => [f.id, f]));
+
+    this.moveNbrs = [];
+    for (let i = 0; i < this.size; i++) {
+      const list: CellIndex[] = [];
+      const c = this.col(i);
+      const r = this.row(i);
+      for (let dc = -1; dc <= 1; dc++)
+        for (let dr = -1; dr <= 1; dr++) {
+          if (dc === 0 && dr === 0) continue;
+          const j = this.at(c + dc, r + dr);
+          if (j !== null) list.push(j);
+        }
+      this.moveNbrs.push(list);
+    }
+  }
+
+  col(i: CellIndex): number {
+    return Math.floor(i / this.rows);
+  }
+  /** Zero-based row: 0 is the north edge (row 1). */
+  row(i: CellIndex): number {
+    return i % this.rows;
+  }
+  at(col: number, row: number): CellIndex | null {
+    if (col < 0 || col >= this.cols || row < 0 || row >= this.rows) return null;
+    return col * this.rows + row;
+  }
+  name(i: CellIndex): string {
+    const n = this.names[i];
+    if (n === undefined) throw new RangeError(`cell index ${i} is off the board`);
+    return n;
+  }
+
+  /** Lenient reading (R-BOARD-1): any case, spaces, leading zeros. Null when off the board. */
+  parseCell(text: string): CellIndex | null {
+    const m = /^\s*([A-Za-z])\s*0*(\d{1,3})\s*$/.exec(text);
+    if (!m) return null;
+    const c = this.columnIndex.get(m[1]!.toUpperCase());
+    const r = Number(m[2]);
+    if (c === undefined || r < 1 || r > this.rows) return null;
+    return c * this.rows + (r - 1);
+  }
+
+  /** Canonical spelling of something shaped like a cell, on the board or not (for messages). */
+  static canonical(text: string): string {
+    const m = /^\s*([A-Za-z])\s*0*(\d{1,3})\s*$/.exec(text);
+    return m ? `${m[1]!.toUpperCase()}${Number(m[2])}` : text.trim().toUpperCase();
+  }
+
+  /** 8-neighbourhood, for normal moves (R-BOARD-3). */
+  moveNeighbours(i: CellIndex): readonly CellIndex[] {
+    return this.moveNbrs[i]!;
+  }
+  isMoveAdjacent(a: CellIndex, b: CellIndex): boolean {
+    return a !== b && this.distance(a, b) === 1;
+  }
+  /** Chebyshev distance (R-BOARD-3). I and L are neighbours because distance counts list positions (R-BOARD-2). */
+  distance(a: CellIndex, b: CellIndex): number {
+    return Math.max(Math.abs(this.col(a) - this.col(b)), Math.abs(this.row(a) - this.row(b)));
+  }
+  north(i: CellIndex): CellIndex | null {
+    return this.at(this.col(i), this.row(i) - 1);
+  }
+  south(i: CellIndex): CellIndex | null {
+    return this.at(this.col(i), this.row(i) + 1);
+  }
+  west(i: CellIndex): CellIndex | null {
+    return this.at(this.col(i) - 1, this.row(i));
+  }
+  east(i: CellIndex): CellIndex | null {
+    return this.at(this.col(i) + 1, this.row(i));
+  }
+  /** The 4 orthogonal neighbours used by combat (R-COMB-1), in the order north, west, south, east. */
+  combatNeighbours(i: CellIndex): CellIndex[] {
+    const out: CellIndex[] = [];
+    for (const j of [this.north(i), this.west(i), this.south(i), this.east(i)]) if (j !== null) out.push(j);
+    return out;
+  }
+
+  /** Home planet and system planets of a faction: its starting cells (R-SETUP-2). */
+  startingCells(f: FactionId): CellIndex[] {
+    const data = this.factions.get(f);
+    if (!data) throw new Error(`unknown faction ${f}`);
+    return [data.home, ...data.system].map((t) => this.parseCell(t)!);
+  }
+}
+
+export function loadMap(json: unknown): Board {
+  return new Board(mapSchema.parse(json));
+}
+
+let classic: Board | undefined;
+/** The default map (R-BOARD-4), validated once. */
+export function classicMap(): Board {
+  classic ??= loadMap(classicJson);
+  return classic;
+}
