@@ -195,7 +195,6 @@ export interface Edict {
   turn: number;
   electionTurn: boolean;
   chancellorAtStart: FactionId | null;
-  joinedThisTurn: FactionId[];
   /** The Chancellor's first, then R-SETUP-1 order. */
   declarations: Declaration[];
   eliminations: Elimination[];

@@ -1,0 +1,117 @@
+// One turn, in the rulebook's order (section 5 of RULES.md): moves, hyperspace, combat and
+// advances, politics, the election count, production, victory. Pure: the same board, state and
+// sheets always give the same result (R-EDICT-2).
+import { resolveAdvances } from './advance.ts';
+import { resolveCombat } from './combat.ts';
+import { planetsControlled } from './control.ts';
+import { countElection, seatNewChancellor } from './elections.ts';
+import { assignAllOrders, declareHostility } from './declarations.ts';
+import { resolveJumps } from './hyperspace.ts';
+import type { Board } from './map.ts';
+import { resolveMoves } from './moves.ts';
+import { electionsCalled, resolvePolitics } from './politics.ts';
+import { produce, winners } from './production.ts';
+import { parseSheet } from './sheet.ts';
+import { assertValidState } from './state-check.ts';
+import { TurnContext } from './turn-context.ts';
+import type { AdjudicationResult, Edict, FactionId, GameState, ParsedSheet, PoliticsReport } from './types.ts';
+
+/** Sheets as the players wrote them, by faction; a faction without one is an NMR (R-TURN-5). */
+export type Sheets = Readonly<Partial<Record<FactionId, string>>>;
+
+export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): AdjudicationResult {
+  assertValidState(board, state);
+  const factions = board.factionIds.filter((f) => state.factions.includes(f)); // R-SETUP-1 order
+  const sheets = new Map<FactionId, ParsedSheet>();
+  for (const f of factions) {
+    const text = sheetTexts[f];
+    if (typeof text === 'string') sheets.set(f, parseSheet(text, board));
+  }
+  const firstTurn = state.turn === 1; // R-TURN-1: only the election
+  const electionTurn = firstTurn || state.election;
+  const chancellorAtStart = state.chancellor;
+
+  const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
+  const ctx = new TurnContext(
+    board,
+    state.units.map((u) => ({ side: u.side, at: board.parseCell(u.at)! })),
+    new Set(factions),
+    chancellorAtStart,
+    hostility,
+  );
+  const capitalFullAtStart = board.capital.every((c) => ctx.occupant[c] !== -1);
+  assignAllOrders(ctx, declarations, sheets, firstTurn);
+
+  let politics: PoliticsReport = { completed: [], troop: null, electionsCalledBy: [] };
+  let completed: ReturnType<typeof resolvePolitics>['completed'] = [];
+  const edictParts: Pick<Edict, 'eliminations' | 'destructions' | 'advances'> = { eliminations: [], destructions: [], advances: [] };
+  if (!firstTurn) {
+    resolveMoves(ctx);
+    edictParts.destructions = resolveJumps(ctx).sort((a, b) => board.parseCell(a.from)! - board.parseCell(b.from)!);
+    const falls = resolveCombat(ctx);
+    edictParts.eliminations = falls.map((f) => ({
+      side: f.unit.side,
+      at: board.name(f.cell),
+      rule: f.rule,
+      by: f.by.map((u) => ({ side: u.side, at: board.name(u.at) })),
+    }));
+    edictParts.advances = resolveAdvances(ctx, falls);
+    ({ report: politics, completed } = resolvePolitics(ctx, capitalFullAtStart));
+  }
+
+  const election = electionTurn
+    ? countElection(ctx, { gameId: state.gameId, turn: state.turn, factions, sheets })
+    : null;
+  if (election && election.elected) {
+    seatNewChancellor(ctx, election, sheets.get(election.elected)?.eliminate?.cell ?? null);
+  }
+  const chancellor = election ? election.elected : chancellorAtStart;
+  politics.electionsCalledBy = electionsCalled(completed, chancellor, ctx);
+
+  const production = firstTurn ? [] : produce(ctx, factions);
+
+  const planetMap = planetsControlled(ctx, 'production');
+  const electionReasons: Edict['electionReasons'] = [];
+  if (chancellor === null) electionReasons.push('no-chancellor');
+  else if (!board.capital.some((c) => ctx.unitAt(c)?.side === chancellor)) electionReasons.push('chancellor-off-capital');
+  if (politics.electionsCalledBy.length) electionReasons.push('politics');
+
+  const finalUnits = ctx.livingInBoardOrder().map((u) => ({ side: u.side, at: board.name(u.at) }));
+  const joining = board.factionIds.filter((f) => (state.joining ?? []).includes(f) && !factions.includes(f));
+  const edict: Edict = {
+    gameId: state.gameId,
+    map: board.map.id,
+    turn: state.turn,
+    electionTurn,
+    chancellorAtStart,
+    declarations,
+    ...edictParts,
+    politics,
+    election,
+    production,
+    units: finalUnits,
+    planets: Object.fromEntries(planetMap),
+    chancellor,
+    electionNextTurn: electionReasons.length > 0,
+    electionReasons,
+    winners: winners(planetMap, state.settings.victoryPlanets),
+    joiningNextTurn: joining,
+  };
+
+  // R-SETUP-4: a late joiner enters at the start of the next turn on its starting planets.
+  const nextUnits = [...finalUnits];
+  for (const f of joining) {
+    for (const c of board.startingCells(f)) if (ctx.occupant[c] === -1) nextUnits.push({ side: f, at: board.name(c) });
+  }
+  const next: GameState = {
+    gameId: state.gameId,
+    turn: state.turn + 1,
+    factions: board.factionIds.filter((f) => factions.includes(f) || joining.includes(f)),
+    chancellor,
+    election: edict.electionNextTurn,
+    hostility: Object.fromEntries([...hostility].map(([f, s]) => [f, [...s]])),
+    units: nextUnits,
+    settings: { ...state.settings },
+  };
+  return { state: next, edict };
+}

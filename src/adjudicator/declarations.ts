@@ -1,0 +1,82 @@
+// What each faction declared this turn: hostility in force (R-ORD-1, R-TURN-5, R-COMB-3), vote,
+// orders and problems. The Chancellor's declaration comes first (R-EDICT-1).
+import { engineProblem } from './engine-messages.ts';
+import type { Board } from './map.ts';
+import { assignOrders } from './orders.ts';
+import type { TurnContext } from './turn-context.ts';
+import { IMPERIAL, type Declaration, type FactionId, type GameState, type ParsedSheet, type Problem, type Side } from './types.ts';
+
+function displayName(board: Board, side: Side): string {
+  if (side === IMPERIAL) return board.map.imperial.names.en[0]!;
+  return board.factions.get(side)?.names.en[0] ?? side;
+}
+
+function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: ReadonlySet<FactionId>, list: readonly Side[], problems: Problem[] | null, line: number) {
+  const kept = new Set<Side>();
+  for (const side of list) {
+    if (side === f) problems?.push(engineProblem('self-hostility', line, displayName(board, side)));
+    else if (side === IMPERIAL && f === chancellor) problems?.push(engineProblem('chancellor-imperial-hostility', line));
+    else if (side !== IMPERIAL && !inPlay.has(side)) problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
+    else kept.add(side);
+  }
+  return kept;
+}
+
+export function declareHostility(
+  board: Board,
+  state: GameState,
+  factions: readonly FactionId[],
+  sheets: ReadonlyMap<FactionId, ParsedSheet>,
+  electionTurn: boolean,
+) {
+  const inPlay = new Set(factions);
+  const hostility = new Map<FactionId, Set<Side>>();
+  const declarations: Declaration[] = [];
+  const ordered = state.chancellor && inPlay.has(state.chancellor)
+    ? [state.chancellor, ...factions.filter((f) => f !== state.chancellor)]
+    : [...factions];
+  for (const f of ordered) {
+    const sheet = sheets.get(f);
+    const problems: Problem[] = sheet ? [...sheet.problems] : [];
+    let source: Declaration['hostilitySource'];
+    let set: Set<Side>;
+    if (sheet) {
+      // An empty sheet is not an NMR: hostile to nobody (R-TURN-5).
+      set = cleanHostility(board, f, state.chancellor, inPlay, sheet.hostility, problems, 0);
+      source = 'sheet';
+    } else if (state.settings.nmrHostility === 'keep' && (state.hostility[f]?.length ?? 0) > 0) {
+      set = cleanHostility(board, f, state.chancellor, inPlay, state.hostility[f]!, null, 0);
+      source = 'kept';
+    } else {
+      set = new Set();
+      source = 'none';
+    }
+    hostility.set(f, set);
+    let vote: Side | null = null;
+    if (sheet?.vote) {
+      if (!electionTurn) problems.push(engineProblem('vote-not-election', sheet.vote.line));
+      else if (sheet.vote.side !== IMPERIAL && !inPlay.has(sheet.vote.side)) {
+        problems.push(engineProblem('vote-not-in-play', sheet.vote.line, displayName(board, sheet.vote.side)));
+      } else vote = sheet.vote.side;
+    }
+    declarations.push({
+      faction: f,
+      isChancellor: f === state.chancellor,
+      submitted: sheet !== undefined,
+      hostility: board.factionIds.filter((x) => set.has(x)).concat(set.has(IMPERIAL) ? [IMPERIAL] : []),
+      hostilitySource: source,
+      vote,
+      orders: [],
+      problems: problems.sort((a, b) => a.line - b.line),
+    });
+  }
+  return { declarations, hostility };
+}
+
+/** Judges every faction's written orders against the starting position. */
+export function assignAllOrders(ctx: TurnContext, declarations: Declaration[], sheets: ReadonlyMap<FactionId, ParsedSheet>, firstTurn: boolean): void {
+  for (const d of declarations) {
+    const sheet = sheets.get(d.faction);
+    if (sheet) d.orders = assignOrders(ctx, d.faction, sheet.orders, firstTurn);
+  }
+}

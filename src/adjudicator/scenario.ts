@@ -1,0 +1,102 @@
+// The shared scenario format (../shared/rules/SCENARIOS.md): read, validate, adjudicate, and
+// answer in the shape `sf adjudicate` prints. Tests and the CLI share this one code path.
+import { z } from 'zod';
+import { adjudicate } from './adjudicate.ts';
+import { classicMap, type Board } from './map.ts';
+import { renderEdict } from './render/edict-text.ts';
+import { assertValidState, InvalidStateError } from './state-check.ts';
+import { IMPERIAL, type AdjudicationResult, type GameState, type Side } from './types.ts';
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+const scenarioSchema = z.object({
+  setup: z.looseObject({
+    turn: z.number().int().min(1),
+    factions: z.array(z.string()),
+    chancellor: z.string().nullable(),
+    election: z.boolean(),
+    units: z.array(z.looseObject({ side: z.string(), at: z.string() })),
+    hostility: z.record(z.string(), z.array(z.string())).optional(),
+    gameId: z.string().min(1).optional(),
+    victoryPlanets: z.number().int().min(1).optional(),
+    nmrHostility: z.enum(['keep', 'none']).optional(),
+  }),
+  sheets: z.record(z.string(), z.string().nullable()),
+});
+
+export interface ScenarioOutput {
+  units: { side: Side; at: string }[];
+  chancellor: string | null;
+  electionNextTurn: boolean;
+  winners: string[];
+  votes: Record<string, number>;
+  planets: Record<string, number>;
+  edict: string;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length ? issue.path.join('.') : 'scenario';
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `missing field ${path}`;
+  return `${path}: ${issue.message}`;
+}
+
+/** Reads a scenario into the engine's terms, or throws ScenarioError with a one-line reason. */
+export function readScenario(raw: unknown, board: Board = classicMap()): { state: GameState; sheets: Record<string, string> } {
+  const parsed = scenarioSchema.safeParse(raw);
+  if (!parsed.success) throw new ScenarioError(describeIssue(parsed.error.issues[0]!));
+  const { setup, sheets } = parsed.data;
+  const known = (side: string, where: string) => {
+    if (side !== IMPERIAL && !board.factions.has(side)) throw new ScenarioError(`unknown faction id "${side}" in ${where}`);
+  };
+  for (const [f, list] of Object.entries(setup.hostility ?? {})) {
+    known(f, 'setup.hostility');
+    for (const s of list) known(s, `setup.hostility.${f}`);
+  }
+  const texts: Record<string, string> = {};
+  for (const [f, text] of Object.entries(sheets)) {
+    known(f, 'sheets');
+    if (f === IMPERIAL) throw new ScenarioError('sheets: the Imperial Troops send no sheet (the Chancellor orders them)');
+    if (!setup.factions.includes(f)) throw new ScenarioError(`sheets: "${f}" is not in play (D-SCEN-1)`);
+    if (text !== null) texts[f] = text;
+  }
+  const state: GameState = {
+    gameId: setup.gameId ?? 'game',
+    turn: setup.turn,
+    factions: setup.factions,
+    chancellor: setup.chancellor,
+    election: setup.election,
+    hostility: setup.hostility ?? {},
+    units: setup.units.map((u) => ({ side: u.side, at: u.at })),
+    settings: { victoryPlanets: setup.victoryPlanets ?? 12, nmrHostility: setup.nmrHostility ?? 'keep' },
+  };
+  try {
+    assertValidState(board, state);
+  } catch (e) {
+    if (e instanceof InvalidStateError) throw new ScenarioError(e.message);
+    throw e;
+  }
+  // Canonical spelling, so that `b 2` in a scenario means B2 everywhere downstream.
+  state.units = state.units.map((u) => ({ side: u.side, at: board.name(board.parseCell(u.at)!) }));
+  return { state, sheets: texts };
+}
+
+export function scenarioOutput(result: AdjudicationResult, board: Board): ScenarioOutput {
+  const { edict } = result;
+  return {
+    units: edict.units,
+    chancellor: edict.chancellor,
+    electionNextTurn: edict.electionNextTurn,
+    winners: edict.winners,
+    votes: edict.election ? edict.election.tally : {},
+    planets: edict.planets,
+    edict: renderEdict(edict, board, 'en'),
+  };
+}
+
+/** The `sf adjudicate` code path, minus reading the file. */
+export function runScenario(raw: unknown, board: Board = classicMap()): ScenarioOutput {
+  const { state, sheets } = readScenario(raw, board);
+  return scenarioOutput(adjudicate(board, state, sheets), board);
+}
