@@ -1,0 +1,53 @@
+// A sheet read against the position it will be adjudicated in: what intake answers at once.
+// The same code as adjudication judges the orders, so the reply never disagrees with the edict.
+import { assignAllOrders, declareHostility } from './declarations.ts';
+import type { Board } from './map.ts';
+import { orderProblem } from './order-messages.ts';
+import { parseSheet } from './sheet.ts';
+import { TurnContext } from './turn-context.ts';
+import type { FactionId, GameState, ParsedSheet, Problem, Side } from './types.ts';
+
+export interface SheetReview {
+  parsed: ParsedSheet;
+  /** Orders in the order written, canonical (`B2-C3`), with what will become of each. */
+  orders: { order: string; line: number; applies: boolean }[];
+  hostility: Side[];
+  vote: Side | null;
+  problems: Problem[];
+  normalised: Problem[];
+  status: 'valid' | 'problems';
+}
+
+export function reviewSheet(board: Board, state: GameState, faction: FactionId, text: string): SheetReview {
+  const parsed = parseSheet(text, board);
+  const factions = board.factionIds.filter((f) => state.factions.includes(f));
+  const sheets = new Map([[faction, parsed]]);
+  const electionTurn = state.turn === 1 || state.election;
+  const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
+  const ctx = new TurnContext(
+    board,
+    state.units.map((u) => ({ side: u.side, at: board.parseCell(u.at)! })),
+    new Set(factions),
+    state.chancellor,
+    hostility,
+  );
+  const mine = declarations.filter((d) => d.faction === faction);
+  assignAllOrders(ctx, mine, sheets, state.turn === 1);
+  const d = mine[0];
+  const outcomes = d?.orders ?? [];
+  // The parser already reported off-board cells on their line; say it once.
+  const offBoardLines = new Set(parsed.problems.filter((p) => p.code === 'off-board').map((p) => p.line));
+  const orderProblems = outcomes
+    .map(orderProblem)
+    .filter((p): p is Problem => p !== null && !(p.code === 'order-off-board' && offBoardLines.has(p.line)));
+  const problems = [...(d?.problems ?? parsed.problems), ...orderProblems].sort((a, b) => a.line - b.line);
+  return {
+    parsed,
+    orders: outcomes.map((o) => ({ order: o.order, line: o.line, applies: orderProblem(o) === null })),
+    hostility: d?.hostility ?? parsed.hostility,
+    vote: d?.vote ?? null,
+    problems,
+    normalised: parsed.normalised,
+    status: problems.length ? 'problems' : 'valid',
+  };
+}
