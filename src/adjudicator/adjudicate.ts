@@ -84,6 +84,8 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
     turn: state.turn,
     electionTurn,
     chancellorAtStart,
+    factions,
+    victoryPlanets: state.settings.victoryPlanets,
     declarations,
     ...edictParts,
     politics,

@@ -8,8 +8,8 @@ export function resolveJumps(ctx: TurnContext): Destruction[] {
   const to = (u: UnitRecord): CellIndex => (u.order.kind === 'jump' ? u.order.to : -1);
   // Jumpers leave first, so another jump may land where one took off (R-HYP-2).
   for (const j of jumpers) if (ctx.occupant[j.at] === j.id) ctx.occupant[j.at] = -1;
-  const landing = new Map<CellIndex, number>();
-  for (const j of jumpers) landing.set(to(j), (landing.get(to(j)) ?? 0) + 1);
+  const landing = new Map<CellIndex, UnitRecord[]>();
+  for (const j of jumpers) landing.set(to(j), [...(landing.get(to(j)) ?? []), j]);
 
   const destroyed: Destruction[] = [];
   for (const j of jumpers) {
@@ -19,14 +19,18 @@ export function resolveJumps(ctx: TurnContext): Destruction[] {
     if (ctx.board.isPlanet[cell]) {
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-3', reason: 'planet' };
     } else if (ctx.occupant[cell] !== -1) {
-      fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-4', reason: 'occupied' };
-    } else if (landing.get(cell)! > 1) {
-      fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-5', reason: 'collision' };
+      fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-4', reason: 'occupied', with: [ctx.cellName(cell)] };
+    } else if (landing.get(cell)!.length > 1) {
+      const others = landing.get(cell)!.filter((o) => o !== j).map((o) => ctx.cellName(o.start));
+      fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-5', reason: 'collision', with: others };
     }
     if (fate) {
       j.alive = false;
       destroyed.push(fate);
-      if (j.outcome) Object.assign(j.outcome, { result: 'destroyed', rule: fate.rule, reason: ctx.isNoMansLand(cell) ? 'no-mans-land' : fate.reason });
+      if (j.outcome) {
+        const reason = ctx.isNoMansLand(cell) ? 'no-mans-land' : fate.reason === 'occupied' ? 'occupied-after-moves' : fate.reason;
+        Object.assign(j.outcome, { result: 'destroyed', rule: fate.rule, reason }, fate.with ? { with: fate.with } : {});
+      }
     } else if (j.outcome) {
       Object.assign(j.outcome, { result: 'jumped', rule: 'R-HYP-2' });
     }

@@ -93,7 +93,8 @@ export function resolveMoves(ctx: TurnContext): void {
     const to = target(m);
     const occ = ctx.unitAt(to); // after the step: the occupant that stayed, if any
     const why = reason.get(m.id);
-    const rivalCells = (rivals.get(to) ?? []).filter((r) => r !== m).map((r) => ctx.cellName(r.start));
+    // Board order, not input order: the same position always gives the same edict (R-EDICT-2).
+    const rivalCells = (rivals.get(to) ?? []).filter((r) => r !== m).sort((a, b) => a.start - b.start).map((r) => ctx.cellName(r.start));
     const withCells = why === 'standoff' ? rivalCells : occ ? [ctx.cellName(occ.at)] : [];
     if (occ && ctx.isHostile(m.side, occ.side)) {
       setOutcome(m, 'attacked', 'R-MOVE-5', why ?? 'occupied', withCells);

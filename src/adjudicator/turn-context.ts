@@ -43,7 +43,8 @@ export class TurnContext {
     this.chancellor = chancellor;
     this.hostileTo = hostility;
     this.occupant = new Int32Array(board.size).fill(-1);
-    this.units = units.map((u, id) => {
+    // Ids in board order, so every step iterates the same way whatever order the units came in (R-EDICT-2).
+    this.units = [...units].sort((a, b) => a.at - b.at).map((u, id) => {
       this.occupant[u.at] = id;
       return { id, side: u.side, start: u.at, at: u.at, alive: true, order: { kind: 'hold' }, outcome: null };
     });

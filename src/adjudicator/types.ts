@@ -140,6 +140,8 @@ export interface Destruction {
   at: string;
   rule: RuleId;
   reason: 'planet' | 'occupied' | 'collision';
+  /** The unit hit on landing (R-HYP-4), or where the other jumpers came from (R-HYP-5). */
+  with?: string[];
 }
 
 export interface Advance {
@@ -195,6 +197,10 @@ export interface Edict {
   turn: number;
   electionTurn: boolean;
   chancellorAtStart: FactionId | null;
+  /** Factions in play this turn, R-SETUP-1 order. */
+  factions: FactionId[];
+  /** Planets needed to win (R-WIN-1). */
+  victoryPlanets: number;
   /** The Chancellor's first, then R-SETUP-1 order. */
   declarations: Declaration[];
   eliminations: Elimination[];
