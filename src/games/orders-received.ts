@@ -1,0 +1,20 @@
+// "Orders received" for each player and turn, one model for acknowledgements, STATUS, reminders
+// and the status page: none / received with problems / valid (the newest version decides, R-TURN-4).
+import { latestSheet, latestSheets, type Sheet } from '../db/sheets.ts';
+import type { Db } from '../db/client.ts';
+
+export type OrdersReceived = 'none' | 'problems' | 'valid';
+
+export function ordersReceivedOf(sheet: Sheet | null): OrdersReceived {
+  return sheet === null ? 'none' : sheet.status;
+}
+
+export async function ordersReceived(db: Db, gameId: string, turn: number, faction: string): Promise<OrdersReceived> {
+  return ordersReceivedOf(await latestSheet(db, gameId, turn, faction));
+}
+
+/** Every faction of a turn; factions that sent nothing are 'none'. */
+export async function ordersReceivedByFaction(db: Db, gameId: string, turn: number, factions: readonly string[]): Promise<Record<string, OrdersReceived>> {
+  const latest = new Map((await latestSheets(db, gameId, turn)).map((s) => [s.faction, s]));
+  return Object.fromEntries(factions.map((f) => [f, ordersReceivedOf(latest.get(f) ?? null)]));
+}

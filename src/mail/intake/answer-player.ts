@@ -1,0 +1,179 @@
+// Mail from an identified player: a command (STATUS, HELP), something we cannot read, a sheet
+// too late, or a sheet — stored as a new version (R-TURN-4) and acknowledged at once.
+import type { Board } from '../../adjudicator/map.ts';
+import { reviewSheet } from '../../adjudicator/review.ts';
+import type { Lang } from '../../adjudicator/types.ts';
+import type { Db } from '../../db/client.ts';
+import type { Game } from '../../db/games.ts';
+import type { InboundMessage, InboundOutcome } from '../../db/inbound.ts';
+import { listPlayers, type Player } from '../../db/players.ts';
+import { enqueue, newMessageId } from '../../db/outbox.ts';
+import { addSheetVersion, latestSheet } from '../../db/sheets.ts';
+import { findTurn, type Turn } from '../../db/turns.ts';
+import { ordersReceivedOf } from '../../games/orders-received.ts';
+import { formatInstant } from '../../games/time-format.ts';
+import type { ExtractedMail } from '../extract.ts';
+import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
+import {
+  ackText,
+  chancellorBroadcastText,
+  helpText,
+  lateText,
+  notAcceptedText,
+  sideName,
+  statusText,
+  unreadableText,
+  type AckFacts,
+} from './reply-texts.ts';
+
+export interface PlayerMailContext {
+  tx: Db;
+  row: InboundMessage;
+  mail: ExtractedMail;
+  player: Player;
+  game: Game;
+  board: Board;
+  replyCtx: ReplyContext;
+  thread: Thread;
+}
+
+type Command = 'status' | 'help';
+const COMMANDS: Record<string, Command> = { status: 'status', stato: 'status', help: 'help', aiuto: 'help' };
+
+/** STATUS or HELP alone in the body, or as the subject of an otherwise empty mail. */
+export function commandOf(sheetText: string, subject: string | null): Command | null {
+  const lines = sheetText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
+  if (lines.length === 1) return COMMANDS[lines[0]!.toLowerCase()] ?? null;
+  if (lines.length === 0 && subject) {
+    const bare = subject.replace(/\[sf [^\]]*\]/gi, '').replace(/\bcode\s+\S+/i, '').replace(/^\s*(re|r|aw|fwd?|i)\s*:\s*/i, '').trim();
+    return COMMANDS[bare.toLowerCase()] ?? null;
+  }
+  return null;
+}
+
+export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome> {
+  const { tx, row, mail, player, game } = c;
+  const lang = player.lang;
+  const tz = player.timeZone ?? game.timeZone;
+  const when = (d: Date) => formatInstant(d, tz, lang);
+  const base = { gameId: game.id, playerId: player.id };
+  const reply = (kind: ReplyKind, text: string, key = kind) =>
+    enqueueReply(tx, c.replyCtx, {
+      kind,
+      gameId: game.id,
+      to: player.email,
+      replyTo: privateAddress(c, player),
+      subject: replySubject(c.thread, game.name, game.id),
+      text,
+      thread: c.thread,
+      dedupeKey: `${key}:${row.id}`,
+    });
+  const refuse = async (outcome: string, kind: ReplyKind, text: string): Promise<InboundOutcome> => ({
+    ...base, status: 'rejected', outcome, detail: { answered: await reply(kind, text) },
+  });
+
+  if (mail.oversized) return refuse('too-large', 'unreadable', unreadableText(lang, 'too-large', `${row.size} bytes`));
+  if (mail.broken) return refuse('broken', 'unreadable', unreadableText(lang, 'broken', mail.broken));
+  if (game.status !== 'active') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
+
+  const turn = await findTurn(tx, game.id, game.currentTurn);
+  const command = commandOf(mail.sheetText, mail.subject);
+  if (command === 'help') return { ...base, status: 'processed', outcome: 'help', detail: { answered: await reply('help', helpText(lang)) } };
+  if (command === 'status') return { ...base, status: 'processed', outcome: 'status', detail: { answered: await reply('status', await statusFor(c, turn, when)) } };
+
+  if (!turn || turn.status !== 'open') return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
+  if (player.joinedTurn > turn.number) return refuse('not-in-play', 'refusal', notAcceptedText(lang, 'not-in-play'));
+  const state = turn.state;
+  const isChancellor = state.chancellor === player.faction;
+  // The time that counts is when our server received the mail (R-TURN-4), not its Date: header.
+  if (row.receivedAt > turn.deadline) return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(turn.deadline), false));
+  if (isChancellor && row.receivedAt > turn.declarationDeadline) {
+    return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(turn.declarationDeadline), true));
+  }
+
+  const review = reviewSheet(c.board, state, player.faction, mail.sheetText);
+  const p = review.parsed;
+  const understoodNothing = !p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0;
+  // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
+  if (understoodNothing) return refuse('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
+  if (isChancellor && (await latestSheet(tx, game.id, turn.number, player.faction))) {
+    return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
+  }
+
+  const added = await addSheetVersion(tx, {
+    gameId: game.id,
+    turn: turn.number,
+    faction: player.faction,
+    text: mail.sheetText,
+    parsed: { parsed: p, problems: review.problems, orders: review.orders },
+    status: review.status,
+    receivedAt: row.receivedAt,
+    inboundId: row.id,
+  });
+  if (!added.ok) return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
+
+  const facts = (l: Lang): AckFacts => ({
+    lang: l,
+    board: c.board,
+    gameName: game.name,
+    faction: player.faction,
+    turn: turn.number,
+    electionTurn: turn.number === 1 || state.election,
+    review,
+    replaces: added.previousReceivedAt ? formatInstant(added.previousReceivedAt, tz, l) : null,
+    deadline: formatInstant(turn.deadline, tz, l),
+    declarationDeadline: isChancellor ? formatInstant(turn.declarationDeadline, tz, l) : null,
+    isChancellor,
+  });
+  const answered = await reply('ack', ackText(facts(lang)));
+  if (isChancellor) await broadcastChancellorSheet(c, turn, facts);
+  return {
+    ...base,
+    status: 'processed',
+    outcome: 'sheet',
+    detail: { sheetId: added.sheet.id, version: added.sheet.version, sheetStatus: review.status, answered },
+  };
+}
+
+function privateAddress(c: PlayerMailContext, p: Player): string {
+  return `${c.replyCtx.ordersLocalPart}+${p.secret}@${c.replyCtx.domain}`;
+}
+
+/** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
+async function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts) {
+  const chancellor = sideName(c.board, c.player.faction, 'en');
+  for (const p of await listPlayers(c.tx, c.game.id)) {
+    const tz = p.timeZone ?? c.game.timeZone;
+    const f = { ...facts(p.lang), deadline: formatInstant(turn.deadline, tz, p.lang) };
+    await enqueueReplyOnce(c, p, `[SF ${c.game.id}] ${p.lang === 'it' ? 'Dichiarazione del Cancelliere' : 'The Chancellor declares'} — ${chancellor}, ${turn.number}`,
+      chancellorBroadcastText(f), `chancellor:${c.game.id}:${turn.number}:${p.id}`);
+  }
+}
+
+async function enqueueReplyOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string) {
+  await enqueue(c.tx, {
+    kind: 'chancellor-sheet',
+    gameId: c.game.id,
+    toAddress: p.email,
+    replyTo: privateAddress(c, p),
+    subject,
+    messageId: newMessageId(c.replyCtx.domain),
+    bodyText: text,
+    dedupeKey,
+  });
+}
+
+async function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): Promise<string> {
+  const sheet = turn ? await latestSheet(c.tx, c.game.id, turn.number, c.player.faction) : null;
+  return statusText({
+    lang: c.player.lang,
+    board: c.board,
+    gameName: c.game.name,
+    faction: c.player.faction,
+    turn: turn?.number ?? c.game.currentTurn,
+    deadline: turn ? when(turn.deadline) : '—',
+    received: ordersReceivedOf(sheet),
+    sheetAt: sheet ? when(sheet.receivedAt) : null,
+    sheetText: sheet?.text ?? null,
+  });
+}

@@ -1,0 +1,201 @@
+// The words of every answer intake sends, in Italian and English. Plain text: players read it on
+// phones. Everything a player wrote is quoted back as data, never as markup.
+import type { Board } from '../../adjudicator/map.ts';
+import type { SheetReview } from '../../adjudicator/review.ts';
+import { IMPERIAL, type Lang, type Side } from '../../adjudicator/types.ts';
+import type { RefusalReason } from './identify-sender.ts';
+
+export function sideName(board: Board, side: Side, lang: Lang): string {
+  if (side === IMPERIAL) return board.map.imperial.names[lang][0]!;
+  return board.factions.get(side)?.names[lang][0] ?? side;
+}
+
+const t = (lang: Lang, it: string, en: string) => (lang === 'it' ? it : en);
+
+export interface AckFacts {
+  lang: Lang;
+  board: Board;
+  gameName: string;
+  faction: string;
+  turn: number;
+  electionTurn: boolean;
+  review: SheetReview;
+  replaces: string | null;
+  deadline: string;
+  /** For the Chancellor: the earlier declaration deadline (R-TURN-3). */
+  declarationDeadline: string | null;
+  isChancellor: boolean;
+}
+
+export function ackText(f: AckFacts): string {
+  const { lang, review } = f;
+  const out: string[] = [];
+  const who = sideName(f.board, f.faction, lang);
+  out.push(t(lang, `Ordini ricevuti: ${who}, turno ${f.turn} di "${f.gameName}".`, `Orders received: ${who}, turn ${f.turn} of "${f.gameName}".`));
+  out.push(
+    f.replaces
+      ? t(lang, `Questo foglio sostituisce interamente quello del ${f.replaces} (R-TURN-4).`, `This sheet replaces your sheet of ${f.replaces} entirely (R-TURN-4).`)
+      : t(lang, `È il tuo primo foglio per questo turno.`, `This is your first sheet for this turn.`),
+  );
+  out.push(
+    review.status === 'valid'
+      ? t(lang, `Stato: valido, nessun problema.`, `Status: valid, no problems.`)
+      : t(lang, `Stato: ricevuto con problemi (vedi sotto). Puoi mandare un foglio corretto fino alla scadenza.`,
+          `Status: received with problems (see below). You may send a corrected sheet until the deadline.`),
+  );
+  out.push('', t(lang, 'ORDINI COME LI HO CAPITI', 'ORDERS AS UNDERSTOOD'));
+  if (review.orders.length === 0) out.push(t(lang, '  nessun ordine: tutte le unità restano ferme', '  no orders: every unit holds'));
+  for (const o of review.orders) {
+    out.push(`  ${o.order.padEnd(10)} ${o.applies ? '' : t(lang, '(non applicato: vedi i problemi)', '(not applied: see the problems)')}`.trimEnd());
+  }
+  const hostile = review.hostility.map((s) => sideName(f.board, s, lang)).join(', ');
+  out.push('', `${t(lang, 'Ostilità', 'Hostility')}: ${hostile || t(lang, 'nessuno', 'nobody')}`);
+  if (f.electionTurn) {
+    const vote = review.vote ? sideName(f.board, review.vote, lang) : t(lang, 'nessun voto', 'no vote');
+    out.push(`${t(lang, 'Voto', 'Vote')}: ${vote}`);
+  }
+  if (review.problems.length) {
+    out.push('', t(lang, 'PROBLEMI', 'PROBLEMS'));
+    for (const p of review.problems) out.push(`  ${p.message[lang]}`);
+  }
+  if (review.normalised.length) {
+    out.push('', t(lang, 'CARATTERI SOSTITUITI', 'CHARACTERS READ AS OTHERS'));
+    for (const p of review.normalised) out.push(`  ${p.message[lang]}`);
+  }
+  out.push('');
+  if (f.isChancellor) {
+    out.push(t(lang, `Sei il Cancelliere: questo foglio è definitivo ed è stato inviato a tutti i giocatori (R-TURN-3).`,
+      `You are the Chancellor: this sheet is final and has been sent to every player (R-TURN-3).`));
+  }
+  out.push(`${t(lang, 'Scadenza', 'Deadline')}: ${f.deadline}`);
+  out.push(t(lang, 'Gli ordini restano segreti fino alla scadenza.', 'Orders stay secret until the deadline.'));
+  return out.join('\n') + '\n';
+}
+
+export function chancellorBroadcastText(f: AckFacts): string {
+  const { lang } = f;
+  const who = sideName(f.board, f.faction, lang);
+  const lines = [
+    t(lang, `Il Cancelliere (${who}) ha dichiarato i suoi ordini per il turno ${f.turn} di "${f.gameName}" (R-TURN-3).`,
+      `The Chancellor (${who}) has declared their orders for turn ${f.turn} of "${f.gameName}" (R-TURN-3).`),
+    '',
+    `${t(lang, 'Ostilità', 'Hostility')}: ${f.review.hostility.map((s) => sideName(f.board, s, lang)).join(', ') || t(lang, 'nessuno', 'nobody')}`,
+    t(lang, 'Ordini (comprese le Truppe Imperiali):', 'Orders (Imperial Troops included):'),
+    ...(f.review.orders.length ? f.review.orders.filter((o) => o.applies).map((o) => `  ${o.order}`) : [t(lang, '  nessuno', '  none')]),
+    '',
+    `${t(lang, 'Scadenza per tutti gli altri', 'Deadline for everyone else')}: ${f.deadline}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function refusalText(lang: Lang, reason: RefusalReason, game: string | null): string {
+  const g = game ?? '?';
+  switch (reason) {
+    case 'sender-mismatch':
+      return t(lang, `Questo codice non appartiene al tuo indirizzo: nessun ordine è stato applicato.\n`,
+        `That code does not belong to your address: no orders were applied.\n`);
+    case 'unknown-code':
+      return t(lang, `Non riconosco il codice di questa mail: nessun ordine è stato applicato. Usa l'indirizzo personale che trovi nella mail di benvenuto.\n`,
+        `I do not recognise the code in this mail: no orders were applied. Use the private address from your welcome mail.\n`);
+    case 'missing-code':
+      return t(lang, `La mail per la partita ${g} non contiene il tuo codice: nessun ordine è stato applicato. Scrivi al tuo indirizzo personale, oppure aggiungi una riga "Code: <il tuo codice>".\n`,
+        `Your mail for game ${g} has no code: no orders were applied. Write to your private address, or add a line "Code: <your code>".\n`);
+    case 'unknown-game':
+      return t(lang, `Non conosco la partita indicata nell'oggetto: nessun ordine è stato applicato.\n`,
+        `I do not know the game named in the subject: no orders were applied.\n`);
+    case 'no-game':
+    case 'unknown-sender':
+      return t(lang, `Non capisco per quale partita scrivi: nessun ordine è stato applicato. Scrivi al tuo indirizzo personale (lo trovi nella mail di benvenuto).\n`,
+        `I cannot tell which game this mail is for: no orders were applied. Write to your private address (it is in your welcome mail).\n`);
+  }
+}
+
+export function spoofWarningText(lang: Lang, sender: string, at: string): string {
+  return t(lang,
+    `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro.\n`,
+    `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee.\n`);
+}
+
+export type UnreadableReason = 'too-large' | 'broken' | 'no-sheet';
+export function unreadableText(lang: Lang, reason: UnreadableReason, detail: string): string {
+  const why = {
+    'too-large': t(lang, `la mail è troppo grande (${detail})`, `the mail is too large (${detail})`),
+    broken: t(lang, `non riesco a leggere la mail (${detail})`, `I cannot read the mail (${detail})`),
+    'no-sheet': t(lang, `nessuna riga della mail è un ordine, un'ostilità o un voto`, `no line of the mail is an order, a hostility or a vote`),
+  }[reason];
+  return t(lang, `Non ho letto questa mail come foglio d'ordini: ${why}. Il tuo foglio precedente resta valido.\n`,
+    `I did not read this mail as an order sheet: ${why}. Your earlier sheet still stands.\n`);
+}
+
+export function lateText(lang: Lang, receivedAt: string, deadline: string, chancellor: boolean): string {
+  return chancellor
+    ? t(lang, `Il tuo foglio è arrivato il ${receivedAt}, dopo la scadenza della dichiarazione del Cancelliere (${deadline}): non è applicato (R-TURN-3).\n`,
+        `Your sheet arrived on ${receivedAt}, after the Chancellor's declaration deadline (${deadline}): it is not applied (R-TURN-3).\n`)
+    : t(lang, `Il tuo foglio è arrivato il ${receivedAt}, dopo la scadenza (${deadline}): non è applicato (R-TURN-4).\n`,
+        `Your sheet arrived on ${receivedAt}, after the deadline (${deadline}): it is not applied (R-TURN-4).\n`);
+}
+
+export function notAcceptedText(lang: Lang, why: 'chancellor-final' | 'not-in-play' | 'game-not-active' | 'no-open-turn'): string {
+  return {
+    'chancellor-final': t(lang, `Il foglio del Cancelliere è già stato accettato e pubblicato: non si può cambiare (R-TURN-3).\n`,
+      `The Chancellor's sheet was already accepted and published: it cannot be changed (R-TURN-3).\n`),
+    'not-in-play': t(lang, `La tua fazione entra in gioco all'inizio del prossimo turno (R-SETUP-4): manda i tuoi ordini allora.\n`,
+      `Your faction enters play at the start of the next turn (R-SETUP-4): send your orders then.\n`),
+    'game-not-active': t(lang, `Questa partita non è in corso: nessun ordine è stato applicato.\n`, `This game is not running: no orders were applied.\n`),
+    'no-open-turn': t(lang, `Nessun turno è aperto in questo momento: nessun ordine è stato applicato.\n`, `No turn is open right now: no orders were applied.\n`),
+  }[why];
+}
+
+export interface StatusFacts {
+  lang: Lang;
+  board: Board;
+  gameName: string;
+  faction: string;
+  turn: number;
+  deadline: string;
+  received: 'none' | 'problems' | 'valid';
+  sheetAt: string | null;
+  sheetText: string | null;
+}
+
+export function statusText(f: StatusFacts): string {
+  const { lang } = f;
+  const state = {
+    none: t(lang, 'nessun foglio ricevuto', 'no sheet received'),
+    problems: t(lang, 'ricevuto con problemi', 'received with problems'),
+    valid: t(lang, 'valido', 'valid'),
+  }[f.received];
+  const lines = [
+    `"${f.gameName}" — ${sideName(f.board, f.faction, lang)}, ${t(lang, 'turno', 'turn')} ${f.turn}`,
+    `${t(lang, 'Scadenza', 'Deadline')}: ${f.deadline}`,
+    `${t(lang, 'I tuoi ordini', 'Your orders')}: ${state}${f.sheetAt ? ` (${f.sheetAt})` : ''}`,
+  ];
+  if (f.sheetText !== null) lines.push('', t(lang, 'Il tuo foglio attuale:', 'Your current sheet:'), ...f.sheetText.split('\n').map((l) => `  ${l}`));
+  return lines.join('\n').trimEnd() + '\n';
+}
+
+export function helpText(lang: Lang): string {
+  return t(lang,
+    [
+      'Come scrivere un foglio d\'ordini (una riga per ordine):',
+      '  H: Sith, Mercanti    le fazioni a cui sei ostile in questo turno',
+      '  B2-C3                movimento in una casella adiacente (anche in diagonale)',
+      '  B2=F6                iperspazio, da 1 a 4 caselle',
+      '  N9#                  azione politica, da una casella della Capitale',
+      '  V: Sith              in un turno di elezioni, il tuo voto',
+      '  E: O10               se sei eletto e la Capitale è piena, l\'unità che sostituisci',
+      'Un\'unità senza ordini resta ferma. Vale l\'ultimo foglio inviato prima della scadenza.',
+      'Scrivi STATUS per vedere la scadenza e il tuo foglio attuale.',
+    ].join('\n') + '\n',
+    [
+      'How to write an order sheet (one order per line):',
+      '  H: Sith, Merchants   the factions you are hostile to this turn',
+      '  B2-C3                move to an adjacent cell (diagonals too)',
+      '  B2=F6                hyperspace, 1 to 4 cells',
+      '  N9#                  politics, from a Capital cell',
+      '  V: Sith              in an election turn, your vote',
+      '  E: O10               if you are elected and the Capital is full, the unit you replace',
+      'A unit with no order holds. The last sheet sent before the deadline counts.',
+      'Send STATUS to see the deadline and your current sheet.',
+    ].join('\n') + '\n');
+}

@@ -1,0 +1,47 @@
+// Sends what the outbox holds. Any instance may run this: claims are leases (SKIP LOCKED), so
+// a mail is handed to one sender at a time, and a sender that dies leaves it to be retried.
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.ts';
+import { claimBatch, markFailed, markSent, type OutboxMail } from '../db/outbox.ts';
+import { bracketed } from './send/headers.ts';
+import type { MailTransport, OutgoingMail } from './send/types.ts';
+
+export interface OutboxSenderDeps {
+  db: Db;
+  transport: MailTransport;
+  from: string;
+  log: Logger;
+  now?: () => Date;
+}
+
+export function toOutgoing(row: OutboxMail, from: string): OutgoingMail {
+  const mail: OutgoingMail = { from, to: row.toAddress, subject: row.subject, text: row.bodyText, messageId: bracketed(row.messageId) };
+  if (row.bodyHtml) mail.html = row.bodyHtml;
+  if (row.inReplyTo) mail.inReplyTo = row.inReplyTo;
+  if (row.references) mail.references = row.references.split(/\s+/).filter(Boolean);
+  if (row.replyTo) mail.headers = { 'Reply-To': row.replyTo };
+  return mail;
+}
+
+/** A 5xx answer from the SMTP server will not get better by retrying. */
+function isPermanent(err: unknown): boolean {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/** Sends one batch of due mail; returns how many were sent. */
+export async function sendDueMail(deps: OutboxSenderDeps, limit = 20): Promise<number> {
+  const now = deps.now ?? (() => new Date());
+  let sent = 0;
+  for (const row of await claimBatch(deps.db, { limit, now: now() })) {
+    try {
+      await deps.transport.send(toOutgoing(row, deps.from));
+      await markSent(deps.db, row.id, now());
+      sent++;
+    } catch (err) {
+      deps.log.warn({ err, outbox: row.id, to: row.toAddress }, 'sending failed');
+      await markFailed(deps.db, row.id, String((err as Error).message ?? err), { now: now(), permanent: isPermanent(err) });
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,80 @@
+// A small world for intake tests: an in-memory PGlite with one game of four players, and a
+// builder of order mails as a mail client would send them.
+import pino from 'pino';
+import { openDatabase, type Database } from '../../../src/db/client.ts';
+import { createGame, type CreatedGame } from '../../../src/games/index.ts';
+import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
+import { receiveMail } from '../../../src/mail/intake/receive.ts';
+
+export const DOMAIN = 'sf.example';
+export const ADDRESSES = ['anna@example.org', 'bruno@example.org', 'carla@example.org', 'dario@example.org'];
+
+export interface World {
+  database: Database;
+  deps: IntakeDeps;
+  created: CreatedGame;
+  clock: { now: Date };
+  close(): Promise<void>;
+}
+
+export async function makeWorld(opts: { rateLimit?: number; maxBytes?: number } = {}): Promise<World> {
+  const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+  const clock = { now: new Date('2026-03-02T10:00:00Z') };
+  let n = 0;
+  const created = await createGame(
+    database.db,
+    {
+      name: 'Andromeda',
+      players: ADDRESSES.map((email, i) => ({ email, lang: i % 2 === 0 ? 'it' : 'en' })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
+    { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => clock.now, newSecret: () => `k7Q2-x9P${'mnpq'[n++]}` },
+  );
+  const deps: IntakeDeps = {
+    db: database.db,
+    log: pino({ level: 'silent' }),
+    now: () => clock.now,
+    mail: {
+      domain: DOMAIN,
+      ordersLocalPart: 'orders',
+      maxBytes: opts.maxBytes ?? 10_000_000,
+      replyRateLimitPerHour: opts.rateLimit ?? 20,
+      ourAddresses: [`orders@${DOMAIN}`],
+    },
+  };
+  return { database, deps, created, clock, close: () => database.close() };
+}
+
+let seq = 0;
+export interface MailSpec {
+  from: string;
+  to?: string;
+  subject?: string;
+  body: string;
+  headers?: Record<string, string>;
+  messageId?: string;
+}
+
+export function orderMail(spec: MailSpec): Buffer {
+  const id = spec.messageId ?? `<m${++seq}.${Date.now()}@example.org>`;
+  const head = [
+    `From: Player <${spec.from}>`,
+    `To: ${spec.to ?? `orders@${DOMAIN}`}`,
+    `Subject: ${spec.subject ?? 'orders'}`,
+    `Date: Mon, 2 Mar 2026 10:00:00 +0000`,
+    `Message-ID: ${id}`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+    ...Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${spec.body.replace(/\r?\n/g, '\r\n')}`, 'utf8');
+}
+
+/** Delivers a mail as a source would: stored with the server's reception time, then processed. */
+export async function deliver(world: World, raw: Buffer, receivedAt = world.clock.now) {
+  return receiveMail(world.deps, { raw, source: 'cli', sourceKey: `test:${++seq}`, receivedAt });
+}
+
+export const privateTo = (world: World, i: number) => `orders+${world.created.players[i]!.secret}@${DOMAIN}`;
