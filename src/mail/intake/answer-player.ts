@@ -12,6 +12,7 @@ import { addSheetVersion, latestSheet } from '../../db/sheets.ts';
 import { findTurn, type Turn } from '../../db/turns.ts';
 import { ordersReceivedOf } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
+import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../extract.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
@@ -62,7 +63,7 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
       kind,
       gameId: game.id,
       to: player.email,
-      replyTo: privateAddress(c, player),
+      replyTo: privateAddressOf(c, player),
       subject: replySubject(c.thread, game.name, game.id),
       text,
       thread: c.thread,
@@ -135,9 +136,8 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
   };
 }
 
-function privateAddress(c: PlayerMailContext, p: Player): string {
-  return `${c.replyCtx.ordersLocalPart}+${p.secret}@${c.replyCtx.domain}`;
-}
+const privateAddressOf = (c: PlayerMailContext, p: Player) =>
+  privateAddress({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart }, p.secret);
 
 /** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
 async function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts) {
@@ -155,7 +155,7 @@ async function enqueueReplyOnce(c: PlayerMailContext, p: Player, subject: string
     kind: 'chancellor-sheet',
     gameId: c.game.id,
     toAddress: p.email,
-    replyTo: privateAddress(c, p),
+    replyTo: privateAddressOf(c, p),
     subject,
     messageId: newMessageId(c.replyCtx.domain),
     bodyText: text,

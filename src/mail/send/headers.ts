@@ -1,0 +1,44 @@
+// Headers every outgoing mail carries, and the one place that turns an OutgoingMail into
+// nodemailer's options, so the SMTP and file transports write the same message.
+import type { SendMailOptions } from 'nodemailer';
+import type { OutgoingMail } from './types.ts';
+
+/** Marks our own mail so the intake recognises and never answers it (MAIL.md: loops). */
+export const SF_ORIGIN_HEADER = 'X-SF-Origin';
+export const SF_ORIGIN_VALUE = 'starts-foundation';
+/** RFC 3834: an automatic reply; vacation responders and well-behaved robots must not answer it. */
+export const AUTO_SUBMITTED_HEADER = 'Auto-Submitted';
+export const AUTO_SUBMITTED_VALUE = 'auto-replied';
+
+export const OUTGOING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  [SF_ORIGIN_HEADER]: SF_ORIGIN_VALUE,
+  [AUTO_SUBMITTED_HEADER]: AUTO_SUBMITTED_VALUE,
+  // Exchange and Outlook honour this instead of RFC 3834: no out-of-office replies to us.
+  'X-Auto-Response-Suppress': 'All',
+});
+
+/** `id@host` → `<id@host>`; Message-ID, In-Reply-To and References want the angle brackets. */
+export function bracketed(id: string): string {
+  const t = id.trim();
+  return t.startsWith('<') ? t : `<${t}>`;
+}
+
+export function toMailOptions(mail: OutgoingMail): SendMailOptions {
+  // Callers may add headers but never override or duplicate ours (header names are case-insensitive).
+  const ours = new Set(Object.keys(OUTGOING_HEADERS).map((k) => k.toLowerCase()));
+  const extra = Object.entries(mail.headers ?? {}).filter(([k]) => !ours.has(k.toLowerCase()));
+  return {
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    ...(mail.html !== undefined ? { html: mail.html } : {}),
+    messageId: bracketed(mail.messageId),
+    ...(mail.inReplyTo ? { inReplyTo: bracketed(mail.inReplyTo) } : {}),
+    ...(mail.references?.length ? { references: mail.references.map(bracketed) } : {}),
+    headers: { ...Object.fromEntries(extra), ...OUTGOING_HEADERS },
+    // Content is ours: never let a stray path or URL in a template make nodemailer read files.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}

@@ -1,0 +1,132 @@
+// The IMAP steps the source is made of: each one small, taking the connection and a logger.
+// The loop that strings them together lives in imap-source.ts.
+import { ImapFlow } from 'imapflow';
+import type { Logger } from 'pino';
+import type { MailboxCursor, MailboxCursorStore, ImapSettings } from './types.ts';
+
+/** imapflow is chatty at info/debug; only its warnings are worth our log, unless we are quieter. */
+function imapflowLogger(log: Logger): Logger {
+  const quietest = log.levelVal >= log.levels.values.warn! ? log.level : 'warn';
+  return log.child({ component: 'imapflow' }, { level: quietest });
+}
+
+export async function connectImap(settings: ImapSettings, log: Logger): Promise<ImapFlow> {
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure ?? false,
+    auth: { user: settings.user, pass: settings.pass },
+    logger: imapflowLogger(log),
+    // We decide when to IDLE (after each pass); auto-IDLE would race our own commands.
+    disableAutoIdle: true,
+    connectionTimeout: 30_000,
+  });
+  // An EventEmitter 'error' without a listener would crash the process; the session notices
+  // the dead connection through `usable`/'close' and reconnects.
+  client.on('error', (err: Error) => log.warn({ err }, 'IMAP connection error'));
+  try {
+    await client.connect();
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+  return client;
+}
+
+/** Logs out politely, but never waits on a dead server for long. */
+export async function disconnectImap(client: ImapFlow, log: Logger): Promise<void> {
+  if (client.usable) {
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 3_000)));
+    await Promise.race([client.logout().catch((err) => log.debug({ err }, 'logout failed')), giveUp]);
+    clearTimeout(timer);
+  }
+  client.close();
+}
+
+/** A command answered `false` can mean "server said NO" or "connection gone"; tell them apart. */
+export function assertUsable(client: ImapFlow): void {
+  if (!client.usable) throw new Error('IMAP connection lost');
+}
+
+/** Selects the mailbox and returns its UIDVALIDITY as a string (it is a bigint on the wire). */
+export async function openMailbox(client: ImapFlow, mailbox: string): Promise<string> {
+  const box = await client.mailboxOpen(mailbox);
+  return String(box.uidValidity);
+}
+
+export function currentUidValidity(client: ImapFlow): string | null {
+  return client.mailbox ? String(client.mailbox.uidValidity) : null;
+}
+
+export async function ensureMailbox(client: ImapFlow, path: string, log: Logger): Promise<void> {
+  const res = await client.mailboxCreate(path); // ALREADYEXISTS comes back as created: false
+  if (res.created) log.info({ created: path }, 'created mailbox');
+}
+
+/**
+ * The cursor to read from. A different UIDVALIDITY means every UID we remember is meaningless,
+ * so we start from scratch; that is safe because the store dedupes by Message-ID + content hash.
+ */
+export async function resolveCursor(
+  store: MailboxCursorStore,
+  mailbox: string,
+  uidValidity: string,
+  log: Logger,
+): Promise<MailboxCursor> {
+  const stored = await store.get(mailbox);
+  if (stored && stored.uidValidity === uidValidity) return stored;
+  if (stored) {
+    log.warn(
+      { mailbox, was: stored.uidValidity, now: uidValidity },
+      'UIDVALIDITY changed: re-reading the whole mailbox (downstream dedupes)',
+    );
+  }
+  const fresh = { uidValidity, lastUid: 0 };
+  await store.set(mailbox, fresh);
+  return fresh;
+}
+
+/** UIDs above `lastUid`, ascending. */
+export async function listNewUids(client: ImapFlow, lastUid: number): Promise<number[]> {
+  // No shortcut on `mailbox.exists === 0`: when polling, this FETCH is what makes the server
+  // tell us about new mail in the first place.
+  const msgs = await client.fetchAll(`${lastUid + 1}:*`, { uid: true }, { uid: true });
+  // `n:*` always matches the highest UID, even when it is below n (RFC 3501 §6.4.8): filter.
+  return msgs
+    .map((m) => m.uid)
+    .filter((uid) => uid > lastUid)
+    .sort((a, b) => a - b);
+}
+
+/** The raw bytes (BODY.PEEK[], so \Seen is untouched) and INTERNALDATE; null if it vanished. */
+export async function fetchMessage(
+  client: ImapFlow,
+  uid: number,
+): Promise<{ raw: Buffer; receivedAt: Date } | null> {
+  const msg = await client.fetchOne(String(uid), { uid: true, source: true, internalDate: true }, { uid: true });
+  if (!msg || !msg.source) {
+    assertUsable(client);
+    return null; // expunged by someone else between listing and fetching
+  }
+  const date = msg.internalDate ? new Date(msg.internalDate) : new Date(NaN);
+  return { raw: msg.source, receivedAt: Number.isNaN(date.getTime()) ? new Date() : date };
+}
+
+/**
+ * Moves one message out of the way. If the target mailbox vanished we create it and retry once.
+ * Returns false when the server keeps refusing: the mail is stored anyway, so the caller only logs.
+ */
+export async function moveToProcessed(
+  client: ImapFlow,
+  uid: number,
+  processedMailbox: string,
+  log: Logger,
+): Promise<boolean> {
+  if (await client.messageMove(String(uid), processedMailbox, { uid: true })) return true;
+  assertUsable(client);
+  await ensureMailbox(client, processedMailbox, log);
+  if (await client.messageMove(String(uid), processedMailbox, { uid: true })) return true;
+  assertUsable(client);
+  return false;
+}

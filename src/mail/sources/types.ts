@@ -1,0 +1,54 @@
+// Shapes shared by the mail sources (IMAP, Maildir). Kept free of imports so the sources do not
+// depend on the database layer: src/db/cursors.ts implements MailboxCursorStore structurally.
+
+/** Where an IMAP mailbox has been read up to. UIDs only mean something within one UIDVALIDITY. */
+export interface MailboxCursor {
+  uidValidity: string;
+  lastUid: number;
+}
+
+export interface MailboxCursorStore {
+  get(mailbox: string): Promise<MailboxCursor | null>;
+  set(mailbox: string, cursor: MailboxCursor): Promise<void>;
+}
+
+/** One mail as it arrived, before any parsing. */
+export interface RawMail {
+  raw: Buffer;
+  /** Where it came from: `imap:<mailbox>:<uidValidity>:<uid>` or `maildir:<filename>`. */
+  sourceKey: string;
+  /** When our server received it: IMAP INTERNALDATE, or the Maildir file's mtime. */
+  receivedAt: Date;
+}
+
+export interface ImapRawMail extends RawMail {
+  uid: number;
+  uidValidity: string;
+}
+
+/**
+ * Called once per mail; must store it durably (and commit) before resolving. A source marks the
+ * mail done (moves it / advances the cursor) only after this resolves, so a crash in between
+ * hands the same mail over again: the handler MUST be idempotent. The sourceKey alone is not
+ * enough to dedupe — after an IMAP UIDVALIDITY change the same mail comes back under a new key —
+ * so downstream also dedupes by Message-ID + content hash. Throwing means "not stored, try later".
+ */
+export type MailHandler<M extends RawMail = RawMail> = (mail: M) => Promise<void>;
+
+export interface ImapSettings {
+  host: string;
+  port: number;
+  user: string;
+  pass: string;
+  /** Implicit TLS (port 993). Without it imapflow still upgrades via STARTTLS when offered. */
+  secure?: boolean;
+}
+
+export interface BackoffOptions {
+  /** First retry delay. */
+  initialMs: number;
+  /** Cap: a mailbox that is down for hours is retried at this pace. */
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };

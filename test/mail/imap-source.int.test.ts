@@ -1,0 +1,246 @@
+// The IMAP source against a real Dovecot (test/harness/dovecot.ts): one fresh user per test.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runImapSource, type ImapSourceOptions } from '../../src/mail/sources/imap-source.ts';
+import { createMemoryCursorStore } from '../../src/mail/sources/memory-cursor-store.ts';
+import type { ImapRawMail } from '../../src/mail/sources/types.ts';
+import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
+
+let dovecot: DovecotServer;
+let userSeq = 0;
+const running: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+});
+afterEach(async () => {
+  while (running.length) await running.pop()!();
+});
+afterAll(async () => {
+  await dovecot?.stop();
+});
+
+async function freshUser(): Promise<string> {
+  const user = `player${++userSeq}`;
+  await dovecot.addUser(user, 'secret');
+  return user;
+}
+
+function orderMail(n: number): string {
+  return [
+    `From: Player ${n} <p${n}@example.org>`,
+    'To: orders@sf.example',
+    `Subject: [SF andromeda] orders ${n}`,
+    `Message-ID: <order-${n}@example.org>`,
+    '',
+    `B2-C${n}`,
+    '',
+  ].join('\r\n');
+}
+
+/** Log lines as objects, to assert on warnings. */
+function captureLog() {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      cb();
+    },
+  });
+  return { log: pino({ level: 'debug' }, stream), lines };
+}
+
+async function eventually(check: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+function startSource(user: string, over: Partial<ImapSourceOptions> = {}) {
+  const controller = new AbortController();
+  const delivered: ImapRawMail[] = [];
+  const cursorStore = over.cursorStore ?? createMemoryCursorStore();
+  const options: ImapSourceOptions = {
+    connect: over.connect ?? dovecot.settings(user),
+    mailbox: 'INBOX',
+    processedMailbox: 'Processed',
+    cursorStore,
+    onMessage: async (m) => void delivered.push(m),
+    log: pino({ level: 'silent' }),
+    signal: controller.signal,
+    pollIntervalMs: 200,
+    backoff: { initialMs: 50, maxMs: 400 },
+    random: () => 0.5,
+    ...over,
+  };
+  const done = runImapSource(options);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    controller.abort();
+    await done;
+  };
+  running.push(stop);
+  return { delivered, cursorStore, done, stop, controller };
+}
+
+const subjects = (ms: ImapRawMail[]) => ms.map((m) => /Subject: (.*)\r\n/.exec(m.raw.toString())?.[1]);
+
+describe('runImapSource', () => {
+  it('delivers new mail in UID order, moves it to Processed and advances the cursor', async () => {
+    const user = await freshUser();
+    const dates = [1, 2, 3, 4, 5].map((n) => new Date(Date.UTC(2025, 2, n, 10, 0, 0)));
+    for (const [i, date] of dates.entries()) await dovecot.append(user, 'INBOX', orderMail(i + 1), [], date);
+    const validity = await dovecot.uidValidity(user, 'INBOX');
+
+    const src = startSource(user);
+    await eventually(() => expect(src.delivered).toHaveLength(5));
+    expect(src.delivered.map((m) => m.uid)).toEqual([1, 2, 3, 4, 5]);
+    expect(subjects(src.delivered)).toEqual([1, 2, 3, 4, 5].map((n) => `[SF andromeda] orders ${n}`));
+    expect(src.delivered.map((m) => m.receivedAt.toISOString())).toEqual(dates.map((d) => d.toISOString()));
+    expect(src.delivered[0]).toMatchObject({ uidValidity: validity, sourceKey: `imap:INBOX:${validity}:1` });
+    expect(src.delivered[0]!.raw.toString()).toBe(orderMail(1)); // byte for byte
+
+    await eventually(async () => {
+      expect(await dovecot.listUids(user, 'INBOX')).toEqual([]);
+      expect(await dovecot.listUids(user, 'Processed')).toHaveLength(5);
+      expect(await src.cursorStore.get('INBOX')).toEqual({ uidValidity: validity, lastUid: 5 });
+    });
+    await src.stop();
+  });
+
+  it('leaves a message whose onMessage fails in the INBOX, cursor unmoved, and retries it', async () => {
+    const user = await freshUser();
+    for (const n of [1, 2, 3]) await dovecot.append(user, 'INBOX', orderMail(n));
+    let failing = true;
+    let failures = 0;
+    const delivered: number[] = [];
+    const src = startSource(user, {
+      onMessage: async (m) => {
+        if (m.uid === 2 && failing) {
+          failures++;
+          throw new Error('database unavailable');
+        }
+        delivered.push(m.uid);
+      },
+    });
+    await eventually(() => expect(failures).toBeGreaterThanOrEqual(3)); // retried, with backoff
+    expect(delivered).toEqual([1]); // 3 waits behind 2: order is kept
+    expect(await dovecot.listUids(user, 'INBOX')).toEqual([2, 3]);
+    expect(await dovecot.listUids(user, 'Processed')).toHaveLength(1);
+    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(1);
+
+    failing = false;
+    await eventually(() => expect(delivered).toEqual([1, 2, 3]));
+    await eventually(async () => expect(await dovecot.listUids(user, 'INBOX')).toEqual([]));
+    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(3);
+  });
+
+  it('starts from scratch when UIDVALIDITY changes (mailbox deleted and recreated)', async () => {
+    const user = await freshUser();
+    await dovecot.createMailbox(user, 'Orders');
+    for (const n of [1, 2]) await dovecot.append(user, 'Orders', orderMail(n));
+    const cursorStore = createMemoryCursorStore();
+    const first = startSource(user, { mailbox: 'Orders', cursorStore });
+    await eventually(() => expect(first.delivered).toHaveLength(2));
+    await first.stop();
+    const oldValidity = (await cursorStore.get('Orders'))!.uidValidity;
+    expect(await cursorStore.get('Orders')).toEqual({ uidValidity: oldValidity, lastUid: 2 });
+
+    await dovecot.deleteMailbox(user, 'Orders');
+    await dovecot.createMailbox(user, 'Orders');
+    for (const n of [3, 4]) await dovecot.append(user, 'Orders', orderMail(n)); // UIDs 1 and 2 again
+    const newValidity = await dovecot.uidValidity(user, 'Orders');
+    expect(newValidity).not.toBe(oldValidity);
+
+    const { log, lines } = captureLog();
+    const second = startSource(user, { mailbox: 'Orders', cursorStore, log });
+    await eventually(() => expect(second.delivered).toHaveLength(2));
+    expect(second.delivered.map((m) => [m.uid, m.sourceKey])).toEqual([
+      [1, `imap:Orders:${newValidity}:1`],
+      [2, `imap:Orders:${newValidity}:2`],
+    ]);
+    expect(subjects(second.delivered)).toEqual(['[SF andromeda] orders 3', '[SF andromeda] orders 4']);
+    await eventually(async () =>
+      expect(await cursorStore.get('Orders')).toEqual({ uidValidity: newValidity, lastUid: 2 }),
+    );
+    expect(lines.some((l) => l.level === 40 && /UIDVALIDITY changed/.test(l.msg))).toBe(true);
+  });
+
+  it('with IDLE, delivers mail appended while it runs within seconds (no polling)', async () => {
+    const user = await freshUser();
+    const { log, lines } = captureLog();
+    const src = startSource(user, { pollIntervalMs: 600_000, idleRefreshMs: 600_000, log });
+    await eventually(() => expect(lines.some((l) => l.msg === 'IMAP mailbox open')).toBe(true));
+    expect(lines.find((l) => l.msg === 'IMAP mailbox open')).toMatchObject({ idle: true });
+    await new Promise((r) => setTimeout(r, 300)); // let it settle into IDLE
+    const t0 = Date.now();
+    await dovecot.append(user, 'INBOX', orderMail(1));
+    await eventually(() => expect(src.delivered).toHaveLength(1), 5_000);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('reconnects after the server goes away and comes back, and carries on', async () => {
+    const user = await freshUser();
+    await dovecot.append(user, 'INBOX', orderMail(1));
+    const { log, lines } = captureLog();
+    const src = startSource(user, { log });
+    await eventually(() => expect(src.delivered).toHaveLength(1));
+
+    await dovecot.stopDaemon();
+    await eventually(() => expect(lines.some((l) => /reconnecting/.test(l.msg))).toBe(true));
+    await new Promise((r) => setTimeout(r, 500)); // a few refused reconnects
+    await dovecot.startDaemon();
+    await dovecot.append(user, 'INBOX', orderMail(2));
+    await eventually(() => expect(src.delivered.map((m) => m.uid)).toEqual([1, 2]), 15_000);
+    await eventually(async () => expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(2));
+  });
+
+  it('stops cleanly on abort, also while it cannot connect, and never rejects', async () => {
+    const user = await freshUser();
+    const src = startSource(user);
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    await expect(src.stop()).resolves.toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(3_000);
+
+    const offline = startSource(user, {
+      connect: { ...dovecot.settings(user), port: 1 }, // nothing listens there
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const t1 = Date.now();
+    await expect(offline.stop()).resolves.toBeUndefined();
+    expect(Date.now() - t1).toBeLessThan(1_000);
+  });
+});
+
+describe('runImapSource without IDLE', () => {
+  let noIdle: DovecotServer;
+  beforeAll(async () => {
+    noIdle = await startDovecot({
+      users: { poller: 'secret' },
+      extraConfig: 'imap_capability = IMAP4rev1 LITERAL+ SASL-IR LOGIN-REFERRALS ID ENABLE UIDPLUS MOVE',
+    });
+  });
+  afterAll(async () => {
+    await noIdle?.stop();
+  });
+
+  it('polls every pollIntervalMs', async () => {
+    const { log, lines } = captureLog();
+    const src = startSource('poller', { connect: noIdle.settings('poller'), pollIntervalMs: 300, log });
+    await eventually(() => expect(lines.find((l) => l.msg === 'IMAP mailbox open')).toMatchObject({ idle: false }));
+    await noIdle.append('poller', 'INBOX', orderMail(1));
+    await eventually(() => expect(src.delivered).toHaveLength(1), 3_000);
+    await eventually(async () => expect(await noIdle.listUids('poller', 'INBOX')).toEqual([]));
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureMaildir, runMaildirSource, type MaildirSourceOptions } from '../../src/mail/sources/maildir-source.ts';
+import type { RawMail } from '../../src/mail/sources/types.ts';
+
+let root: string;
+let dir: string;
+const running: Array<() => Promise<void>> = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'sf-maildir-'));
+  dir = join(root, 'Maildir');
+});
+afterEach(async () => {
+  while (running.length) await running.pop()!();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Delivers like an MDA: write into tmp/, then rename into new/ (so readers never see half a file). */
+async function deliver(name: string, body: string, mtime?: Date): Promise<void> {
+  await writeFile(join(dir, 'tmp', name), body);
+  if (mtime) await utimes(join(dir, 'tmp', name), mtime, mtime);
+  await rename(join(dir, 'tmp', name), join(dir, 'new', name));
+}
+
+async function eventually(check: () => Promise<void> | void, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+function start(over: Partial<MaildirSourceOptions> = {}) {
+  const controller = new AbortController();
+  const delivered: RawMail[] = [];
+  const done = runMaildirSource({
+    dir,
+    onMessage: async (m) => void delivered.push(m),
+    log: pino({ level: 'silent' }),
+    signal: controller.signal,
+    pollIntervalMs: 50,
+    backoff: { initialMs: 20, maxMs: 100 },
+    random: () => 0.5,
+    ...over,
+  });
+  const stop = async () => {
+    controller.abort();
+    await done;
+  };
+  running.push(stop);
+  return { delivered, done, stop };
+}
+
+describe('runMaildirSource', () => {
+  it('creates new/, cur/ and tmp/ when missing', async () => {
+    start();
+    await eventually(async () => expect((await readdir(dir)).sort()).toEqual(['cur', 'new', 'tmp']));
+  });
+
+  it('delivers files in name order with their mtime, then moves them to cur/ as seen', async () => {
+    await ensureMaildir(dir);
+    const when = new Date('2025-03-01T10:00:00Z');
+    await deliver('1700000002.M2P1.host', 'Subject: two\r\n\r\nB2-C3\r\n', when);
+    await deliver('1700000001.M1P1.host', 'Subject: one\r\n\r\nB2-C3\r\n', when);
+    await deliver('.hidden', 'not mail'); // dot files are not mail (Maildir convention)
+    const src = start(); // after delivery: order is by name within one pass
+
+    await eventually(() => expect(src.delivered).toHaveLength(2));
+    expect(src.delivered.map((m) => m.sourceKey)).toEqual([
+      'maildir:1700000001.M1P1.host',
+      'maildir:1700000002.M2P1.host',
+    ]);
+    expect(src.delivered[0]!.raw.toString()).toBe('Subject: one\r\n\r\nB2-C3\r\n');
+    expect(src.delivered[0]!.receivedAt.toISOString()).toBe(when.toISOString());
+    await eventually(async () => {
+      expect(await readdir(join(dir, 'new'))).toEqual(['.hidden']);
+      expect((await readdir(join(dir, 'cur'))).sort()).toEqual([
+        '1700000001.M1P1.host:2,S',
+        '1700000002.M2P1.host:2,S',
+      ]);
+    });
+  });
+
+  it('uses fs.watch as a hint: a new file is picked up long before the poll interval', async () => {
+    const src = start({ pollIntervalMs: 60_000 });
+    await eventually(async () => expect(await readdir(dir)).toContain('new'));
+    await new Promise((r) => setTimeout(r, 100)); // first pass done, now waiting
+    await deliver('a', 'Subject: a\r\n\r\n');
+    await eventually(() => expect(src.delivered).toHaveLength(1), 2_000);
+  });
+
+  it('leaves a file whose onMessage fails in new/ and retries it, keeping order', async () => {
+    let failing = true;
+    let failures = 0;
+    const seen: string[] = [];
+    await ensureMaildir(dir);
+    for (const n of ['a', 'b', 'c']) await deliver(n, `Subject: ${n}\r\n\r\n`);
+    const src = start({
+      onMessage: async (m) => {
+        if (m.sourceKey === 'maildir:b' && failing) {
+          failures++;
+          throw new Error('database unavailable');
+        }
+        seen.push(m.sourceKey);
+      },
+    });
+    await eventually(() => expect(failures).toBeGreaterThanOrEqual(3));
+    expect(seen).toEqual(['maildir:a']);
+    expect((await readdir(join(dir, 'new'))).sort()).toEqual(['b', 'c']);
+
+    failing = false;
+    await eventually(() => expect(seen).toEqual(['maildir:a', 'maildir:b', 'maildir:c']));
+    await eventually(async () => expect(await readdir(join(dir, 'new'))).toEqual([]));
+    await src.stop();
+  });
+
+  it('keeps an existing flag-less name and does not double the :2, suffix', async () => {
+    start();
+    await eventually(async () => expect(await readdir(dir)).toContain('tmp'));
+    await deliver('x:2,', 'Subject: x\r\n\r\n');
+    await eventually(async () => expect(await readdir(join(dir, 'cur'))).toEqual(['x:2,S']));
+  });
+
+  it('never rejects when the Maildir cannot be created, and stops on abort', async () => {
+    await writeFile(join(root, 'file'), 'in the way');
+    dir = join(root, 'file', 'Maildir'); // mkdir fails with ENOTDIR, again and again
+    const src = start();
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    await expect(src.stop()).resolves.toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect((await stat(join(root, 'file'))).isFile()).toBe(true);
+  });
+});
