@@ -70,12 +70,13 @@ describe('createFileTransport', () => {
 });
 
 describe('toMailOptions', () => {
-  it('always carries the origin and Auto-Submitted headers; callers cannot override them', () => {
+  it('always carries the origin, Auto-Submitted and X-Auto-Response-Suppress headers; callers cannot override them', () => {
     const opts = toMailOptions({ ...reply(1), headers: { 'x-sf-origin': 'someone-else', 'X-Extra': '1' } });
     expect(opts.headers).toEqual({
       'X-Extra': '1',
       [SF_ORIGIN_HEADER]: 'starts-foundation',
       [AUTO_SUBMITTED_HEADER]: 'auto-replied',
+      'X-Auto-Response-Suppress': 'All',
     });
   });
 });
