@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { createGame, GameError, joinGame, type GamesContext } from '../games/index.ts';
-import { formatDeadline } from '../games/welcome.ts';
+import { formatInstant } from '../games/time-format.ts';
 import type { Player } from '../db/players.ts';
 
 const USAGE = `usage:
@@ -117,7 +117,7 @@ async function create(args: string[]): Promise<string> {
     );
     return [
       `created game ${game.id} (${game.name}), map ${game.map}`,
-      `turn 1 (election) deadline: ${formatDeadline(turn.deadline, 'en', game.timeZone)} (${game.timeZone})`,
+      `turn 1 (election) deadline: ${formatInstant(turn.deadline, game.timeZone, 'en')}`,
       ...players.map((p) => playerLine(p, v['show-secrets'] === true)),
       `welcome mail queued for ${players.length} players`,
     ].join('\n');
@@ -145,7 +145,7 @@ async function join(args: string[]): Promise<string> {
     );
     return [
       `${player.email} joins ${game.id} as ${player.faction}, entering at turn ${player.joinedTurn} (R-SETUP-4)`,
-      `first deadline: ${formatDeadline(firstDeadline, 'en', game.timeZone)} (${game.timeZone})`,
+      `first deadline: ${formatInstant(firstDeadline, game.timeZone, 'en')}`,
       playerLine(player, v['show-secrets'] === true),
       'welcome mail queued',
     ].join('\n');

@@ -1,0 +1,151 @@
+// Configuration comes from the environment, read and validated once at start-up into one frozen
+// object that is passed down. No NODE_ENV switches: every behaviour has its own variable.
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ImapConfig {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  secure: boolean;
+  mailbox: string;
+  processedMailbox: string;
+}
+
+/** PGlite keeps its files in a directory (`memory://` keeps them in memory, for tests). */
+export type DatabaseConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  /** Absolute. */
+  dataDir: string;
+  database: DatabaseConfig;
+  http: { host: string; port: number; publicUrl: string };
+  mail: {
+    domain: string;
+    /** Private addresses are `<ordersLocalPart>+<secret>@<domain>`. */
+    ordersLocalPart: string;
+    from: string;
+    /** Null: no IMAP polling (mail arrives through the maildir or the CLI). */
+    imap: ImapConfig | null;
+    /** Null: outgoing mail is written as .eml files to `outboxDir`. */
+    smtpUrl: string | null;
+    outboxDir: string;
+    maildir: string;
+    maxBytes: number;
+    replyRateLimitPerHour: number;
+  };
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+// Variables whose values must never be echoed in an error message.
+const SECRET = new Set(['IMAP_PASSWORD', 'SMTP_URL', 'DATABASE_URL']);
+
+/** A variable's schema and what it must be, said once for the error message. */
+interface Kind<T> {
+  schema: z.ZodType<T>;
+  must: string;
+}
+const kind = <T>(schema: z.ZodType<T>, must: string): Kind<T> => ({ schema, must });
+
+const port = kind(z.coerce.number().int().min(1).max(65535), 'must be a port number from 1 to 65535');
+const positiveInt = kind(z.coerce.number().int().min(1), 'must be a whole number of at least 1');
+const hostName = kind(z.string().regex(/^[A-Za-z0-9.-]+$/), 'must be a host name');
+const anyText = kind(z.string(), 'must be text');
+const bool = kind(z.stringbool(), 'must be true or false');
+
+/** Reads one variable; an empty string counts as unset, as `FOO=` in an env file means. */
+function read<T>(env: Env, name: string, k: Kind<T>, fallback: T): T;
+function read<T>(env: Env, name: string, k: Kind<T>): T | undefined;
+function read<T>(env: Env, name: string, k: Kind<T>, fallback?: T): T | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const result = k.schema.safeParse(raw.trim());
+  if (result.success) return result.data;
+  const shown = SECRET.has(name) ? '' : ` (got ${JSON.stringify(raw)})`;
+  throw new ConfigError(name, `${k.must}${shown}`);
+}
+
+function readImap(env: Env): ImapConfig | null {
+  const names = ['IMAP_HOST', 'IMAP_USER', 'IMAP_PASSWORD'] as const;
+  const given = names.filter((n) => (env[n] ?? '').trim() !== '');
+  if (given.length === 0) return null;
+  // IMAP is optional as a group: half a configuration is a mistake, not "no IMAP".
+  const missing = names.find((n) => !given.includes(n));
+  if (missing) throw new ConfigError(missing, `is required when ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set`);
+  const secure = read(env, 'IMAP_SECURE', bool, true);
+  return {
+    host: read(env, 'IMAP_HOST', hostName)!,
+    port: read(env, 'IMAP_PORT', port, secure ? 993 : 143),
+    user: read(env, 'IMAP_USER', anyText)!,
+    password: read(env, 'IMAP_PASSWORD', anyText)!,
+    secure,
+    mailbox: read(env, 'IMAP_MAILBOX', anyText, 'INBOX'),
+    processedMailbox: read(env, 'IMAP_PROCESSED_MAILBOX', anyText, 'Processed'),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Validates the environment once; throws ConfigError with a one-line message naming the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(read(env, 'DATA_DIR', anyText, './data'));
+  const databaseUrl = read(
+    env,
+    'DATABASE_URL',
+    kind(z.string().regex(/^postgres(ql)?:\/\/./), 'must be a postgres:// or postgresql:// URL'),
+  );
+  const host = read(env, 'HTTP_HOST', hostName, '127.0.0.1');
+  const httpPort = read(env, 'HTTP_PORT', port, 8080);
+  const domain = read(env, 'MAIL_DOMAIN', hostName, 'localhost');
+  const ordersLocalPart = read(
+    env,
+    'ORDERS_LOCAL_PART',
+    // No `+`: it separates the local part from the secret.
+    kind(z.string().regex(/^[A-Za-z0-9._-]+$/), 'must be letters, digits, dots, dashes or underscores'),
+    'orders',
+  );
+  const config: Config = {
+    dataDir,
+    database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
+    http: {
+      host,
+      port: httpPort,
+      publicUrl: read(env, 'PUBLIC_URL', kind(z.url({ protocol: /^https?$/ }), 'must be an http:// or https:// URL'), `http://${host}:${httpPort}`).replace(/\/+$/, ''),
+    },
+    mail: {
+      domain,
+      ordersLocalPart,
+      from: read(env, 'MAIL_FROM', kind(z.string().regex(/@[^@\s>]+>?$/), 'must end with an address'), `Starts Foundation <${ordersLocalPart}@${domain}>`),
+      imap: readImap(env),
+      smtpUrl: read(env, 'SMTP_URL', kind(z.string().regex(/^smtps?:\/\/[^/]/), 'must be an smtp:// or smtps:// URL')) ?? null,
+      outboxDir: path.join(dataDir, 'mail', 'outbox'),
+      maildir: path.resolve(read(env, 'MAILDIR', anyText, path.join(dataDir, 'mail', 'inbox'))),
+      maxBytes: read(env, 'MAX_MAIL_BYTES', positiveInt, 10 * 1024 * 1024),
+      replyRateLimitPerHour: read(env, 'REPLY_RATE_LIMIT_PER_HOUR', positiveInt, 20),
+    },
+    logLevel: read(env, 'LOG_LEVEL', kind(z.enum(LOG_LEVELS), `must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  };
+  return deepFreeze(config);
+}

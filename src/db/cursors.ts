@@ -1,0 +1,42 @@
+// Where IMAP polling left off, per mailbox: UIDs only mean something under one UIDVALIDITY.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { mailboxCursors } from './schema.ts';
+
+export interface MailboxCursor {
+  uidValidity: string;
+  lastUid: number;
+}
+
+export interface MailboxCursorStore {
+  get(mailbox: string): Promise<{ uidValidity: string; lastUid: number } | null>;
+  set(mailbox: string, c: { uidValidity: string; lastUid: number }): Promise<void>;
+}
+
+export function mailboxCursorStore(db: Db): MailboxCursorStore {
+  return {
+    async get(mailbox) {
+      const [row] = await db
+        .select({ uidValidity: mailboxCursors.uidValidity, lastUid: mailboxCursors.lastUid })
+        .from(mailboxCursors)
+        .where(eq(mailboxCursors.mailbox, mailbox));
+      return row ?? null;
+    },
+    // Under one UIDVALIDITY the cursor only moves forward: two instances polling the same mailbox
+    // must not rewind each other. A new UIDVALIDITY replaces it (the server renumbered).
+    async set(mailbox, c) {
+      await db
+        .insert(mailboxCursors)
+        .values({ mailbox, uidValidity: c.uidValidity, lastUid: c.lastUid })
+        .onConflictDoUpdate({
+          target: mailboxCursors.mailbox,
+          set: {
+            lastUid: sql`case when ${mailboxCursors.uidValidity} = excluded.uid_validity
+              then greatest(${mailboxCursors.lastUid}, excluded.last_uid) else excluded.last_uid end`,
+            uidValidity: sql`excluded.uid_validity`,
+            updatedAt: sql`now()`,
+          },
+        });
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// Mail to send. Rows are written in the same transaction as the change they announce, then sent
+// by whichever service instance claims them; several instances may share one PostgreSQL.
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { outbox } from './schema.ts';
+
+export type OutboxMail = typeof outbox.$inferSelect;
+
+export interface OutboxInput {
+  kind: string;
+  gameId: string | null;
+  toAddress: string;
+  replyTo?: string | null;
+  subject: string;
+  inReplyTo?: string | null;
+  references?: string | null;
+  messageId: string;
+  bodyText: string;
+  bodyHtml?: string | null;
+  /** The same key is enqueued at most once (e.g. `ack:<inbound id>`, `welcome:<player id>`). */
+  dedupeKey: string;
+}
+
+/** A Message-ID of ours, without angle brackets (the outbox stores it bare, as inbound does). */
+export function newMessageId(domain: string): string {
+  return `${randomUUID()}@${domain}`;
+}
+
+/** Enqueues a mail unless its dedupe key is already there; returns the row either way. */
+export async function enqueue(db: Db, mail: OutboxInput): Promise<{ mail: OutboxMail; duplicate: boolean }> {
+  const [row] = await db.insert(outbox).values(mail).onConflictDoNothing({ target: outbox.dedupeKey }).returning();
+  if (row) return { mail: row, duplicate: false };
+  const [seen] = await db.select().from(outbox).where(eq(outbox.dedupeKey, mail.dedupeKey));
+  if (!seen) throw new Error(`outbox ${mail.dedupeKey} conflicted but cannot be found`);
+  return { mail: seen, duplicate: true };
+}
+
+export interface ClaimOptions {
+  limit?: number;
+  now?: Date;
+  /** How long a claim lasts; an instance that dies mid-send leaves the mail to be retried after it. */
+  leaseMs?: number;
+}
+
+/**
+ * Claims due mail for sending. SKIP LOCKED lets concurrent instances take disjoint batches; the
+ * claim pushes next_attempt_at past the lease, so a claimed row is not due again until the lease
+ * runs out, whether or not the claiming transaction is still open.
+ */
+export async function claimBatch(db: Db, opts: ClaimOptions = {}): Promise<OutboxMail[]> {
+  const now = opts.now ?? new Date();
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, now)))
+    .orderBy(asc(outbox.nextAttemptAt), asc(outbox.id))
+    .limit(opts.limit ?? 20)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .update(outbox)
+    .set({
+      attempts: sql`${outbox.attempts} + 1`,
+      nextAttemptAt: new Date(now.getTime() + (opts.leaseMs ?? 5 * 60_000)),
+    })
+    .where(inArray(outbox.id, due))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+export async function markSent(db: Db, id: number, at: Date = new Date()): Promise<OutboxMail | null> {
+  const [row] = await db
+    .update(outbox)
+    .set({ status: 'sent', sentAt: at, lastError: null })
+    .where(eq(outbox.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export interface FailOptions {
+  now?: Date;
+  /** The server refused for good (a 5xx): do not retry. */
+  permanent?: boolean;
+  /** After this many attempts the mail is given up as failed. */
+  maxAttempts?: number;
+}
+
+/** Retry delay after the n-th failed attempt: 1, 2, 4 … minutes, at most 6 hours. */
+export function backoffMs(attempts: number): number {
+  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
+}
+
+export async function markFailed(db: Db, id: number, error: string, opts: FailOptions = {}): Promise<OutboxMail | null> {
+  const now = opts.now ?? new Date();
+  const [current] = await db.select({ attempts: outbox.attempts }).from(outbox).where(eq(outbox.id, id));
+  if (!current) return null;
+  const giveUp = opts.permanent === true || current.attempts >= (opts.maxAttempts ?? 10);
+  const [row] = await db
+    .update(outbox)
+    .set({
+      status: giveUp ? 'failed' : 'pending',
+      lastError: error.slice(0, 2000),
+      nextAttemptAt: new Date(now.getTime() + backoffMs(current.attempts)),
+    })
+    .where(eq(outbox.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function findOutbox(db: Db, id: number): Promise<OutboxMail | null> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+  return row ?? null;
+}
+
+export async function listOutbox(db: Db, filter: { gameId?: string; kind?: string } = {}): Promise<OutboxMail[]> {
+  const where = [];
+  if (filter.gameId !== undefined) where.push(eq(outbox.gameId, filter.gameId));
+  if (filter.kind !== undefined) where.push(eq(outbox.kind, filter.kind));
+  return db
+    .select()
+    .from(outbox)
+    .where(and(...where))
+    .orderBy(asc(outbox.id));
+}
+
+/** Our own mail coming back (a bounce, a loop) is recognised by its Message-ID. */
+export async function findOutboxByMessageId(db: Db, messageId: string): Promise<OutboxMail | null> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.messageId, messageId.replace(/^<|>$/g, '')));
+  return row ?? null;
+}

@@ -1,0 +1,71 @@
+// Players: who plays which faction, how to write to them, and the secret that names them.
+import { randomInt } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { players } from './schema.ts';
+
+export type Player = typeof players.$inferSelect;
+export type NewPlayer = typeof players.$inferInsert;
+
+// No 0/o, 1/i/l: a secret is read from a screen and sometimes typed by hand. Letters appear in both
+// cases for the look (`k7Q2-x9Pm`) but matching ignores case, because mail servers may fold it.
+const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
+
+/** A fresh secret like `k7Q2-x9Pm`: 8 characters from the alphabet above, about 40 bits. */
+export function newSecret(): string {
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    if (i === 4) out += '-';
+    const ch = ALPHABET[randomInt(ALPHABET.length)]!;
+    out += randomInt(2) ? ch.toUpperCase() : ch;
+  }
+  return out;
+}
+
+export async function insertPlayer(db: Db, player: NewPlayer): Promise<Player> {
+  const [row] = await db
+    .insert(players)
+    .values({ ...player, email: player.email.toLowerCase() })
+    .returning();
+  return row!;
+}
+
+/** Case-insensitive, as the unique index `players_secret_lower` is. */
+export async function findBySecret(db: Db, secret: string): Promise<Player | null> {
+  const [row] = await db
+    .select()
+    .from(players)
+    .where(eq(sql`lower(${players.secret})`, secret.trim().toLowerCase()));
+  return row ?? null;
+}
+
+export async function secretTaken(db: Db, secret: string): Promise<boolean> {
+  return (await findBySecret(db, secret)) !== null;
+}
+
+export async function findByEmail(db: Db, gameId: string, email: string): Promise<Player | null> {
+  const [row] = await db
+    .select()
+    .from(players)
+    .where(and(eq(players.gameId, gameId), eq(players.email, email.trim().toLowerCase())));
+  return row ?? null;
+}
+
+/** Every game an address plays in: for mail that names no game. */
+export async function findPlayersByEmail(db: Db, email: string): Promise<Player[]> {
+  return db
+    .select()
+    .from(players)
+    .where(eq(players.email, email.trim().toLowerCase()))
+    .orderBy(asc(players.gameId));
+}
+
+export async function findPlayer(db: Db, id: number): Promise<Player | null> {
+  const [row] = await db.select().from(players).where(eq(players.id, id));
+  return row ?? null;
+}
+
+/** Players of a game in the order they joined (R-SETUP-1 order, since factions are taken in it). */
+export async function listPlayers(db: Db, gameId: string): Promise<Player[]> {
+  return db.select().from(players).where(eq(players.gameId, gameId)).orderBy(asc(players.id));
+}

@@ -1,0 +1,258 @@
+// One schema for PGlite and PostgreSQL. Migrations in drizzle/ are generated from this file with
+// `npx drizzle-kit generate`; never edit them by hand.
+// Kept free of local imports so that drizzle-kit can load it on its own.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  // PGlite hands back a Uint8Array, node-postgres a Buffer: repositories see a Buffer either way.
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+
+export const games = pgTable(
+  'games',
+  {
+    /** Slug from the name; also the `[SF <game>]` subject tag. */
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    map: text('map').notNull(),
+    /** IANA zone; deadlines are wall-clock times there (R-TURN-3/4). */
+    timeZone: text('time_zone').notNull(),
+    /** `sun 20:00`: weekday and local time of the weekly deadline. */
+    weeklyDeadline: text('weekly_deadline').notNull(),
+    /** How long before the deadline the Chancellor must have declared (R-TURN-3). */
+    declarationLeadMinutes: integer('declaration_lead_minutes').notNull(),
+    /** Reminders go out this many minutes before the deadline. */
+    reminderMinutes: integer('reminder_minutes').array().notNull(),
+    disputeWindowMinutes: integer('dispute_window_minutes').notNull(),
+    victoryPlanets: integer('victory_planets').notNull(),
+    nmrHostility: text('nmr_hostility', { enum: ['keep', 'none'] }).notNull(),
+    status: text('status', { enum: ['active', 'paused', 'finished'] }).notNull(),
+    /** The turn that is open (or being adjudicated). */
+    currentTurn: integer('current_turn').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('games_id_slug', sql`${t.id} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    check('games_weekly_deadline', sql`${t.weeklyDeadline} ~ '^(mon|tue|wed|thu|fri|sat|sun) ([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    check('games_nmr_hostility', sql`${t.nmrHostility} in ('keep', 'none')`),
+    check('games_status', sql`${t.status} in ('active', 'paused', 'finished')`),
+    check('games_minutes', sql`${t.declarationLeadMinutes} >= 0 and ${t.disputeWindowMinutes} >= 0`),
+    check('games_victory', sql`${t.victoryPlanets} > 0`),
+  ],
+);
+
+export const players = pgTable(
+  'players',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    faction: text('faction').notNull(),
+    /** Lower-cased: senders are matched on the address, never the display name. */
+    email: text('email').notNull(),
+    displayName: text('display_name'),
+    lang: text('lang', { enum: ['it', 'en'] }).notNull(),
+    /** Null: the game's time zone. */
+    timeZone: text('time_zone'),
+    /** Names game and player in `orders+<secret>@…` and `Code: <secret>`; matched case-insensitively. */
+    secret: text('secret').notNull(),
+    /** First turn this player's faction is in play (R-SETUP-4). */
+    joinedTurn: integer('joined_turn').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('players_game_faction').on(t.gameId, t.faction),
+    unique('players_game_email').on(t.gameId, t.email),
+    // Mail servers may change the case of the local part, so secrets are unique ignoring case.
+    uniqueIndex('players_secret_lower').on(sql`lower(${t.secret})`),
+    index('players_email').on(t.email),
+    check('players_lang', sql`${t.lang} in ('it', 'en')`),
+    check('players_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const turns = pgTable(
+  'turns',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    number: integer('number').notNull(),
+    election: boolean('election').notNull(),
+    /** The adjudicator's GameState before this turn. */
+    state: jsonb('state').notNull(),
+    deadline: timestamp('deadline', { withTimezone: true }).notNull(),
+    /** R-TURN-3: the Chancellor's sheet must be in by then (only meaningful with a Chancellor). */
+    declarationDeadline: timestamp('declaration_deadline', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['open', 'adjudicated'] }).notNull(),
+    adjudicatedAt: timestamp('adjudicated_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'turns_pk', columns: [t.gameId, t.number] }),
+    // The scheduler looks for open turns whose deadline has passed.
+    index('turns_open_deadline').on(t.deadline).where(sql`${t.status} = 'open'`),
+    check('turns_status', sql`${t.status} in ('open', 'adjudicated')`),
+    check('turns_number', sql`${t.number} >= 1`),
+  ],
+);
+
+export const inboundMessages = pgTable(
+  'inbound_messages',
+  {
+    id: id(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source', { enum: ['imap', 'maildir', 'cli'] }).notNull(),
+    /** Where it came from, e.g. `imap:<uidvalidity>:<uid>` or a maildir file name. */
+    sourceKey: text('source_key').notNull(),
+    messageId: text('message_id'),
+    /** sha256 of the body (after the header block): copies of one message differ only in trace headers. */
+    contentSha256: text('content_sha256').notNull(),
+    raw: bytea('raw').notNull(),
+    size: integer('size').notNull(),
+    status: text('status', { enum: ['pending', 'processed', 'ignored', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    /** A word for the referee console: `sheet`, `auto-reply`, `unknown-sender`, … */
+    outcome: text('outcome'),
+    outcomeDetail: jsonb('outcome_detail'),
+    gameId: text('game_id').references(() => games.id),
+    playerId: bigint('player_id', { mode: 'number' }).references(() => players.id),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('inbound_source_key').on(t.sourceKey),
+    // NULL message ids are distinct, so mail without a Message-ID is deduplicated by source only.
+    unique('inbound_message_content').on(t.messageId, t.contentSha256),
+    index('inbound_pending').on(t.receivedAt).where(sql`${t.status} = 'pending'`),
+    index('inbound_game').on(t.gameId, t.receivedAt),
+    check('inbound_source', sql`${t.source} in ('imap', 'maildir', 'cli')`),
+    check('inbound_status', sql`${t.status} in ('pending', 'processed', 'ignored', 'rejected')`),
+  ],
+);
+
+export const sheets = pgTable(
+  'sheets',
+  {
+    id: id(),
+    gameId: text('game_id').notNull(),
+    turn: integer('turn').notNull(),
+    faction: text('faction').notNull(),
+    version: integer('version').notNull(),
+    text: text('text').notNull(),
+    parsed: jsonb('parsed').notNull(),
+    status: text('status', { enum: ['valid', 'problems'] }).notNull(),
+    /** Server time the mail arrived: what counts against the deadline (R-TURN-4). */
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('sheets_version').on(t.gameId, t.turn, t.faction, t.version),
+    foreignKey({ name: 'sheets_turn_fk', columns: [t.gameId, t.turn], foreignColumns: [turns.gameId, turns.number] }),
+    index('sheets_inbound').on(t.inboundId),
+    check('sheets_status', sql`${t.status} in ('valid', 'problems')`),
+  ],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    /** `welcome`, `ack`, `edict`, `reminder`, … */
+    kind: text('kind').notNull(),
+    gameId: text('game_id').references(() => games.id),
+    toAddress: text('to_address').notNull(),
+    replyTo: text('reply_to'),
+    subject: text('subject').notNull(),
+    inReplyTo: text('in_reply_to'),
+    references: text('references'),
+    /** Fixed at enqueue time so retries send the same message and our own mail is recognised. */
+    messageId: text('message_id').notNull(),
+    bodyText: text('body_text').notNull(),
+    bodyHtml: text('body_html'),
+    /** E.g. `ack:<inbound id>`: the same mail is enqueued at most once. */
+    dedupeKey: text('dedupe_key').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    unique('outbox_dedupe_key').on(t.dedupeKey),
+    unique('outbox_message_id').on(t.messageId),
+    // claimBatch scans only what is due.
+    index('outbox_due').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
+    index('outbox_game').on(t.gameId, t.createdAt),
+    check('outbox_status', sql`${t.status} in ('pending', 'sent', 'failed')`),
+  ],
+);
+
+export const edicts = pgTable(
+  'edicts',
+  {
+    gameId: text('game_id').notNull(),
+    turn: integer('turn').notNull(),
+    /** 1 is the adjudicated edict; later versions are amendments (R-EDICT-3). */
+    version: integer('version').notNull(),
+    json: jsonb('json').notNull(),
+    textIt: text('text_it').notNull(),
+    textEn: text('text_en').notNull(),
+    /** What the referee changed and why; null for version 1. */
+    reason: text('reason'),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'edicts_pk', columns: [t.gameId, t.turn, t.version] }),
+    foreignKey({ name: 'edicts_turn_fk', columns: [t.gameId, t.turn], foreignColumns: [turns.gameId, turns.number] }),
+  ],
+);
+
+/** Every change a person made (referee, CLI user), written in the transaction that made it. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor: text('actor').notNull(),
+    // No foreign key: the log outlives and may predate what it mentions.
+    gameId: text('game_id'),
+    action: text('action').notNull(),
+    detail: jsonb('detail').notNull(),
+  },
+  (t) => [index('audit_game').on(t.gameId, t.at)],
+);
+
+export const mailboxCursors = pgTable('mailbox_cursors', {
+  mailbox: text('mailbox').primaryKey(),
+  uidValidity: text('uid_validity').notNull(),
+  // IMAP UIDs are unsigned 32-bit: too big for integer.
+  lastUid: bigint('last_uid', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,64 @@
+// Turns: the position before each turn (the adjudicator's GameState), its deadlines and status.
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { GameState } from '../adjudicator/types.ts';
+import type { Db } from './client.ts';
+import { turns } from './schema.ts';
+
+type TurnRow = typeof turns.$inferSelect;
+export type Turn = Omit<TurnRow, 'state'> & { state: GameState };
+export type NewTurn = Omit<typeof turns.$inferInsert, 'state'> & { state: GameState };
+
+// jsonb comes back as unknown; the state is only ever written by this module, from a GameState.
+const asTurn = (row: TurnRow): Turn => ({ ...row, state: row.state as GameState });
+
+export async function insertTurn(db: Db, turn: NewTurn): Promise<Turn> {
+  const [row] = await db.insert(turns).values(turn).returning();
+  return asTurn(row!);
+}
+
+export async function findTurn(db: Db, gameId: string, number: number): Promise<Turn | null> {
+  const [row] = await db
+    .select()
+    .from(turns)
+    .where(and(eq(turns.gameId, gameId), eq(turns.number, number)));
+  return row ? asTurn(row) : null;
+}
+
+/** The turn row locked until the transaction ends (take the game's lock first: see lockGame). */
+export async function lockTurn(tx: Db, gameId: string, number: number): Promise<Turn | null> {
+  const [row] = await tx
+    .select()
+    .from(turns)
+    .where(and(eq(turns.gameId, gameId), eq(turns.number, number)))
+    .for('update');
+  return row ? asTurn(row) : null;
+}
+
+export async function updateTurn(
+  db: Db,
+  gameId: string,
+  number: number,
+  change: Partial<Pick<Turn, 'state' | 'status' | 'adjudicatedAt' | 'deadline' | 'declarationDeadline'>>,
+): Promise<Turn | null> {
+  const [row] = await db
+    .update(turns)
+    .set(change)
+    .where(and(eq(turns.gameId, gameId), eq(turns.number, number)))
+    .returning();
+  return row ? asTurn(row) : null;
+}
+
+/** Open turns whose deadline has passed: what the scheduler adjudicates. */
+export async function dueTurns(db: Db, now: Date): Promise<Turn[]> {
+  const rows = await db
+    .select()
+    .from(turns)
+    .where(and(eq(turns.status, 'open'), lte(turns.deadline, now)))
+    .orderBy(asc(turns.deadline));
+  return rows.map(asTurn);
+}
+
+export async function listTurns(db: Db, gameId: string): Promise<Turn[]> {
+  const rows = await db.select().from(turns).where(eq(turns.gameId, gameId)).orderBy(asc(turns.number));
+  return rows.map(asTurn);
+}

@@ -1,0 +1,23 @@
+// What the games service needs from around it: who is acting, mail addressing, a clock, and
+// (for tests) where secrets come from.
+import { newSecret, secretTaken } from '../db/players.ts';
+import type { Db } from '../db/client.ts';
+import type { MailAddressing } from './welcome.ts';
+
+export interface GamesContext {
+  /** Who makes the change, for the audit log: `cli:<user>`, `referee:<name>`. */
+  actor: string;
+  mail: MailAddressing;
+  now?: () => Date;
+  newSecret?: () => string;
+}
+
+/** A secret no player anywhere has yet (the unique index is the last word; this avoids tripping it). */
+export async function freshSecret(tx: Db, ctx: GamesContext, alsoTaken: ReadonlySet<string> = new Set()): Promise<string> {
+  const make = ctx.newSecret ?? newSecret;
+  for (let i = 0; i < 5; i++) {
+    const s = make();
+    if (!alsoTaken.has(s.toLowerCase()) && !(await secretTaken(tx, s))) return s;
+  }
+  throw new Error('could not find an unused secret in 5 tries');
+}

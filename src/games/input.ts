@@ -1,0 +1,96 @@
+// What a person gives to create or join a game, validated in one place with zod.
+import { z } from 'zod';
+import { classicMap, type Board } from '../adjudicator/map.ts';
+import { formatWeekly, isTimeZone, parseWeekly } from './deadline.ts';
+import { GameError } from './errors.ts';
+
+const WEEK_MINUTES = 7 * 24 * 60;
+
+/** `Andròmeda 2025!` → `andromeda-2025`: also the `[SF <game>]` subject tag, so short and plain. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 40)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The canonical spelling of a valid IANA zone (`europe/rome` → `Europe/Rome`). */
+const timeZone = z
+  .string()
+  .trim()
+  .refine(isTimeZone, 'is not a time zone (write it like Europe/Rome)')
+  .transform((tz) => new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone);
+
+const lang = z.enum(['it', 'en'], 'must be it or en');
+const email = z
+  .string()
+  .trim()
+  .pipe(z.email('is not an e-mail address'))
+  .transform((e) => e.toLowerCase());
+const minutes = (min: number, max = WEEK_MINUTES - 1) =>
+  z
+    .number('must be a number of minutes')
+    .int('must be a whole number of minutes')
+    .min(min, `must be at least ${min} minute${min === 1 ? '' : 's'}`)
+    .max(max, `must be less than a week (${max + 1} minutes)`);
+
+export const playerInput = z.object({
+  email,
+  lang: lang.default('it'),
+  name: z.string().trim().min(1).max(100).optional(),
+  /** Deadlines in this player's mail are shown in this zone; the game's when absent. */
+  timeZone: timeZone.optional(),
+});
+export type PlayerInput = z.input<typeof playerInput>;
+
+export const createGameInput = z
+  .object({
+    name: z.string().trim().min(1).max(80),
+    map: z.literal('classic', { error: 'the only map is "classic"' }).default('classic'),
+    /** In R-SETUP-1 order: the first plays the first faction, and so on. R-SETUP-5: at least 4. */
+    players: z.array(playerInput).min(4, 'a game needs at least 4 players (R-SETUP-5)'),
+    timeZone,
+    weeklyDeadline: z
+      .string()
+      .refine((t) => parseWeekly(t) !== null, 'is not a weekly time (write it like "sun 20:00")')
+      .transform((t) => formatWeekly(parseWeekly(t)!)),
+    declarationLeadMinutes: minutes(0).default(1440),
+    reminderMinutes: z
+      .array(minutes(1))
+      .default([1440, 120])
+      .transform((r) => [...new Set(r)].sort((a, b) => b - a)),
+    disputeWindowMinutes: minutes(0).default(1440),
+    victoryPlanets: z.number('must be a number of planets').int('must be a whole number').min(1, 'must be at least 1').default(12),
+    nmrHostility: z.enum(['keep', 'none'], 'must be keep or none').default('keep'),
+  })
+  .superRefine((g, ctx) => {
+    const seen = new Set<string>();
+    g.players.forEach((p, i) => {
+      if (seen.has(p.email)) ctx.addIssue({ code: 'custom', path: ['players', i, 'email'], message: `${p.email} is listed twice` });
+      seen.add(p.email);
+    });
+    if (slugify(g.name) === '') ctx.addIssue({ code: 'custom', path: ['name'], message: 'needs a letter or a digit' });
+  });
+export type CreateGameInput = z.input<typeof createGameInput>;
+export type CreateGame = z.output<typeof createGameInput>;
+
+export const joinGameInput = playerInput.extend({ gameId: z.string().trim().min(1) });
+export type JoinGameInput = z.input<typeof joinGameInput>;
+
+/** Parses or throws a GameError whose message names the field: `players.4.email: is not …`. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.join('.');
+  throw new GameError('invalid-input', `${field ? `${field}: ` : ''}${issue.message}`, field || undefined);
+}
+
+/** The board a game is played on (R-BOARD-5: maps are data; only the classic map exists yet). */
+export function boardFor(mapId: string): Board {
+  if (mapId === 'classic') return classicMap();
+  throw new GameError('unknown-map', `unknown map ${JSON.stringify(mapId)}`);
+}

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const error = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).message;
+  }
+  throw new Error('no error');
+};
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const c = loadConfig({});
+    const data = path.resolve('data');
+    expect(c).toEqual({
+      dataDir: data,
+      database: { kind: 'pglite', dataDir: path.join(data, 'db') },
+      http: { host: '127.0.0.1', port: 8080, publicUrl: 'http://127.0.0.1:8080' },
+      mail: {
+        domain: 'localhost',
+        ordersLocalPart: 'orders',
+        from: 'Starts Foundation <orders@localhost>',
+        imap: null,
+        smtpUrl: null,
+        outboxDir: path.join(data, 'mail', 'outbox'),
+        maildir: path.join(data, 'mail', 'inbox'),
+        maxBytes: 10 * 1024 * 1024,
+        replyRateLimitPerHour: 20,
+      },
+      logLevel: 'info',
+    });
+  });
+
+  it('is frozen all the way down', () => {
+    const c = loadConfig({});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.mail)).toBe(true);
+    expect(() => {
+      (c.http as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      DATA_DIR: '/srv/sf',
+      DATABASE_URL: 'postgres://sf@db.example.org/sf',
+      HTTP_HOST: '0.0.0.0',
+      HTTP_PORT: '9000',
+      PUBLIC_URL: 'https://sf.example.org/',
+      MAIL_DOMAIN: 'sf.example.org',
+      ORDERS_LOCAL_PART: 'ordini',
+      IMAP_HOST: 'imap.example.org',
+      IMAP_USER: 'ordini',
+      IMAP_PASSWORD: 's3cret',
+      IMAP_SECURE: 'false',
+      IMAP_MAILBOX: 'Orders',
+      SMTP_URL: 'smtps://u:p@smtp.example.org:465',
+      MAILDIR: '/var/mail/sf',
+      MAX_MAIL_BYTES: '2000000',
+      REPLY_RATE_LIMIT_PER_HOUR: '5',
+      LOG_LEVEL: 'debug',
+    });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://sf@db.example.org/sf' });
+    expect(c.http).toEqual({ host: '0.0.0.0', port: 9000, publicUrl: 'https://sf.example.org' });
+    expect(c.mail).toMatchObject({
+      domain: 'sf.example.org',
+      ordersLocalPart: 'ordini',
+      from: 'Starts Foundation <ordini@sf.example.org>',
+      smtpUrl: 'smtps://u:p@smtp.example.org:465',
+      outboxDir: '/srv/sf/mail/outbox',
+      maildir: '/var/mail/sf',
+      maxBytes: 2_000_000,
+      replyRateLimitPerHour: 5,
+    });
+    // Plain IMAP defaults to port 143; the processed mailbox to "Processed".
+    expect(c.mail.imap).toEqual({
+      host: 'imap.example.org',
+      port: 143,
+      user: 'ordini',
+      password: 's3cret',
+      secure: false,
+      mailbox: 'Orders',
+      processedMailbox: 'Processed',
+    });
+    expect(c.logLevel).toBe('debug');
+    expect(loadConfig({ IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }).mail.imap).toMatchObject({ port: 993, secure: true });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', HTTP_PORT: ' ' }).database.kind).toBe('pglite');
+  });
+
+  it('names the bad variable in one line', () => {
+    for (const [env, text] of [
+      [{ HTTP_PORT: 'eighty' }, 'configuration: HTTP_PORT must be a port number from 1 to 65535 (got "eighty")'],
+      [{ HTTP_PORT: '70000' }, 'HTTP_PORT must be a port number'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+      [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an http:// or https:// URL'],
+      [{ MAX_MAIL_BYTES: '0' }, 'MAX_MAIL_BYTES must be a whole number'],
+      [{ REPLY_RATE_LIMIT_PER_HOUR: '2.5' }, 'REPLY_RATE_LIMIT_PER_HOUR must be a whole number'],
+      [{ ORDERS_LOCAL_PART: 'orders+x' }, 'ORDERS_LOCAL_PART must be'],
+      [{ MAIL_DOMAIN: 'not a domain' }, 'MAIL_DOMAIN must be a host name'],
+      [{ IMAP_HOST: 'imap.example.org' }, 'IMAP_USER is required when IMAP_HOST is set'],
+      [{ IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p', IMAP_SECURE: 'maybe' }, 'IMAP_SECURE must be true or false'],
+    ] as const) {
+      const message = error(env);
+      expect(message).toContain(text);
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('never echoes a secret', () => {
+    expect(error({ DATABASE_URL: 'mysql://root:hunter2@db' })).toBe('configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
+    expect(error({ SMTP_URL: 'http://u:hunter2@x' })).not.toContain('hunter2');
+  });
+
+  it('reads process.env by default', () => {
+    expect(loadConfig().logLevel).toBeTypeOf('string');
+  });
+});
