@@ -74,7 +74,8 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
   });
 
   if (mail.oversized) return refuse('too-large', 'unreadable', unreadableText(lang, 'too-large', `${row.size} bytes`));
-  if (mail.broken) return refuse('broken', 'unreadable', unreadableText(lang, 'broken', mail.broken));
+  // Broken MIME is read as far as it goes (MAIL.md); only a mail with nothing readable is refused.
+  if (mail.broken && mail.sheetSource === 'none') return refuse('broken', 'unreadable', unreadableText(lang, 'broken', mail.broken));
   if (game.status !== 'active') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
 
   const turn = await findTurn(tx, game.id, game.currentTurn);
@@ -125,6 +126,7 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
     deadline: formatInstant(turn.deadline, tz, l),
     declarationDeadline: isChancellor ? formatInstant(turn.declarationDeadline, tz, l) : null,
     isChancellor,
+    damage: mail.brokenReasons.map((r) => r[l]),
   });
   const answered = await reply('ack', ackText(facts(lang)));
   if (isChancellor) await broadcastChancellorSheet(c, turn, facts);

@@ -25,6 +25,8 @@ export interface AckFacts {
   /** For the Chancellor: the earlier declaration deadline (R-TURN-3). */
   declarationDeadline: string | null;
   isChancellor: boolean;
+  /** What was wrong with the mail itself, read as far as it could be (D-MAIL-11). */
+  damage?: string[];
 }
 
 export function ackText(f: AckFacts): string {
@@ -57,6 +59,10 @@ export function ackText(f: AckFacts): string {
   if (review.problems.length) {
     out.push('', t(lang, 'PROBLEMI', 'PROBLEMS'));
     for (const p of review.problems) out.push(`  ${p.message[lang]}`);
+  }
+  if (f.damage?.length) {
+    out.push('', t(lang, 'LA MAIL ERA DANNEGGIATA: letta fin dove possibile', 'THE MAIL WAS DAMAGED: read as far as possible'));
+    for (const d of f.damage) out.push(`  ${d}`);
   }
   if (review.normalised.length) {
     out.push('', t(lang, 'CARATTERI SOSTITUITI', 'CHARACTERS READ AS OTHERS'));

@@ -1,0 +1,59 @@
+// The body through mailparser: transfer encodings, charsets, format=flowed. We take its text and
+// HTML as they are and do the rest (HTML → text, quotes, the sheet) ourselves.
+import { simpleParser, type SimpleParserOptions } from 'mailparser';
+import { decodeBytes, repairC1 } from './extract-charset.ts';
+
+export interface TextAttachment {
+  filename: string | null;
+  text: string;
+}
+
+export interface Body {
+  /** The text/plain parts, or null when the mail has none. */
+  text: string | null;
+  /** The text/html parts, or null. */
+  html: string | null;
+  /** `.txt` and other text/plain attachments, decoded, in order. */
+  attachments: TextAttachment[];
+}
+
+const OPTIONS = {
+  // The HTML is converted by html-text.ts, which keeps quotes recognisable; mailparser's own
+  // conversion, links, text-as-HTML and inlined images are work we would throw away.
+  skipHtmlToText: true,
+  skipTextToHtml: true,
+  skipTextLinks: true,
+  skipImageLinks: true,
+  keepCidLinks: true,
+  // A forwarded message marked inline is history, not new text: keep it out of `text`
+  // (passed through to mailsplit; not in mailparser's typings).
+  ignoreEmbedded: true,
+} as SimpleParserOptions;
+
+const BOM = /^\ufeff/;
+
+function isTextAttachment(a: { filename?: string | undefined; contentType: string }): boolean {
+  return /\.txt$/i.test(a.filename ?? '') || a.contentType.toLowerCase() === 'text/plain';
+}
+
+function charsetOf(headers: Map<string, unknown>): string | null {
+  const ct = headers.get('content-type') as { params?: Record<string, string> } | undefined;
+  return ct?.params?.charset ?? null;
+}
+
+/** Parse the body. Rejects only when mailparser does; the caller reports that as broken MIME. */
+export async function parseBody(raw: Buffer): Promise<Body> {
+  // An mbox "From " envelope line in front of a saved .eml is not part of the message.
+  const input = raw.subarray(0, 5).toString('latin1') === 'From ' ? raw.subarray(Math.max(raw.indexOf(0x0a) + 1, 0)) : raw;
+  const mail = await simpleParser(input, OPTIONS);
+  const attachments: TextAttachment[] = [];
+  for (const a of mail.attachments) {
+    if (!isTextAttachment(a) || !Buffer.isBuffer(a.content)) continue;
+    const text = decodeBytes(a.content, charsetOf(a.headers)).replace(BOM, '').replace(/\r\n?/g, '\n');
+    attachments.push({ filename: a.filename ?? null, text });
+  }
+  // C1 repair: mailparser decodes "ISO-8859-1" strictly, but Windows wrote those bytes.
+  const text = mail.text === undefined ? null : repairC1(mail.text).replace(BOM, '').replace(/\r\n?/g, '\n');
+  const html = mail.html === false || mail.html === undefined ? null : repairC1(mail.html);
+  return { text, html, attachments };
+}

@@ -1,0 +1,162 @@
+// One raw mail → what the intake needs from it: who, for which game, automatic or not, and the
+// sheet text. Pure (no I/O), never throws: whatever the bytes, the mail gets stored and, when a
+// person wrote it, answered — so a failure here is reported in `broken`, never raised.
+import { automaticReasons } from './automatic.ts';
+import { parseBody, type Body } from './extract-body.ts';
+import { addresses, decodeWords, header, headers, readHead, receivedAt, type Head } from './extract-headers.ts';
+import { mimeProblems, type MimeProblem } from './extract-mime.ts';
+import { htmlToText } from './html-text.ts';
+import { identify, removeCodeLines, type Recipient, type SecretSource } from './identify.ts';
+import { looksLikeSheetLine, stripQuoted } from './quoted.ts';
+
+export interface ExtractOptions {
+  /** Larger mail is not parsed: headers only (MAIL.md, default cap 10 MB in config). */
+  maxBytes: number;
+  ourDomain: string;
+  ordersLocalPart: string;
+  /** Addresses the moderator sends from: mail From them is our own, echoed back. */
+  ourAddresses?: string[];
+}
+
+export type SheetSource = 'text' | 'html' | 'attachment' | 'none';
+
+export interface ExtractedMail {
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  /** Address only, lower-cased. Never the display name: that is what spoofers fake. */
+  from: string | null;
+  fromName: string | null;
+  subject: string | null;
+  replyTo: string | null;
+  /** To, Cc, Delivered-To and X-Original-To addresses, as written (secrets are case-sensitive). */
+  recipients: string[];
+  automatic: boolean;
+  automaticReasons: string[];
+  oversized: boolean;
+  /** Why (part of) the MIME could not be read; the sheet is still read as far as it goes. */
+  broken: string | null;
+  /** The same reasons, one by one, in both languages of the reply. */
+  brokenReasons: MimeProblem[];
+  gameTag: string | null;
+  secret: string | null;
+  secretSource: SecretSource | null;
+  /** The new text to hand to the sheet parser: no quotes, signature, footer or `Code:` line. */
+  sheetText: string;
+  sheetSource: SheetSource;
+  /** Topmost Received: date, ISO; a fallback for when the server's own date is unknown. */
+  receivedAt: string | null;
+}
+
+const ids = (value: string | null): string[] => (value ?? '').match(/<[^<>\s]+>/g) ?? [];
+
+function envelope(head: Head) {
+  const fromAddr = addresses(header(head, 'from'))[0] ?? null;
+  const recipients: Recipient[] = [];
+  for (const name of ['to', 'cc', 'delivered-to', 'x-original-to'])
+    for (const value of headers(head, name))
+      // Delivered-To and X-Original-To are bare addresses; addressparser reads them too.
+      for (const a of addresses(value)) recipients.push({ header: name, address: a.address });
+  const subject = header(head, 'subject');
+  return {
+    messageId: ids(header(head, 'message-id'))[0] ?? header(head, 'message-id'),
+    inReplyTo: ids(header(head, 'in-reply-to'))[0] ?? null,
+    references: ids(headers(head, 'references').join(' ')),
+    from: fromAddr ? fromAddr.address.toLowerCase() : null,
+    fromName: fromAddr?.name ? fromAddr.name : null,
+    subject: subject === null ? null : decodeWords(subject),
+    replyTo: addresses(header(head, 'reply-to'))[0]?.address.toLowerCase() ?? null,
+    recipients,
+    receivedAt: receivedAt(head),
+  };
+}
+
+interface Sheet {
+  text: string;
+  source: SheetSource;
+  codeSecret: string | null;
+}
+
+const hasSheet = (text: string) => text.split('\n').some(looksLikeSheetLine);
+
+/**
+ * The sheet: the new text of the body (text/plain, else HTML), unless it has no sheet line and a
+ * `.txt` attachment has one — or the body says nothing at all and there is a text attachment.
+ */
+function chooseSheet(body: Body): Sheet {
+  let source: SheetSource = 'none';
+  let bodyText = body.text === null ? '' : stripQuoted(body.text);
+  if (bodyText.trim() !== '') source = 'text';
+  else if (body.html !== null) {
+    bodyText = stripQuoted(htmlToText(body.html));
+    source = bodyText.trim() === '' ? 'none' : 'html';
+  }
+  const fromBody = removeCodeLines(bodyText);
+  const attachments = body.attachments.map((a) => removeCodeLines(a.text));
+  const attached = hasSheet(fromBody.text) ? undefined : (attachments.find((a) => hasSheet(a.text)) ?? (fromBody.text.trim() === '' ? attachments[0] : undefined));
+  const codeSecret = fromBody.secret ?? attachments.find((a) => a.secret !== null)?.secret ?? null;
+  if (attached) return { text: attached.text.trim(), source: 'attachment', codeSecret };
+  return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret };
+}
+
+/** Read a raw mail; see ExtractedMail. */
+export async function extractMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMail> {
+  let env: ReturnType<typeof envelope> | null = null;
+  try {
+    const head = readHead(raw);
+    env = envelope(head);
+    const reasons = automaticReasons(head, opts.ourAddresses);
+    const oversized = raw.length > opts.maxBytes;
+    let problems: MimeProblem[] = [];
+    let sheet: Sheet = { text: '', source: 'none', codeSecret: null };
+    // Automatic mail is never read as a sheet, and oversized mail is not read at all (MAIL.md).
+    if (reasons.length === 0 && !oversized) {
+      problems = mimeProblems(raw, head);
+      try {
+        sheet = chooseSheet(await parseBody(raw));
+      } catch (e) {
+        problems.push({ en: `the message could not be parsed (${oneLine(e)})`, it: `il messaggio non si è potuto analizzare (${oneLine(e)})` });
+      }
+    }
+    const id = identify({ recipients: env.recipients, subject: env.subject, codeLineSecret: sheet.codeSecret, ourDomain: opts.ourDomain, ordersLocalPart: opts.ordersLocalPart });
+    return {
+      ...env,
+      recipients: env.recipients.map((r) => r.address),
+      automatic: reasons.length > 0,
+      automaticReasons: reasons,
+      oversized,
+      broken: problems.length ? problems.map((p) => p.en).join('; ') : null,
+      brokenReasons: problems,
+      ...id,
+      sheetText: sheet.text,
+      sheetSource: sheet.source,
+    };
+  } catch (e) {
+    // Last resort: something above failed on input nobody foresaw. Keep what was read.
+    return {
+      messageId: env?.messageId ?? null,
+      inReplyTo: env?.inReplyTo ?? null,
+      references: env?.references ?? [],
+      from: env?.from ?? null,
+      fromName: env?.fromName ?? null,
+      subject: env?.subject ?? null,
+      replyTo: env?.replyTo ?? null,
+      recipients: env?.recipients.map((r) => r.address) ?? [],
+      automatic: false,
+      automaticReasons: [],
+      oversized: raw.length > opts.maxBytes,
+      broken: `the message could not be read (${oneLine(e)})`,
+      brokenReasons: [{ en: `the message could not be read (${oneLine(e)})`, it: `il messaggio non si è potuto leggere (${oneLine(e)})` }],
+      gameTag: null,
+      secret: null,
+      secretSource: null,
+      sheetText: '',
+      sheetSource: 'none',
+      receivedAt: env?.receivedAt ?? null,
+    };
+  }
+}
+
+function oneLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim().slice(0, 200);
+}

@@ -1,0 +1,91 @@
+// What the intake would make of one mail, without touching a game: extraction plus the sheet
+// parser. Used by `sf mail inspect` and by the fixture corpus, so both read mail the same way.
+import { classicMap, type Board } from '../adjudicator/map.ts';
+import { parseSheet } from '../adjudicator/sheet.ts';
+import type { Problem, Side } from '../adjudicator/types.ts';
+import { extractMail, type ExtractedMail, type ExtractOptions, type SheetSource } from './extract.ts';
+
+export interface InspectResult {
+  automatic: boolean;
+  gameTag: string | null;
+  secret: string | null;
+  sheetText: string;
+  /** Canonical (`B2-C3`, `B2=F6`, `N9#`), in the order written, superseded ones included. */
+  orders: string[];
+  /** Faction ids from `H:` lines; null when the sheet has no `H:` line. */
+  hostility: Side[] | null;
+  vote: Side | null;
+  eliminate: string | null;
+  /** Extraction problems (line 0) first, then the parser's, in line order. */
+  problems: Problem[];
+  normalised: Problem[];
+  // What extraction saw, for the referee reading the output.
+  from: string | null;
+  fromName: string | null;
+  subject: string | null;
+  automaticReasons: string[];
+  secretSource: ExtractedMail['secretSource'];
+  sheetSource: SheetSource;
+  oversized: boolean;
+  broken: string | null;
+}
+
+const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+/** Problems about the mail itself, before any sheet line (MAIL.md "Size and shape"). */
+export function mailProblems(mail: ExtractedMail, maxBytes: number): Problem[] {
+  const out: Problem[] = [];
+  if (mail.automatic) return out; // never answered: nobody to tell
+  if (mail.oversized)
+    out.push({
+      line: 0,
+      code: 'mail-oversized',
+      message: {
+        it: `Il messaggio supera il limite di ${mb(maxBytes)} e non è stato letto: rimanda gli ordini come testo, senza allegati pesanti.`,
+        en: `The message is larger than the ${mb(maxBytes)} limit and was not read: send the orders again as text, without large attachments.`,
+      },
+    });
+  for (const r of mail.brokenReasons)
+    out.push({
+      line: 0,
+      code: 'mail-broken',
+      message: { it: `Il messaggio è danneggiato: ${r.it}. Controlla gli ordini letti qui sotto.`, en: `The message is damaged: ${r.en}. Check the orders as read below.` },
+    });
+  if (!mail.oversized && mail.sheetText.trim() === '')
+    out.push({
+      line: 0,
+      code: 'mail-no-sheet',
+      message: {
+        it: 'Nel messaggio non c’è un foglio d’ordini: scrivi gli ordini nel testo (non in una citazione) o in un allegato .txt.',
+        en: 'The message has no order sheet: write the orders in the text (not in a quote) or in a .txt attachment.',
+      },
+    });
+  return out;
+}
+
+/** Extract and parse one raw mail. Never throws. */
+export async function inspectMail(raw: Buffer, opts: ExtractOptions & { board?: Board }): Promise<InspectResult> {
+  const mail = await extractMail(raw, opts);
+  const read = !mail.automatic && !mail.oversized && mail.sheetText !== '';
+  const sheet = read ? parseSheet(mail.sheetText, opts.board ?? classicMap()) : null;
+  return {
+    automatic: mail.automatic,
+    gameTag: mail.gameTag,
+    secret: mail.secret,
+    sheetText: mail.sheetText,
+    orders: sheet ? sheet.orders.map((o) => o.canonical) : [],
+    hostility: sheet?.hostilityDeclared ? sheet.hostility : null,
+    vote: sheet?.vote?.side ?? null,
+    eliminate: sheet?.eliminate?.cell ?? null,
+    problems: [...mailProblems(mail, opts.maxBytes), ...(sheet?.problems ?? [])],
+    normalised: sheet?.normalised ?? [],
+    from: mail.from,
+    fromName: mail.fromName,
+    subject: mail.subject,
+    automaticReasons: mail.automaticReasons,
+    secretSource: mail.secretSource,
+    sheetSource: mail.sheetSource,
+    oversized: mail.oversized,
+    broken: mail.broken,
+  };
+}

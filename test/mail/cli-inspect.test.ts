@@ -1,0 +1,68 @@
+// `sf mail inspect` as a user runs it: a real process, JSON on stdout.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fixture = (name: string) => path.join(root, 'test/mail/fixtures', name);
+
+async function sf(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/sf.js', ...args], {
+      cwd: root,
+      // The configuration must not come from the developer's shell.
+      env: { PATH: process.env.PATH ?? '' },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('sf mail inspect', () => {
+  it('prints what intake would extract, as JSON', async () => {
+    const { code, stdout } = await sf('mail', 'inspect', fixture('01-gmail-web-reply-it.eml'), '--domain', 'sf.example');
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      automatic: false,
+      gameTag: 'andromeda',
+      secret: 'k7Q2-x9Pm',
+      orders: ['B2-C3', 'B1-C1', 'N9#'],
+      hostility: ['sith', 'knights'],
+      vote: null,
+    });
+    expect(Object.keys(out).slice(0, 8)).toEqual(['automatic', 'gameTag', 'secret', 'sheetText', 'orders', 'hostility', 'vote', 'eliminate']);
+    expect((out.problems as { code: string; line: number }[]).map((p) => [p.line, p.code])).toEqual([
+      [1, 'not-understood'],
+      [7, 'not-understood'],
+    ]);
+  }, 60_000);
+
+  it('takes the cap from --max-bytes and exits 0 for mail it will not read', async () => {
+    const { code, stdout } = await sf('mail', 'inspect', fixture('02-gmail-android-reply-en.eml'), '--domain', 'sf.example', '--max-bytes', '100');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ oversized: true, orders: [], secret: 'W5nc-J8eu' });
+  }, 60_000);
+
+  it('exits 2 with one line when the file cannot be read', async () => {
+    const { code, stdout, stderr } = await sf('mail', 'inspect', fixture('no-such-mail.eml'));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('ENOENT');
+  }, 60_000);
+
+  it('exits 2 with usage on bad arguments', async () => {
+    for (const args of [['mail'], ['mail', 'inspect'], ['mail', 'inspect', 'a.eml', '--frobnicate', 'x'], ['mail', 'inspect', 'a.eml', '--max-bytes', 'ten']]) {
+      const { code, stderr } = await sf(...args);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+  }, 60_000);
+});
