@@ -20,7 +20,7 @@ import type { AdjudicationResult, Edict, FactionId, GameState, ParsedSheet, Poli
 export type Sheets = Readonly<Partial<Record<FactionId, string>>>;
 
 export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): AdjudicationResult {
-  assertValidState(board, state);
+  const startCells = assertValidState(board, state);
   const factions = board.factionIds.filter((f) => state.factions.includes(f)); // R-SETUP-1 order
   const sheets = new Map<FactionId, ParsedSheet>();
   for (const f of factions) {
@@ -34,7 +34,7 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
   const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
   const ctx = new TurnContext(
     board,
-    state.units.map((u) => ({ side: u.side, at: board.parseCell(u.at)! })),
+    state.units.map((u, i) => ({ side: u.side, at: startCells[i]! })),
     new Set(factions),
     chancellorAtStart,
     hostility,

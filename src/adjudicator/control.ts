@@ -10,8 +10,7 @@ export function planetsControlled(ctx: TurnContext, purpose: 'election' | 'produ
   const { board } = ctx;
   const counts = new Map<FactionId, number>();
   for (const f of board.factionIds) if (ctx.inPlay.has(f)) counts.set(f, 0);
-  for (let cell = 0; cell < board.size; cell++) {
-    if (!board.isPlanet[cell]) continue;
+  for (const cell of board.planets) {
     const unit = ctx.unitAt(cell);
     let owner: FactionId | null = null;
     if (unit) {

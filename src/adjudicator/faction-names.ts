@@ -9,13 +9,22 @@ import { IMPERIAL, type Side } from './types.ts';
  * runs of whitespace collapsed to one space, trimmed. `Aristocràtici` → `aristocratici`.
  */
 export function foldName(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  let folded = foldCache.get(text);
+  if (folded === undefined) {
+    folded = text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+    // Players write the same few names every week: remember them, within a bound.
+    if (foldCache.size >= 4096) foldCache.clear();
+    foldCache.set(text, folded);
+  }
+  return folded;
 }
+const foldCache = new Map<string, string>();
 
 /** Words that mean "nobody" in `H:` / `V:` / `E:` (R-ORD-1: hostile to nobody). */
 const NOBODY = new Set(['nessuno', 'nessuna', 'niente', 'nulla', 'none', 'nobody', 'no one', 'nothing', '-']);
 
 export function isNobody(text: string): boolean {
+  if (text.length > 12) return false; // longer than any of the words, even with spaces and a dot
   return NOBODY.has(foldName(text).replace(/\.$/, '').trim());
 }
 
@@ -86,6 +95,13 @@ export function readNameList(text: string, board: Board): ListedName[] {
   const table = nameTable(board);
   const out: ListedName[] = [];
   for (const piece of text.split(/[,;/&+]/)) {
+    // The usual piece is exactly one name: look it up whole before reading it word by word.
+    const whole = foldName(piece);
+    const side = table.byName.get(whole);
+    if (side !== undefined && !CONNECTORS.has(whole)) {
+      out.push({ side, text: piece.trim().replace(/\s+/g, ' ') });
+      continue;
+    }
     const words = piece.split(/\s+/).filter((w) => w !== '');
     const folded = words.map(foldName);
     let i = 0;

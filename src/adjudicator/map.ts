@@ -49,6 +49,8 @@ export class Board {
   readonly capital: readonly CellIndex[];
   readonly isCapital: Uint8Array;
   readonly isPlanet: Uint8Array;
+  /** Every planet cell, in board order. */
+  readonly planets: readonly CellIndex[];
   /** Faction whose home or system planet a cell is, or undefined. */
   readonly planetOwner: (FactionId | undefined)[];
   readonly factionIds: readonly FactionId[];
@@ -56,7 +58,11 @@ export class Board {
   readonly homeCell: ReadonlyMap<FactionId, CellIndex>;
   private readonly columnIndex: Map<string, number>;
   private readonly names: string[];
+  /** Column index by character code of an upper-case letter, -1 for none: parseCell's fast path. */
+  private readonly columnByCode: Int8Array;
   private readonly moveNbrs: CellIndex[][];
+  /** North, west, south, east of each cell (-1 off the board), 4 per cell: combat reads it. */
+  private readonly orth: Int32Array;
 
   constructor(map: MapData) {
     this.map = map;
@@ -67,6 +73,8 @@ export class Board {
     if (this.columnIndex.size !== this.cols) throw new Error(`map ${map.id}: repeated column letter`);
     this.names = [];
     for (let c = 0; c < this.cols; c++) for (let r = 1; r <= this.rows; r++) this.names.push(`${map.columns[c]}${r}`);
+    this.columnByCode = new Int8Array(128).fill(-1);
+    map.columns.forEach((c, i) => (this.columnByCode[c.charCodeAt(0)] = i));
 
     this.isCapital = new Uint8Array(this.size);
     this.isPlanet = new Uint8Array(this.size);
@@ -97,10 +105,17 @@ export class Board {
     }
     for (const t of map.extraPlanets) planet(mustCell(t, 'planet'), 'planet');
     this.homeCell = homeCell;
+    this.planets = [...this.isPlanet.keys()].filter((i) => this.isPlanet[i]);
     this.factionIds = map.factions.map((f) => f.id);
     if (new Set(this.factionIds).size !== this.factionIds.length) throw new Error(`map ${map.id}: repeated faction id`);
     this.factions = new Map(map.factions.map((f) => [f.id, f]));
 
+    this.orth = new Int32Array(this.size * 4);
+    for (let i = 0; i < this.size; i++) {
+      const c = this.col(i);
+      const r = this.row(i);
+      [this.at(c, r - 1), this.at(c - 1, r), this.at(c, r + 1), this.at(c + 1, r)].forEach((j, k) => (this.orth[i * 4 + k] = j ?? -1));
+    }
     this.moveNbrs = [];
     for (let i = 0; i < this.size; i++) {
       const list: CellIndex[] = [];
@@ -135,6 +150,8 @@ export class Board {
 
   /** Lenient reading (R-BOARD-1): any case, spaces, leading zeros. Null when off the board. */
   parseCell(text: string): CellIndex | null {
+    const exact = this.parseCanonical(text);
+    if (exact !== null) return exact;
     const m = /^\s*([A-Za-z])\s*0*(\d{1,3})\s*$/.exec(text);
     if (!m) return null;
     const c = this.columnIndex.get(m[1]!.toUpperCase());
@@ -143,8 +160,24 @@ export class Board {
     return c * this.rows + (r - 1);
   }
 
+  /** `B2`, `N10`: the spelling nearly every cell arrives in, read without a regular expression. */
+  private parseCanonical(t: string): CellIndex | null {
+    const n = t.length;
+    if (n < 2 || n > 4) return null;
+    const col = this.columnByCode[t.charCodeAt(0)] ?? -1;
+    if (col < 0 || t.charCodeAt(1) === 48) return null;
+    let row = 0;
+    for (let i = 1; i < n; i++) {
+      const d = t.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return null;
+      row = row * 10 + d;
+    }
+    return row <= this.rows ? col * this.rows + row - 1 : null;
+  }
+
   /** Canonical spelling of something shaped like a cell, on the board or not (for messages). */
   static canonical(text: string): string {
+    if (isCanonicalShape(text)) return text;
     const m = /^\s*([A-Za-z])\s*0*(\d{1,3})\s*$/.exec(text);
     return m ? `${m[1]!.toUpperCase()}${Number(m[2])}` : text.trim().toUpperCase();
   }
@@ -161,16 +194,20 @@ export class Board {
     return Math.max(Math.abs(this.col(a) - this.col(b)), Math.abs(this.row(a) - this.row(b)));
   }
   north(i: CellIndex): CellIndex | null {
-    return this.at(this.col(i), this.row(i) - 1);
+    const j = this.orth[i * 4 + 0]!;
+    return j < 0 ? null : j;
   }
   south(i: CellIndex): CellIndex | null {
-    return this.at(this.col(i), this.row(i) + 1);
+    const j = this.orth[i * 4 + 2]!;
+    return j < 0 ? null : j;
   }
   west(i: CellIndex): CellIndex | null {
-    return this.at(this.col(i) - 1, this.row(i));
+    const j = this.orth[i * 4 + 1]!;
+    return j < 0 ? null : j;
   }
   east(i: CellIndex): CellIndex | null {
-    return this.at(this.col(i) + 1, this.row(i));
+    const j = this.orth[i * 4 + 3]!;
+    return j < 0 ? null : j;
   }
   /** The 4 orthogonal neighbours used by combat (R-COMB-1), in the order north, west, south, east. */
   combatNeighbours(i: CellIndex): CellIndex[] {
@@ -185,6 +222,20 @@ export class Board {
     if (!data) throw new Error(`unknown faction ${f}`);
     return [data.home, ...data.system].map((t) => this.parseCell(t)!);
   }
+}
+
+/** Upper-case letter then 1–3 digits without a leading zero: already canonical (a fast path). */
+function isCanonicalShape(t: string): boolean {
+  const n = t.length;
+  if (n < 2 || n > 4) return false;
+  const c = t.charCodeAt(0);
+  if (c < 65 || c > 90) return false;
+  if (t.charCodeAt(1) === 48) return false;
+  for (let i = 1; i < n; i++) {
+    const d = t.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
 }
 
 export function loadMap(json: unknown): Board {

@@ -18,19 +18,19 @@ export function resolveMoves(ctx: TurnContext): void {
   const movers = ctx.units.filter((u) => u.alive && u.order.kind === 'move');
   const status = new Uint8Array(ctx.units.length);
   const reason = new Map<number, 'standoff' | 'swap'>();
+  // R-MOVE-3: two or more units moving into one cell all stall. Counted in an array, since
+  // standoffs are rare; the lists of rivals are only built for the cells that have them.
+  const movesInto = new Uint8Array(ctx.board.size);
+  for (const m of movers) movesInto[target(m)] = movesInto[target(m)]! + 1; // at most 8: the neighbours
   const rivals = new Map<CellIndex, UnitRecord[]>();
   for (const m of movers) {
-    const list = rivals.get(target(m));
+    const to = target(m);
+    if (movesInto[to]! < 2) continue;
+    const list = rivals.get(to);
     if (list) list.push(m);
-    else rivals.set(target(m), [m]);
-  }
-  // R-MOVE-3: two or more units moving into one cell all stall.
-  for (const list of rivals.values()) {
-    if (list.length < 2) continue;
-    for (const m of list) {
-      status[m.id] = FAILS;
-      reason.set(m.id, 'standoff');
-    }
+    else rivals.set(to, [m]);
+    status[m.id] = FAILS;
+    reason.set(m.id, 'standoff');
   }
 
   /** The unit that currently blocks `m`, if it is itself a mover still to be decided. */

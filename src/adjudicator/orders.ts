@@ -49,8 +49,8 @@ function outcome(faction: FactionId, side: Side | null, w: WrittenOrder, result:
 export function assignOrders(ctx: TurnContext, faction: FactionId, written: readonly WrittenOrder[], ignoreAll: boolean): OrderOutcome[] {
   const { board } = ctx;
   const lastFor = new Map<number, number>(); // unit id → index of its last order (R-ORD-5)
-  const units: (UnitRecord | null)[] = written.map((w, i) => {
-    const from = board.parseCell(w.from);
+  const froms = written.map((w) => board.parseCell(w.from));
+  const units: (UnitRecord | null)[] = froms.map((from, i) => {
     const unit = from === null ? null : ctx.unitAt(from);
     if (unit && ownsSide(faction, unit.side, ctx.chancellor)) lastFor.set(unit.id, i);
     return unit;
@@ -58,7 +58,7 @@ export function assignOrders(ctx: TurnContext, faction: FactionId, written: read
 
   return written.map((w, i) => {
     const unit = units[i]!;
-    if (board.parseCell(w.from) === null) return outcome(faction, null, w, 'invalid', 'R-ORD-7', 'off-board');
+    if (froms[i] === null) return outcome(faction, null, w, 'invalid', 'R-ORD-7', 'off-board');
     if (!unit) return outcome(faction, null, w, 'ignored', 'R-ORD-5', 'no-unit');
     if (!ownsSide(faction, unit.side, ctx.chancellor)) return outcome(faction, unit.side, w, 'ignored', 'R-ORD-5', 'not-your-unit');
     if (lastFor.get(unit.id) !== i) return outcome(faction, unit.side, w, 'superseded', 'R-ORD-5', 'superseded');

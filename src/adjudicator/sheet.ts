@@ -33,7 +33,24 @@ function shown(c: string, kind: Kind): string {
   return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** Printable ASCII with single spaces: nothing to substitute or collapse (the usual line). */
+function isPlainLine(raw: string): boolean {
+  let prevSpace = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 32 || c > 126) return false;
+    if (c === 32) {
+      if (prevSpace) return false;
+      prevSpace = true;
+    } else prevSpace = false;
+  }
+  return true;
+}
+
+const NO_SUBS: { kind: Kind; from: string; to: string }[] = [];
+
 function normaliseLine(raw: string): { text: string; subs: { kind: Kind; from: string; to: string }[] } {
+  if (isPlainLine(raw)) return { text: raw.trim(), subs: NO_SUBS };
   const subs: { kind: Kind; from: string; to: string }[] = [];
   const text = raw.replace(SUBSTITUTE_RE, (c) => {
     const s = SUBSTITUTES.get(c)!;
@@ -54,13 +71,43 @@ const KEYWORD_LINE = /^(\p{L}+) ?: ?(.*)$/u;
 const CODE_LINE = /^code ?:/i;
 // A list bullet a mail client or a tidy player puts in front of a line: `- B2-C3`, `• H: Sith`.
 const BULLET = /^[-*•] /;
-// A cell as written: letter, optional space, 1–3 digits not followed by another digit (R-BOARD-1).
-const CELL = /[A-Za-z] ?\d{1,3}(?!\d)/y;
 const CELL_ONLY = /^[A-Za-z] ?\d{1,3}$/;
 
 interface Scan {
   orders: { kind: WrittenOrder['kind']; from: string; to: string | null }[];
   ok: boolean;
+}
+
+// The scanner's position in the line it reads. Module state rather than closures: this is the
+// hot path of adjudication (every order of every sheet), so it allocates nothing it can avoid.
+let pos = 0;
+
+function skipSpace(t: string): void {
+  if (t.charCodeAt(pos) === 32) pos++;
+}
+
+/**
+ * A cell as written at `pos` (R-BOARD-1): a letter, an optional space, 1–3 digits not followed by
+ * another digit. Returns its canonical spelling (`b 02` → `B2`) and moves past it, or null.
+ */
+function readCell(t: string): string | null {
+  let p = pos;
+  let c = t.charCodeAt(p);
+  if (c >= 97 && c <= 122) c -= 32;
+  if (c < 65 || c > 90) return null;
+  p++;
+  if (t.charCodeAt(p) === 32) p++;
+  const first = p;
+  let row = 0;
+  while (p - first < 4) {
+    const d = t.charCodeAt(p) - 48;
+    if (!(d >= 0 && d <= 9)) break;
+    row = row * 10 + d;
+    p++;
+  }
+  if (p === first || p - first > 3) return null;
+  pos = p;
+  return String.fromCharCode(c) + row;
 }
 
 /**
@@ -70,38 +117,28 @@ interface Scan {
  */
 function scanOrders(t: string): Scan {
   const orders: Scan['orders'] = [];
-  let pos = 0;
-  const space = () => {
-    if (t.charCodeAt(pos) === 32) pos++;
-  };
-  const cell = (): string | null => {
-    CELL.lastIndex = pos;
-    const m = CELL.exec(t);
-    if (!m) return null;
-    pos = CELL.lastIndex;
-    return Board.canonical(m[0]);
-  };
+  pos = 0;
   for (;;) {
-    space();
-    const from = cell();
+    skipSpace(t);
+    const from = readCell(t);
     if (from === null) return { orders, ok: false };
-    space();
+    skipSpace(t);
     const op = t[pos++];
     let to: string | null = null;
     if (op === '#') {
       // `N9# M9-M10` is politics then a move: a placement cell followed by a symbol starts the next order.
       const before = pos;
-      space();
-      to = cell();
+      skipSpace(t);
+      to = readCell(t);
       const after = pos;
-      space();
+      skipSpace(t);
       if (to !== null && '-=#'.includes(t[pos] ?? ' ')) {
         to = null;
         pos = before;
       } else pos = after;
     } else if (op === '-' || op === '=') {
-      space();
-      to = cell();
+      skipSpace(t);
+      to = readCell(t);
       if (to === null) return { orders, ok: false };
     } else return { orders, ok: false };
     orders.push({ kind: op === '-' ? 'move' : op === '=' ? 'jump' : 'politics', from, to });
@@ -144,13 +181,13 @@ export function parseSheet(text: string, board: Board): ParsedSheet {
   };
 
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split(/\r\n|\n|\r/);
+  const lines = body.includes('\r') ? body.split(/\r\n|\n|\r/) : body.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = i + 1;
     const raw = lines[i]!.trim();
     const { text: read, subs } = normaliseLine(lines[i]!);
     // Blank lines say nothing; a `Code:` line carries the secret (MAIL.md) and is never read.
-    if (read === '' || CODE_LINE.test(read)) continue;
+    if (read === '' || (read.includes(':') && CODE_LINE.test(read))) continue;
     for (const s of subs) {
       const entry = seen.get(s.kind) ?? { line, subs: [] };
       const from = shown(s.from, s.kind);
@@ -159,7 +196,7 @@ export function parseSheet(text: string, board: Board): ParsedSheet {
     }
     const t = BULLET.test(read) ? read.slice(2) : read;
 
-    const kw = KEYWORD_LINE.exec(t);
+    const kw = t.includes(':') ? KEYWORD_LINE.exec(t) : null;
     const key = kw ? KEYWORDS.get(foldName(kw[1]!)) : undefined;
     if (kw && key) {
       const rest = kw[2]!.replace(/[ .]+$/, '');
@@ -179,7 +216,9 @@ export function parseSheet(text: string, board: Board): ParsedSheet {
       const canonical = o.kind === 'move' ? `${o.from}-${o.to}` : o.kind === 'jump' ? `${o.from}=${o.to}` : `${o.from}#${o.to ?? ''}`;
       // Kept even when off the board: the last order for a unit wins, invalid or not (R-ORD-5, R-ORD-7).
       sheet.orders.push({ kind: o.kind, from: o.from, to: o.to, line, canonical });
-      offBoard(o.to === null ? [o.from] : [o.from, o.to], canonical, line, raw, 'R-ORD-7');
+      if (board.parseCell(o.from) === null || (o.to !== null && board.parseCell(o.to) === null)) {
+        offBoard(o.to === null ? [o.from] : [o.from, o.to], canonical, line, raw, 'R-ORD-7');
+      }
     }
   }
 

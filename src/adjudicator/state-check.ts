@@ -1,14 +1,15 @@
 // A position the engine can trust: every unit on the board, one unit a cell, every side in play,
 // the Chancellor in play. Callers that read positions from outside (scenarios, the database)
 // get a one-line reason instead of a wrong edict.
-import type { Board } from './map.ts';
+import type { Board, CellIndex } from './map.ts';
 import { IMPERIAL, type GameState } from './types.ts';
 
 export class InvalidStateError extends Error {
   override name = 'InvalidStateError';
 }
 
-export function assertValidState(board: Board, state: GameState): void {
+/** Checks the position and returns each unit's cell index, in the order of `state.units`. */
+export function assertValidState(board: Board, state: GameState): CellIndex[] {
   const fail = (msg: string): never => {
     throw new InvalidStateError(msg);
   };
@@ -20,17 +21,20 @@ export function assertValidState(board: Board, state: GameState): void {
     inPlay.add(f);
   }
   if (state.chancellor !== null && !inPlay.has(state.chancellor)) fail(`the Chancellor "${state.chancellor}" is not in play`);
-  const seen = new Map<number, string>();
+  const seen = new Uint8Array(board.size);
+  const cells: CellIndex[] = [];
   for (const u of state.units) {
     if (u.side !== IMPERIAL && !board.factions.has(u.side)) fail(`unknown faction id "${u.side}" for the unit at ${u.at}`);
     if (u.side !== IMPERIAL && !inPlay.has(u.side)) fail(`a unit at ${u.at} belongs to "${u.side}", which is not in play`);
     const cell = board.parseCell(u.at);
     if (cell === null) fail(`cell ${u.at} is off the board`);
-    if (seen.has(cell!)) fail(`two units on ${board.name(cell!)}`);
-    seen.set(cell!, u.side);
+    if (seen[cell!]) fail(`two units on ${board.name(cell!)}`);
+    seen[cell!] = 1;
+    cells.push(cell!);
   }
   for (const f of state.joining ?? []) if (!board.factions.has(f)) fail(`unknown joining faction id "${f}"`);
   if (!Number.isInteger(state.settings.victoryPlanets) || state.settings.victoryPlanets < 1) {
     fail(`victoryPlanets must be a positive integer`);
   }
+  return cells;
 }

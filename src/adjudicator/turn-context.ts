@@ -21,6 +21,8 @@ export interface UnitRecord {
   outcome: OrderOutcome | null;
 }
 
+const HOLD: EffectiveOrder = Object.freeze({ kind: 'hold' });
+
 export class TurnContext {
   readonly board: Board;
   readonly units: UnitRecord[];
@@ -43,11 +45,17 @@ export class TurnContext {
     this.chancellor = chancellor;
     this.hostileTo = hostility;
     this.occupant = new Int32Array(board.size).fill(-1);
-    // Ids in board order, so every step iterates the same way whatever order the units came in (R-EDICT-2).
-    this.units = [...units].sort((a, b) => a.at - b.at).map((u, id) => {
-      this.occupant[u.at] = id;
-      return { id, side: u.side, start: u.at, at: u.at, alive: true, order: { kind: 'hold' }, outcome: null };
-    });
+    // Ids in board order, so every step iterates the same way whatever order the units came in
+    // (R-EDICT-2): mark the cells, then read them back in order (linear, no sort).
+    units.forEach((u, i) => (this.occupant[u.at] = i));
+    this.units = [];
+    for (let cell = 0; cell < board.size; cell++) {
+      const i = this.occupant[cell]!;
+      if (i < 0) continue;
+      const id = this.units.length;
+      this.occupant[cell] = id;
+      this.units.push({ id, side: units[i]!.side, start: cell, at: cell, alive: true, order: HOLD, outcome: null });
+    }
   }
 
   unitAt(cell: CellIndex): UnitRecord | null {
@@ -95,7 +103,7 @@ export class TurnContext {
       start: cell,
       at: cell,
       alive: true,
-      order: { kind: 'hold' },
+      order: HOLD,
       outcome: null,
     };
     this.units.push(unit);

@@ -1,0 +1,257 @@
+// Intake speed against a real Dovecot: how fast imapflow can fetch a mailbox of order mails, and
+// how fast the whole intake — the IMAP source delivering each mail to receiveMail, which stores,
+// parses, files the sheet and queues the acknowledgement — gets through the same mail on PGlite
+// and on PostgreSQL. Prints a table; always exits 0 (a benchmark is never a failing test).
+//
+//   npm run bench:ingest                     (BENCH_MAILS=<n> for another mailbox size)
+//   node --cpu-prof --import tsx bench/ingest.bench.ts     to see where the time goes
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { ImapFlow } from 'imapflow';
+import pino from 'pino';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { mailboxCursorStore } from '../src/db/cursors.ts';
+import { inboundMessages, outbox } from '../src/db/schema.ts';
+import { createGame } from '../src/games/index.ts';
+import type { IntakeDeps } from '../src/mail/intake/process-inbound.ts';
+import { receiveMail } from '../src/mail/intake/receive.ts';
+import { runImapSource } from '../src/mail/sources/imap-source.ts';
+import type { ImapSettings } from '../src/mail/sources/types.ts';
+import { startDovecot, type DovecotServer } from '../test/harness/dovecot.ts';
+import { freshDatabase } from '../test/harness/postgres.ts';
+
+const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
+const TARGET_RATIO = 0.5;
+const DOMAIN = 'sf.example';
+const USER = 'orders';
+const SOURCE_BOX = 'Bench';
+const RAW_PASSES = 3;
+const INTAKE_TIMEOUT_MS = 10 * 60_000;
+
+const FACTIONS = ['Hutt', 'Aristocrats', 'Sith', 'Knights', 'Merchants', 'Corellians'];
+const PLAYERS = FACTIONS.map((_, i) => `player${i + 1}@example.org`);
+const secretOf = (i: number) => `bench-${'abcdefgh'[i]}7Q`;
+const silent = pino({ level: 'silent' });
+
+/** An order sheet as a player's mail client sends it: a vote (turn 1 elects) and some hostility. */
+function orderMail(n: number): Buffer {
+  const player = n % PLAYERS.length;
+  const hostile = FACTIONS.filter((_, b) => Math.floor(n / FACTIONS.length) & (1 << b));
+  const body = [`V: ${FACTIONS[(n * 7) % FACTIONS.length]}`, ...(hostile.length ? [`H: ${hostile.join(', ')}`] : []), '', 'Good luck to all,', `Player ${player + 1}`];
+  return Buffer.from(
+    [
+      `From: Player ${player + 1} <${PLAYERS[player]}>`,
+      `To: orders+${secretOf(player)}@${DOMAIN}`,
+      `Subject: Orders, week 1 (${n})`,
+      `Date: ${new Date(Date.UTC(2026, 2, 2, 9, 0, n % 60)).toUTCString()}`,
+      `Message-ID: <bench-${n}@example.org>`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      'User-Agent: Bench/1.0',
+      '',
+      ...body,
+      '',
+    ].join('\r\n'),
+  );
+}
+
+async function withImap<T>(settings: ImapSettings, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
+  const client = new ImapFlow({ host: settings.host, port: settings.port, secure: false, auth: { user: settings.user, pass: settings.pass }, logger: false, disableAutoIdle: true });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+/** Untimed: one connection appends every mail to the source mailbox. */
+async function fillMailbox(settings: ImapSettings): Promise<void> {
+  await withImap(settings, async (c) => {
+    await c.mailboxCreate(SOURCE_BOX);
+    for (let n = 0; n < MAILS; n++) {
+      const res = await c.append(SOURCE_BOX, orderMail(n), [], new Date(Date.UTC(2026, 2, 2, 9, 0, 0) + n * 1_000));
+      if (!res) throw new Error(`APPEND ${n} failed`);
+    }
+  });
+}
+
+/** Untimed: a server-side copy, so each intake run starts from its own mailbox of unread mail. */
+async function copyMailbox(settings: ImapSettings, to: string): Promise<void> {
+  await withImap(settings, async (c) => {
+    await c.mailboxCreate(to);
+    await c.mailboxOpen(SOURCE_BOX, { readOnly: true });
+    if (!(await c.messageCopy('1:*', to))) throw new Error(`COPY to ${to} failed`);
+    const status = await c.status(to, { messages: true });
+    const held = status ? status.messages : undefined;
+    if (held !== MAILS) throw new Error(`${to} holds ${held} messages, not ${MAILS}`);
+  });
+}
+
+/** (a) One FETCH of every message with its source and INTERNALDATE; returns messages/s. */
+async function rawFetch(settings: ImapSettings): Promise<{ rate: number; ms: number; bytes: number }> {
+  return withImap(settings, async (c) => {
+    await c.mailboxOpen(SOURCE_BOX, { readOnly: true });
+    let count = 0;
+    let bytes = 0;
+    const start = performance.now();
+    for await (const m of c.fetch('1:*', { uid: true, source: true, internalDate: true })) {
+      count++;
+      bytes += m.source?.length ?? 0;
+    }
+    const ms = performance.now() - start;
+    if (count !== MAILS) throw new Error(`fetched ${count} messages, not ${MAILS}`);
+    return { rate: (count / ms) * 1_000, ms, bytes };
+  });
+}
+
+interface IntakeRun {
+  rate: number;
+  ms: number;
+  /** Share of the wall time spent inside receiveMail (database and parsing); the rest is IMAP. */
+  inHandler: number;
+  outcomes: string;
+}
+
+/** (b) The real IMAP source with receiveMail as onMessage, until every mail is acknowledged. */
+async function intake(database: Database, settings: ImapSettings, mailbox: string): Promise<IntakeRun> {
+  let s = 0;
+  await createGame(
+    database.db,
+    { name: 'Bench', players: PLAYERS.map((email) => ({ email, lang: 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    { actor: 'bench', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, newSecret: () => secretOf(s++) },
+  );
+  const deps: IntakeDeps = {
+    db: database.db,
+    log: silent,
+    now: () => new Date(),
+    mail: { domain: DOMAIN, ordersLocalPart: 'orders', maxBytes: 10 * 1024 * 1024, replyRateLimitPerHour: 1_000_000, ourAddresses: [`orders@${DOMAIN}`] },
+  };
+  const controller = new AbortController();
+  let handled = 0;
+  let handlerMs = 0;
+  let resolveAll!: () => void;
+  const allHandled = new Promise<void>((r) => (resolveAll = r));
+  const start = performance.now();
+  const source = runImapSource({
+    connect: settings,
+    mailbox,
+    processedMailbox: `${mailbox}-done`,
+    cursorStore: mailboxCursorStore(database.db),
+    log: silent,
+    signal: controller.signal,
+    pollIntervalMs: 100,
+    onMessage: async (m) => {
+      const t = performance.now();
+      const r = await receiveMail(deps, { raw: m.raw, source: 'imap', sourceKey: m.sourceKey, receivedAt: m.receivedAt });
+      handlerMs += performance.now() - t;
+      if (r.result && ++handled === MAILS) resolveAll();
+    },
+  });
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), INTAKE_TIMEOUT_MS).unref());
+  const how = await Promise.race([allHandled, timeout]);
+  const ms = performance.now() - start;
+  controller.abort();
+  await source;
+
+  const n = sql<number>`count(*)::int`;
+  const rows = await database.db
+    .select({ status: inboundMessages.status, outcome: inboundMessages.outcome, n })
+    .from(inboundMessages)
+    .groupBy(inboundMessages.status, inboundMessages.outcome);
+  const [acks] = await database.db.select({ n }).from(outbox).where(eq(outbox.kind, 'ack'));
+  const outcomes = rows.map((r) => `${r.n} ${r.status}/${r.outcome}`).join(', ');
+  const ackCount = acks?.n ?? 0;
+  const done = rows.filter((r) => r.status !== 'pending').reduce((a, r) => a + r.n, 0);
+  if (how === 'timeout' || done !== MAILS || ackCount !== MAILS) {
+    throw new Error(`intake on ${mailbox} incomplete after ${Math.round(ms)} ms: ${outcomes}; ${ackCount} acks`);
+  }
+  return { rate: (MAILS / ms) * 1_000, ms, inHandler: handlerMs / ms, outcomes: `${outcomes}; ${ackCount} acks` };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const fmtRate = (r: number | undefined) => (r === undefined ? '—' : r >= 100 ? Math.round(r).toString() : r.toFixed(1));
+const fmtSec = (ms: number | undefined) => (ms === undefined ? '—' : `${(ms / 1_000).toFixed(2)} s`);
+
+async function main(): Promise<void> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const results: Array<{ label: string; rate?: number; ms?: number; note: string; ratio?: number }> = [];
+  let raw: { rate: number; ms: number } | undefined;
+  try {
+    const dovecot: DovecotServer = await startDovecot();
+    cleanups.push(() => dovecot.stop());
+    await dovecot.addUser(USER, 'bench-secret');
+    const settings = dovecot.settings(USER);
+
+    let t = performance.now();
+    await fillMailbox(settings);
+    await copyMailbox(settings, 'PGlite');
+    await copyMailbox(settings, 'PostgreSQL');
+    console.log(`setup: ${MAILS} mails appended and copied in ${fmtSec(performance.now() - t)} (untimed)`);
+
+    // (a) raw fetch: the median of a few passes (the first also warms Dovecot's caches).
+    const passes = [];
+    for (let i = 0; i < RAW_PASSES; i++) passes.push(await rawFetch(settings));
+    const rates = passes.map((p) => p.rate);
+    raw = { rate: median(rates), ms: median(passes.map((p) => p.ms)) };
+    results.push({ label: 'raw IMAP fetch (imapflow)', ...raw, note: `passes ${rates.map(fmtRate).join(' / ')} msg/s, ${Math.round(passes[0]!.bytes / MAILS)} B/mail` });
+
+    // (b) intake on PGlite (a file-backed data dir, as `sf serve` uses by default) …
+    t = performance.now();
+    const pgliteDir = await mkdtemp(join(tmpdir(), 'sf-bench-pglite-'));
+    cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
+    try {
+      const database = await openDatabase({ database: { kind: 'pglite', dataDir: pgliteDir } });
+      try {
+        const r = await intake(database, settings, 'PGlite');
+        results.push({ label: 'intake, PGlite', rate: r.rate, ms: r.ms, ratio: r.rate / raw.rate, note: `${Math.round(r.inHandler * 100)}% in receiveMail; ${r.outcomes}` });
+      } finally {
+        await database.close();
+      }
+    } catch (err) {
+      results.push({ label: 'intake, PGlite', note: `FAILED: ${(err as Error).message}` });
+    }
+
+    // … and on PostgreSQL (a fresh database on the local server).
+    try {
+      const fresh = await freshDatabase();
+      cleanups.push(() => fresh.drop());
+      const database = await openDatabase({ database: { kind: 'postgres', url: fresh.url } });
+      try {
+        const r = await intake(database, settings, 'PostgreSQL');
+        results.push({ label: 'intake, PostgreSQL', rate: r.rate, ms: r.ms, ratio: r.rate / raw.rate, note: `${Math.round(r.inHandler * 100)}% in receiveMail; ${r.outcomes}` });
+      } finally {
+        await database.close();
+      }
+    } catch (err) {
+      results.push({ label: 'intake, PostgreSQL', note: `FAILED: ${(err as Error).message}` });
+    }
+  } catch (err) {
+    console.log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch((err) => console.log(`cleanup failed: ${(err as Error).message}`));
+  }
+
+  console.log(`\nintake benchmark: ${MAILS} order mails, Dovecot on 127.0.0.1, Node ${process.version}`);
+  const head = ['', 'msg/s', 'time', 'intake/raw', `target ≥ ${TARGET_RATIO}`];
+  const rows = results.map((r) => [
+    r.label,
+    fmtRate(r.rate),
+    fmtSec(r.ms),
+    r.ratio === undefined ? '—' : r.ratio.toFixed(3),
+    r.ratio === undefined ? '' : r.ratio >= TARGET_RATIO ? 'PASS' : 'MISS',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
+  console.log('');
+  for (const r of results) console.log(`${r.label}: ${r.note}`);
+}
+
+await main().catch((err) => console.log(`benchmark failed: ${(err as Error).stack ?? String(err)}`));
+process.exit(0);
