@@ -2,7 +2,7 @@
 // phones. Everything a player wrote is quoted back as data, never as markup.
 import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
-import { IMPERIAL, type Lang, type Side } from '../../adjudicator/types.ts';
+import { IMPERIAL, type Lang, type Problem, type Side } from '../../adjudicator/types.ts';
 import type { RefusalReason } from './identify-sender.ts';
 
 export function sideName(board: Board, side: Side, lang: Lang): string {
@@ -11,6 +11,16 @@ export function sideName(board: Board, side: Side, lang: Lang): string {
 }
 
 const t = (lang: Lang, it: string, en: string) => (lang === 'it' ? it : en);
+
+/**
+ * A problem as the reply lists it: always with its line (MAIL.md, D-MAIL-14). The parser's
+ * messages carry `Riga n:` already; the engine's order messages name only the order.
+ */
+function problemLine(p: Problem, lang: Lang): string {
+  const m = p.message[lang];
+  const prefix = t(lang, `Riga ${p.line}: `, `Line ${p.line}: `);
+  return p.line > 0 && !m.startsWith(prefix) ? prefix + m : m;
+}
 
 export interface AckFacts {
   lang: Lang;
@@ -58,7 +68,7 @@ export function ackText(f: AckFacts): string {
   }
   if (review.problems.length) {
     out.push('', t(lang, 'PROBLEMI', 'PROBLEMS'));
-    for (const p of review.problems) out.push(`  ${p.message[lang]}`);
+    for (const p of review.problems) out.push(`  ${problemLine(p, lang)}`);
   }
   if (f.damage?.length) {
     out.push('', t(lang, 'LA MAIL ERA DANNEGGIATA: letta fin dove possibile', 'THE MAIL WAS DAMAGED: read as far as possible'));
