@@ -14,6 +14,7 @@ import { createSmtpTransport } from './mail/send/smtp-transport.ts';
 import type { MailTransport } from './mail/send/types.ts';
 import { runImapSource } from './mail/sources/imap-source.ts';
 import { runMaildirSource } from './mail/sources/maildir-source.ts';
+import { sleep } from './mail/sources/timing.ts';
 
 export interface Service {
   database: Database;
@@ -49,10 +50,9 @@ async function every(ms: number, signal: AbortSignal, log: Logger, what: string,
     } catch (err) {
       log.error({ err }, `${what} failed`);
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-    });
+    // sleep() drops its abort listener when the timer fires: one left behind per pass would
+    // pile up on the service's signal for as long as it runs (MaxListenersExceededWarning).
+    await sleep(ms, signal);
   }
 }
 

@@ -1,7 +1,7 @@
 // Inbound mail, stored byte for byte before anything else happens to it, so that nothing is
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
 
@@ -97,7 +97,8 @@ export interface InboundOutcome {
 }
 
 /** Records what became of a message. Null when there is no such message. */
-export async function markProcessed(db: Db, id: number, o: InboundOutcome): Promise<InboundMessage | null> {
+export async function markProcessed(db: Db, id: number, o: InboundOutcome): Promise<Omit<InboundMessage, 'raw'> | null> {
+  const { raw: _bytes, ...columns } = getTableColumns(inboundMessages); // not megabytes back for a word
   const [row] = await db
     .update(inboundMessages)
     .set({
@@ -109,7 +110,7 @@ export async function markProcessed(db: Db, id: number, o: InboundOutcome): Prom
       processedAt: o.at ?? new Date(),
     })
     .where(eq(inboundMessages.id, id))
-    .returning();
+    .returning(columns);
   return row ?? null;
 }
 

@@ -209,6 +209,8 @@ export const outbox = pgTable(
     // claimBatch scans only what is due.
     index('outbox_due').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
     index('outbox_game').on(t.gameId, t.createdAt),
+    // The reply rate limit counts one address's recent mail for every reply it sends.
+    index('outbox_recipient_recent').on(t.toAddress, t.createdAt),
     check('outbox_status', sql`${t.status} in ('pending', 'sent', 'failed')`),
   ],
 );

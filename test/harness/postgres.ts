@@ -23,7 +23,17 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    // FORCE: a test that failed may have left a pool open.
-    drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () =>
+      admin(async (c) => {
+        // Pools that were just closed may still be leaving: wait for their sessions to end, so
+        // that dropping does not kill them (their clients would see 57P01 as an unhandled error).
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // FORCE: a test that failed may have left a pool open.
+        await c.query(`drop database if exists ${name} with (force)`);
+      }),
   };
 }

@@ -2,7 +2,7 @@
 // unreadable, late) or stored as a new sheet version and acknowledged. Everything it changes —
 // the sheet, the replies in the outbox, the message's outcome — commits in one transaction that
 // starts by locking the message, so two instances never process one mail twice.
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { classicMap, type Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
@@ -34,27 +34,38 @@ export interface IntakeDeps {
 
 export type IntakeResult = Pick<InboundOutcome, 'status' | 'outcome'> | { status: 'already'; outcome: string | null };
 
-async function lockInbound(tx: Db, id: number): Promise<InboundMessage | null> {
-  const [row] = await tx.select().from(inboundMessages).where(eq(inboundMessages.id, id)).for('update');
-  return row ?? null;
+/** Locks the message's row and reads it, all but the bytes: the caller has those already. */
+async function lockInbound(tx: Db, id: number, raw: Buffer): Promise<InboundMessage | null> {
+  const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
+  const [row] = await tx.select(columns).from(inboundMessages).where(eq(inboundMessages.id, id)).for('update');
+  return row ? { ...row, raw } : null;
 }
 
-export async function processInbound(deps: IntakeDeps, id: number): Promise<IntakeResult> {
+/**
+ * `justStored`: the bytes of a message this caller has just inserted (so it is pending unless
+ * another instance got there first, which the locked re-check below catches). It spares reading
+ * back what we hold already — a round trip, and megabytes for a large mail.
+ */
+export async function processInbound(deps: IntakeDeps, id: number, justStored?: Buffer): Promise<IntakeResult> {
   const { db, log } = deps;
-  const peek = await db.select({ raw: inboundMessages.raw, status: inboundMessages.status, outcome: inboundMessages.outcome })
-    .from(inboundMessages).where(eq(inboundMessages.id, id));
-  const first = peek[0];
-  if (!first) throw new Error(`inbound message ${id} does not exist`);
-  if (first.status !== 'pending') return { status: 'already', outcome: first.outcome };
+  let raw = justStored;
+  if (!raw) {
+    const peek = await db.select({ raw: inboundMessages.raw, status: inboundMessages.status, outcome: inboundMessages.outcome })
+      .from(inboundMessages).where(eq(inboundMessages.id, id));
+    const first = peek[0];
+    if (!first) throw new Error(`inbound message ${id} does not exist`);
+    if (first.status !== 'pending') return { status: 'already', outcome: first.outcome };
+    raw = first.raw;
+  }
   // Parsing is slow and pure: done before the transaction, which then stays short.
-  const mail = await extractMail(first.raw, {
+  const mail = await extractMail(raw, {
     maxBytes: deps.mail.maxBytes,
     ourDomain: deps.mail.domain,
     ordersLocalPart: deps.mail.ordersLocalPart,
     ourAddresses: deps.mail.ourAddresses,
   });
   return db.transaction(async (tx) => {
-    const row = await lockInbound(tx, id);
+    const row = await lockInbound(tx, id, raw);
     if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null } as const;
     const outcome = await decide(deps, tx, row, mail);
     await markProcessed(tx, id, { ...outcome, at: deps.now() });

@@ -20,7 +20,8 @@ export async function storeMail(deps: IntakeDeps, mail: ArrivedMail): Promise<{ 
 export async function receiveMail(deps: IntakeDeps, mail: ArrivedMail): Promise<{ id: number; duplicate: boolean; result: IntakeResult | null }> {
   const stored = await storeMail(deps, mail);
   try {
-    return { ...stored, result: await processInbound(deps, stored.id) };
+    // A duplicate may be processed already: only a fresh row skips the read-back.
+    return { ...stored, result: await processInbound(deps, stored.id, stored.duplicate ? undefined : mail.raw) };
   } catch (err) {
     deps.log.error({ err, inbound: stored.id }, 'processing failed; the mail stays pending and will be retried');
     return { ...stored, result: null };
@@ -32,7 +33,7 @@ export async function processPending(deps: IntakeDeps, limit = 100): Promise<num
   let done = 0;
   for (const row of await listPendingInbound(deps.db, limit)) {
     try {
-      await processInbound(deps, row.id);
+      await processInbound(deps, row.id, row.raw); // listed as pending: the locked re-check decides
       done++;
     } catch (err) {
       deps.log.error({ err, inbound: row.id }, 'processing failed again; left pending');

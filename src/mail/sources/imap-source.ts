@@ -1,5 +1,6 @@
 // Reads order mail from an IMAP mailbox: deliver each message, then move it to the processed
-// mailbox and advance the cursor. The steps are in imap-steps.ts; this file is only the loop.
+// mailbox and advance the cursor (a batch at a time: one FETCH, one MOVE, one cursor update).
+// The steps are in imap-steps.ts; this file is only the loop.
 //
 // Delivery contract (see MailHandler in types.ts): at-least-once. A crash after onMessage but
 // before the move re-delivers that message; a crash after the move but before the cursor update
@@ -13,9 +14,11 @@ import {
   currentUidValidity,
   disconnectImap,
   ensureMailbox,
-  fetchMessage,
-  listNewUids,
+  batchesOf,
+  fetchMessages,
+  listNewMessages,
   moveToProcessed,
+  type BatchLimits,
   openMailbox,
   resolveCursor,
 } from './imap-steps.ts';
@@ -43,9 +46,14 @@ export interface ImapSourceOptions {
   /** Reconnects and retries of a failed onMessage. */
   backoff?: BackoffOptions;
   random?: () => number;
+  /** How many messages (and about how many bytes) one FETCH brings in. */
+  batch?: BatchLimits;
 }
 
-type Ctx = Required<Pick<ImapSourceOptions, 'backoff' | 'random' | 'idleRefreshMs'>> & ImapSourceOptions;
+type Ctx = Required<Pick<ImapSourceOptions, 'backoff' | 'random' | 'idleRefreshMs' | 'batch'>> & ImapSourceOptions;
+
+/** Enough to amortise the round trips; small enough that a crash re-delivers little. */
+export const DEFAULT_BATCH: BatchLimits = { maxMessages: 50, maxBytes: 16 * 1024 * 1024 };
 
 /** Runs until `signal` aborts. Never rejects: every failure is logged and retried. */
 export async function runImapSource(options: ImapSourceOptions): Promise<void> {
@@ -53,6 +61,7 @@ export async function runImapSource(options: ImapSourceOptions): Promise<void> {
     backoff: DEFAULT_BACKOFF,
     random: Math.random,
     idleRefreshMs: 4 * 60_000,
+    batch: DEFAULT_BATCH,
     ...options,
     log: options.log.child({ source: 'imap', mailbox: options.mailbox }),
   };
@@ -110,28 +119,46 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
 /**
  * Delivers every message above the cursor, in UID order. Returns false if onMessage failed:
  * later messages wait, so the mailbox is always consumed in order.
+ *
+ * Messages are fetched in batches (one FETCH each), and the delivered ones of a batch are moved
+ * in one MOVE and the cursor advanced once: per-message round trips were most of the time an
+ * IMAP source spent outside onMessage. A crash mid-batch re-delivers the batch's delivered but
+ * unmoved messages, which the contract allows (at-least-once; downstream dedupes).
  */
 async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Promise<boolean> {
   const { log, mailbox } = ctx;
   if (currentUidValidity(client) !== uidValidity) throw new Error('UIDVALIDITY changed under an open session');
   const cursor = await resolveCursor(ctx.cursorStore, mailbox, uidValidity, log);
-  for (const uid of await listNewUids(client, cursor.lastUid)) {
+  for (const batch of batchesOf(await listNewMessages(client, cursor.lastUid), ctx.batch)) {
     if (ctx.signal.aborted) return true;
-    const msg = await fetchMessage(client, uid);
-    if (!msg) continue;
-    const sourceKey = `imap:${mailbox}:${uidValidity}:${uid}`;
-    try {
-      await ctx.onMessage({ ...msg, sourceKey, uid, uidValidity });
-    } catch (err) {
-      log.error({ err, uid, sourceKey }, 'onMessage failed; leaving the message in place to retry');
-      return false;
+    const fetched = await fetchMessages(client, batch);
+    const delivered: number[] = [];
+    let handled = 0; // the highest UID dealt with, in order: delivered, or gone from the mailbox
+    let ok = true;
+    for (const uid of batch) {
+      if (ctx.signal.aborted) break;
+      const msg = fetched.get(uid);
+      if (msg) {
+        const sourceKey = `imap:${mailbox}:${uidValidity}:${uid}`;
+        try {
+          await ctx.onMessage({ ...msg, sourceKey, uid, uidValidity });
+        } catch (err) {
+          log.error({ err, uid, sourceKey }, 'onMessage failed; leaving the message in place to retry');
+          ok = false;
+          break;
+        }
+        delivered.push(uid);
+        log.debug({ uid, sourceKey }, 'message delivered');
+      }
+      handled = uid;
     }
-    if (!(await moveToProcessed(client, uid, ctx.processedMailbox, log))) {
-      // Stored already; the cursor keeps us from re-reading it within this UIDVALIDITY.
-      log.error({ uid, to: ctx.processedMailbox }, 'could not move processed message; leaving it');
+    if (delivered.length && !(await moveToProcessed(client, delivered, ctx.processedMailbox, log))) {
+      // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
+      log.error({ uids: delivered, to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
     }
-    await ctx.cursorStore.set(mailbox, { uidValidity, lastUid: uid });
-    log.debug({ uid, sourceKey }, 'message delivered');
+    if (handled) await ctx.cursorStore.set(mailbox, { uidValidity, lastUid: handled });
+    if (!ok) return false;
+    if (ctx.signal.aborted) return true;
   }
   return true;
 }

@@ -87,17 +87,71 @@ export async function resolveCursor(
   return fresh;
 }
 
-/** UIDs above `lastUid`, ascending. */
-export async function listNewUids(client: ImapFlow, lastUid: number): Promise<number[]> {
+/** A message waiting in the mailbox: its UID and RFC822.SIZE (to size fetch batches). */
+export interface WaitingMessage {
+  uid: number;
+  size: number;
+}
+
+/** Messages above `lastUid`, ascending by UID, with their sizes. */
+export async function listNewMessages(client: ImapFlow, lastUid: number): Promise<WaitingMessage[]> {
   // No shortcut on `mailbox.exists === 0`: when polling, this FETCH is what makes the server
   // tell us about new mail in the first place.
-  const msgs = await client.fetchAll(`${lastUid + 1}:*`, { uid: true }, { uid: true });
+  const msgs = await client.fetchAll(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true });
   // `n:*` always matches the highest UID, even when it is below n (RFC 3501 §6.4.8): filter.
   return msgs
-    .map((m) => m.uid)
-    .filter((uid) => uid > lastUid)
-    .sort((a, b) => a - b);
+    .filter((m) => m.uid > lastUid)
+    .map((m) => ({ uid: m.uid, size: m.size ?? 0 }))
+    .sort((a, b) => a.uid - b.uid);
 }
+
+/** UIDs above `lastUid`, ascending. */
+export async function listNewUids(client: ImapFlow, lastUid: number): Promise<number[]> {
+  return (await listNewMessages(client, lastUid)).map((m) => m.uid);
+}
+
+export interface BatchLimits {
+  /** At most this many messages per FETCH. */
+  maxMessages: number;
+  /** At most about this many bytes per FETCH; a larger message is fetched on its own. */
+  maxBytes: number;
+}
+
+/** Cuts the waiting messages into consecutive batches within the limits. */
+export function batchesOf(waiting: WaitingMessage[], limits: BatchLimits): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  for (const m of waiting) {
+    if (current.length && (current.length >= limits.maxMessages || bytes + m.size > limits.maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(m.uid);
+    bytes += m.size;
+  }
+  if (current.length) batches.push(current);
+  return batches;
+}
+
+/** `1:3,7,9:10`: a UID set for one command. */
+export function uidSet(uids: number[]): string {
+  const sorted = [...uids].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}:${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+const asFetched = (msg: { source?: Buffer; internalDate?: Date | string }): { raw: Buffer; receivedAt: Date } => {
+  const date = msg.internalDate ? new Date(msg.internalDate) : new Date(NaN);
+  return { raw: msg.source!, receivedAt: Number.isNaN(date.getTime()) ? new Date() : date };
+};
 
 /** The raw bytes (BODY.PEEK[], so \Seen is untouched) and INTERNALDATE; null if it vanished. */
 export async function fetchMessage(
@@ -109,24 +163,39 @@ export async function fetchMessage(
     assertUsable(client);
     return null; // expunged by someone else between listing and fetching
   }
-  const date = msg.internalDate ? new Date(msg.internalDate) : new Date(NaN);
-  return { raw: msg.source, receivedAt: Number.isNaN(date.getTime()) ? new Date() : date };
+  return asFetched(msg);
 }
 
 /**
- * Moves one message out of the way. If the target mailbox vanished we create it and retry once.
- * Returns false when the server keeps refusing: the mail is stored anyway, so the caller only logs.
+ * Several messages in one FETCH, as fetchMessage does one: a message missing from the result was
+ * expunged by someone else between listing and fetching.
+ */
+export async function fetchMessages(
+  client: ImapFlow,
+  uids: number[],
+): Promise<Map<number, { raw: Buffer; receivedAt: Date }>> {
+  const msgs = await client.fetchAll(uidSet(uids), { uid: true, source: true, internalDate: true }, { uid: true });
+  assertUsable(client); // a dropped connection can look like an empty answer
+  const wanted = new Set(uids);
+  return new Map(msgs.filter((m) => wanted.has(m.uid) && m.source).map((m) => [m.uid, asFetched(m)]));
+}
+
+/**
+ * Moves messages out of the way, in one command. If the target mailbox vanished we create it and
+ * retry once. Returns false when the server keeps refusing: the mail is stored anyway, so the
+ * caller only logs.
  */
 export async function moveToProcessed(
   client: ImapFlow,
-  uid: number,
+  uids: number | number[],
   processedMailbox: string,
   log: Logger,
 ): Promise<boolean> {
-  if (await client.messageMove(String(uid), processedMailbox, { uid: true })) return true;
+  const set = uidSet(Array.isArray(uids) ? uids : [uids]);
+  if (await client.messageMove(set, processedMailbox, { uid: true })) return true;
   assertUsable(client);
   await ensureMailbox(client, processedMailbox, log);
-  if (await client.messageMove(String(uid), processedMailbox, { uid: true })) return true;
+  if (await client.messageMove(set, processedMailbox, { uid: true })) return true;
   assertUsable(client);
   return false;
 }

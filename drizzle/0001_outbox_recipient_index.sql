@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_recipient_recent" ON "outbox" USING btree ("to_address","created_at");

@@ -1,0 +1,447 @@
+// Crash safety of intake, end to end: the real service (`sf serve`, a child process) reads a
+// Dovecot mailbox into PostgreSQL while 500 order mails arrive, and is killed with SIGKILL at
+// random moments (a seeded PRNG; at least 20 kills), each time restarted once it is back up.
+// At the end every mail must have become exactly one inbound row, one sheet version and one
+// acknowledgement in the outbox: nothing lost, nothing doubled.
+//
+// SIGKILL_SEED=<n> replays another schedule of kills; the seed is printed with the report.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.ts';
+import { createGame } from '../../src/games/index.ts';
+import { freePort, startDovecot, type DovecotServer } from '../harness/dovecot.ts';
+import { freshDatabase } from '../harness/postgres.ts';
+
+const MAILS = 500;
+const MIN_KILLS = 20;
+/** One APPEND this often: 500 mails in ~2 minutes, long enough for 20+ kill-and-restart cycles. */
+const FEED_INTERVAL_MS = 240;
+const SEED = Number(process.env.SIGKILL_SEED ?? 0x5f5ca11);
+const DOMAIN = 'sf.example';
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TEST_TIMEOUT_MS = 7 * 60_000;
+
+/** Six players: the first six factions of the classic map, by their English names. */
+const PLAYERS = [
+  { email: 'anna@example.org', faction: 'hutt', name: 'Hutt' },
+  { email: 'bruno@example.org', faction: 'aristocrats', name: 'Aristocrats' },
+  { email: 'carla@example.org', faction: 'sith', name: 'Sith' },
+  { email: 'dario@example.org', faction: 'knights', name: 'Knights' },
+  { email: 'elena@example.org', faction: 'merchants', name: 'Merchants' },
+  { email: 'fabio@example.org', faction: 'corellians', name: 'Corellians' },
+];
+const secretOf = (i: number) => `rel1-sk${'abcdefgh'[i]}Q7`;
+
+/** mulberry32: small, seeded, good enough to pick moments. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * The i-th sheet: turn 1 is an election turn, so a vote alone is a sheet. The vote, the set of
+ * factions declared hostile and the letter case vary with i, so every body is different.
+ */
+function orderBody(i: number): string {
+  const vote = PLAYERS[i % 6]!.name;
+  const mask = Math.floor(i / 6) % 64;
+  const hostile = PLAYERS.filter((_, b) => mask & (1 << b)).map((p) => p.name);
+  const lines = [`V: ${vote}`, ...(hostile.length ? [`H: ${hostile.join(', ')}`] : [])];
+  const text = lines.join('\n');
+  return Math.floor(i / 384) % 2 ? text.toUpperCase() : text;
+}
+
+interface SentMail {
+  n: number;
+  messageId: string;
+  player: number;
+  body: string;
+}
+
+function orderMail(n: number): { raw: string; mail: SentMail } {
+  const player = (n * 5 + Math.floor(n / 7)) % PLAYERS.length; // interleaved, not round-robin
+  const p = PLAYERS[player]!;
+  const messageId = `sigkill-${n}.${SEED.toString(36)}@example.org`;
+  const body = orderBody(n);
+  const raw = [
+    `From: Player ${player + 1} <${p.email}>`,
+    `To: orders+${secretOf(player)}@${DOMAIN}`,
+    `Subject: orders ${n}`,
+    `Date: ${new Date().toUTCString()}`,
+    `Message-ID: <${messageId}>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    body,
+    '',
+  ].join('\r\n');
+  return { raw, mail: { n, messageId, player, body } };
+}
+
+/** The service as a child process, with its output kept for the report. */
+class ServiceProcess {
+  child: ChildProcess | null = null;
+  starts = 0;
+  readonly lines: string[] = [];
+  private exitPromise: Promise<number | string | null> | null = null;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly httpPort: number,
+  ) {}
+
+  start(): void {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'sf.js'), 'serve'], {
+      cwd: REPO,
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.starts++;
+    const instance = this.starts;
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(`#${instance} ${line}`);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    this.child = child;
+  }
+
+  get alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves when /health answers 200; throws if the process dies or takes longer than `timeoutMs`. */
+  async waitUp(timeoutMs = 60_000): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      if (!this.alive) throw new Error(`the service exited before it was up:\n${this.tail()}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${this.httpPort}/health`, { signal: AbortSignal.timeout(1_000) });
+        if (res.ok) return Date.now() - started;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() - started > timeoutMs) throw new Error(`the service was not up after ${timeoutMs} ms:\n${this.tail()}`);
+      await sleep(50);
+    }
+  }
+
+  async stop(signal: NodeJS.Signals, timeoutMs = 20_000): Promise<number | string | null> {
+    const child = this.child;
+    if (!child || !this.exitPromise) return null;
+    if (this.alive) child.kill(signal);
+    const timeout = sleep(timeoutMs).then(() => 'timeout' as const);
+    const how = await Promise.race([this.exitPromise, timeout]);
+    if (how === 'timeout') {
+      child.kill('SIGKILL');
+      await this.exitPromise;
+    }
+    this.child = null;
+    return how;
+  }
+
+  tail(n = 40): string {
+    return this.lines.slice(-n).join('\n');
+  }
+}
+
+/** Set differences, shortened, for failure messages; null when the sets are equal. */
+function diff<T>(label: string, expected: Iterable<T>, actual: Iterable<T>): string | null {
+  const e = new Set(expected);
+  const a = new Set(actual);
+  const missing = [...e].filter((x) => !a.has(x));
+  const extra = [...a].filter((x) => !e.has(x));
+  if (!missing.length && !extra.length) return null;
+  const show = (xs: T[]) => `${xs.length}${xs.length ? `: ${xs.slice(0, 20).join(', ')}${xs.length > 20 ? ', …' : ''}` : ''}`;
+  return `${label}: missing ${show(missing)}; unexpected ${show(extra)}`;
+}
+
+function duplicates<T>(xs: T[]): T[] {
+  const seen = new Set<T>();
+  const dup = new Set<T>();
+  for (const x of xs) (seen.has(x) ? dup : seen).add(x);
+  return [...dup];
+}
+
+/**
+ * Waits (briefly) until no session is left on the database. `pool.end()` resolves before the
+ * server has let go of the connections; DROP … WITH (FORCE) would then terminate them and the
+ * closing client would raise 57P01 as an unhandled error.
+ */
+async function sessionsGone(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  try {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
+      if (Number(rows[0]!.n) === 0) return;
+      await sleep(100);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch (err) {
+      console.error('cleanup failed:', err);
+    }
+  }
+}
+afterAll(cleanUp, 60_000);
+
+describe('SIGKILL at random moments while mail arrives', () => {
+  it(`every one of ${MAILS} mails gives exactly one stored sheet version and one acknowledgement`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const t0 = Date.now();
+    const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    const random = prng(SEED);
+
+    // --- the world: a mail server, a database with one game, the service -------------------
+    const dovecot: DovecotServer = await startDovecot();
+    cleanups.push(() => dovecot.stop());
+    await dovecot.addUser('orders', 'orders-secret');
+    await dovecot.createMailbox('orders', 'Processed');
+
+    const database = await freshDatabase();
+    cleanups.push(async () => {
+      await sessionsGone(database.url);
+      await database.drop();
+    });
+    {
+      const setup = await openDatabase({ database: { kind: 'postgres', url: database.url } });
+      try {
+        let s = 0;
+        await createGame(
+          setup.db,
+          { name: 'Reliability', players: PLAYERS.map((p) => ({ email: p.email, lang: 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+          { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, newSecret: () => secretOf(s++) },
+        );
+      } finally {
+        await setup.close();
+      }
+    }
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    cleanups.push(() => pool.end());
+    const count = async (q: string): Promise<number> => Number((await pool.query<{ n: string }>(q)).rows[0]!.n);
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'sf-sigkill-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const httpPort = await freePort();
+    const imap = dovecot.settings('orders');
+    const service = new ServiceProcess(
+      {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TMPDIR: process.env.TMPDIR,
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        IMAP_HOST: imap.host,
+        IMAP_PORT: String(imap.port),
+        IMAP_USER: imap.user,
+        IMAP_PASSWORD: imap.pass,
+        IMAP_SECURE: 'false',
+        HTTP_HOST: '127.0.0.1',
+        HTTP_PORT: String(httpPort), // HTTP_PORT=0 is refused by the configuration
+        MAIL_DOMAIN: DOMAIN,
+        REPLY_RATE_LIMIT_PER_HOUR: '100000',
+        LOG_LEVEL: 'warn',
+      },
+      httpPort,
+    );
+    cleanups.push(() => service.stop('SIGKILL'));
+    service.start();
+    const firstUpMs = await service.waitUp();
+
+    // --- the feeder and the killer, side by side ---------------------------------------------
+    const sent: SentMail[] = [];
+    let feedDone = false;
+    const stopAll = new AbortController();
+    const feeder = (async () => {
+      const start = Date.now();
+      for (let n = 0; n < MAILS && !stopAll.signal.aborted; n++) {
+        const { raw, mail } = orderMail(n);
+        await dovecot.append('orders', 'INBOX', raw);
+        sent.push(mail);
+        const wait = start + (n + 1) * FEED_INTERVAL_MS - Date.now(); // a steady pace, no drift
+        if (wait > 0) await sleep(wait);
+      }
+      feedDone = true;
+    })();
+
+    interface Kill {
+      at: string;
+      upMs: number;
+      aliveMs: number;
+      fed: number;
+      stored: number;
+      done: number;
+    }
+    const kills: Kill[] = [];
+    const killer = (async () => {
+      let upMs = firstUpMs;
+      while (!stopAll.signal.aborted && !(feedDone && kills.length >= MIN_KILLS)) {
+        // A quarter of the kills come right after start-up (backlog, sweep, reconnect), the rest
+        // anywhere in the following few seconds (idle, mid-delivery, mid-transaction).
+        const aliveMs = Math.round(random() < 0.25 ? random() * 300 : 300 + random() * 3_200);
+        await sleep(aliveMs);
+        if (!service.alive) throw new Error(`the service died on its own:\n${service.tail()}`);
+        await service.stop('SIGKILL');
+        const [stored, done] = await Promise.all([
+          count('select count(*) as n from inbound_messages'),
+          count(`select count(*) as n from inbound_messages where status <> 'pending'`),
+        ]);
+        kills.push({ at: elapsed(), upMs, aliveMs, fed: sent.length, stored, done });
+        service.start();
+        upMs = await service.waitUp();
+      }
+    })();
+    try {
+      await Promise.all([feeder, killer]);
+    } catch (err) {
+      stopAll.abort();
+      await Promise.allSettled([feeder, killer]);
+      throw err;
+    }
+    const feedEnded = elapsed();
+
+    // --- the last instance drains what is left ------------------------------------------------
+    const drainStart = Date.now();
+    let state = { stored: 0, pending: 0, acks: 0, inbox: -1 };
+    let settledSince = 0;
+    for (;;) {
+      const [stored, pending, acks, inbox] = await Promise.all([
+        count('select count(*) as n from inbound_messages'),
+        count(`select count(*) as n from inbound_messages where status = 'pending'`),
+        count(`select count(*) as n from outbox where kind = 'ack'`),
+        dovecot.listUids('orders', 'INBOX').then((u) => u.length),
+      ]);
+      state = { stored, pending, acks, inbox };
+      if (stored >= MAILS && pending === 0 && inbox === 0 && acks >= MAILS) break;
+      // Every mail has left the INBOX and nothing is pending, yet some are missing: they are
+      // lost, and waiting longer will not bring them back. Say so now rather than in 90 s.
+      if (pending === 0 && inbox === 0) {
+        settledSince ||= Date.now();
+        if (Date.now() - settledSince > 5_000) break;
+      } else settledSince = 0;
+      // Mail stored but left pending by a failure is retried by the sweep (every 30 s).
+      if (Date.now() - drainStart > 90_000) break;
+      if (!service.alive) throw new Error(`the last instance died while draining:\n${service.tail()}`);
+      await sleep(250);
+    }
+    const drainMs = Date.now() - drainStart;
+    const termination = await service.stop('SIGTERM');
+
+    // --- what the database and the mailbox say --------------------------------------------------
+    const inbound = (
+      await pool.query<{ id: string; message_id: string | null; status: string; outcome: string | null; source_key: string }>(
+        'select id, message_id, status, outcome, source_key from inbound_messages order by id',
+      )
+    ).rows;
+    const sheets = (
+      await pool.query<{ id: string; inbound_id: string | null; faction: string; version: number; text: string }>(
+        'select id, inbound_id, faction, version, text from sheets order by faction, version',
+      )
+    ).rows;
+    const acks = (await pool.query<{ dedupe_key: string; status: string }>(`select dedupe_key, status from outbox where kind = 'ack'`)).rows;
+    const otherReplies = (
+      await pool.query<{ kind: string; n: string }>(`select kind, count(*) as n from outbox where kind not in ('ack', 'welcome') group by kind`)
+    ).rows;
+    const inboxLeft = await dovecot.listUids('orders', 'INBOX');
+    const processedBox = await dovecot.listUids('orders', 'Processed');
+    const emlFiles = (await readdir(join(dataDir, 'mail', 'outbox')).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
+
+    const logSummary = new Map<string, number>();
+    for (const line of service.lines) {
+      const text = line.replace(/^#\d+ /, '');
+      let what = text.slice(0, 160);
+      try {
+        const entry = JSON.parse(text) as { msg?: string; err?: { message?: string } };
+        what = `${entry.msg ?? '?'}${entry.err?.message ? ` (${entry.err.message.slice(0, 160)})` : ''}`;
+      } catch {
+        // not a pino line: Node's own warnings, a stack trace
+      }
+      logSummary.set(what, (logSummary.get(what) ?? 0) + 1);
+    }
+    const between = (xs: number[]) => (xs.length ? `${Math.min(...xs)}–${Math.max(...xs)} ms (median ${xs.sort((a, b) => a - b)[xs.length >> 1]})` : '-');
+    const report = [
+      `SIGKILL reliability: seed ${SEED}, ${MAILS} mails fed every ${FEED_INTERVAL_MS} ms, feed ended at ${feedEnded}, total ${elapsed()}`,
+      `kills: ${kills.length} (${kills.filter((k) => k.fed < MAILS).length} while mail was still arriving), instances started: ${service.starts}`,
+      `alive before kill: ${between(kills.map((k) => k.aliveMs))}; start-up to /health: ${between(kills.map((k) => k.upMs))}`,
+      `kills with mail stored but not yet processed in the database: ${kills.filter((k) => k.stored > k.done).length}`,
+      `drain after the feed: ${drainMs} ms; last state ${JSON.stringify(state)}; SIGTERM → ${String(termination)}`,
+      `acks: ${acks.filter((a) => a.status === 'sent').length} sent, ${acks.filter((a) => a.status !== 'sent').length} still queued (claims of a killed sender wait out their lease); .eml files written: ${emlFiles.length}`,
+      `other replies: ${JSON.stringify(otherReplies)}`,
+      `service log (warn and above): ${logSummary.size ? [...logSummary].map(([m, n]) => `${n}× ${m}`).join('; ') : 'nothing'}`,
+      ...kills.map((k, i) => `  kill ${String(i + 1).padStart(2)} at ${k.at.padStart(6)}: alive ${k.aliveMs} ms, fed ${k.fed}, stored ${k.stored}, processed ${k.done}`),
+    ].join('\n');
+    console.log(report);
+
+    // --- nothing lost, nothing doubled ------------------------------------------------------------
+    const problems: string[] = [];
+    const expectIds = sent.map((m) => m.messageId);
+    if (sent.length !== MAILS) problems.push(`the feeder appended ${sent.length} mails, not ${MAILS}`);
+    if (inbound.length !== MAILS) problems.push(`${inbound.length} inbound rows, expected ${MAILS}`);
+    const dupMessageIds = duplicates(inbound.map((r) => r.message_id));
+    if (dupMessageIds.length) problems.push(`Message-IDs stored more than once: ${dupMessageIds.slice(0, 20).join(', ')}`);
+    const idDiff = diff('inbound Message-IDs', expectIds, inbound.map((r) => r.message_id));
+    if (idDiff) problems.push(idDiff);
+    const notSheets = inbound.filter((r) => r.status !== 'processed' || r.outcome !== 'sheet');
+    if (notSheets.length) {
+      problems.push(`${notSheets.length} inbound rows are not processed sheets: ${notSheets.slice(0, 10).map((r) => `#${r.id} ${r.message_id} ${r.status}/${r.outcome}`).join(', ')}`);
+    }
+
+    const inboundIds = inbound.map((r) => String(r.id));
+    if (sheets.length !== MAILS) problems.push(`${sheets.length} sheet versions, expected ${MAILS}`);
+    const sheetInbound = sheets.map((s) => String(s.inbound_id));
+    const dupSheetInbound = duplicates(sheetInbound);
+    if (dupSheetInbound.length) problems.push(`inbound mails with more than one sheet version: ${dupSheetInbound.slice(0, 20).join(', ')}`);
+    const sheetDiff = diff('inbound ids of sheet versions', inboundIds, sheetInbound);
+    if (sheetDiff) problems.push(sheetDiff);
+    const byFaction = new Map<string, number[]>();
+    for (const s of sheets) byFaction.set(s.faction, [...(byFaction.get(s.faction) ?? []), s.version]);
+    for (const [faction, versions] of byFaction) {
+      const gap = versions.findIndex((v, i) => v !== i + 1);
+      if (gap >= 0) problems.push(`${faction}: versions are not 1..${versions.length} (first mismatch at position ${gap + 1}: ${versions[gap]})`);
+    }
+    // Each sheet belongs to the player who sent it and holds what they wrote.
+    const mailById = new Map(sent.map((m) => [m.messageId, m]));
+    const messageIdOf = new Map(inbound.map((r) => [String(r.id), r.message_id]));
+    const misfiled = sheets.filter((s) => {
+      const m = mailById.get(messageIdOf.get(String(s.inbound_id)) ?? '');
+      return !m || PLAYERS[m.player]!.faction !== s.faction || s.text.trim() !== m.body.trim().replace(/\r\n/g, '\n');
+    });
+    if (misfiled.length) problems.push(`${misfiled.length} sheets do not match their mail: ${misfiled.slice(0, 5).map((s) => `sheet ${s.id} (inbound ${s.inbound_id}, ${s.faction}): ${JSON.stringify(s.text)}`).join('; ')}`);
+
+    if (acks.length !== MAILS) problems.push(`${acks.length} acknowledgements, expected ${MAILS}`);
+    const dupAckKeys = duplicates(acks.map((a) => a.dedupe_key));
+    if (dupAckKeys.length) problems.push(`acknowledgement dedupe keys used twice: ${dupAckKeys.slice(0, 20).join(', ')}`);
+    const ackDiff = diff('ack dedupe keys', inboundIds.map((id) => `ack:${id}`), acks.map((a) => a.dedupe_key));
+    if (ackDiff) problems.push(ackDiff);
+
+    if (inboxLeft.length) problems.push(`${inboxLeft.length} messages left in INBOX (UIDs ${inboxLeft.slice(0, 20).join(', ')})`);
+    if (processedBox.length !== MAILS) problems.push(`${processedBox.length} messages in Processed, expected ${MAILS}`);
+    if (kills.length < MIN_KILLS) problems.push(`only ${kills.length} kills, expected at least ${MIN_KILLS}`);
+    if (termination !== 0) problems.push(`the last instance did not stop cleanly on SIGTERM: ${String(termination)}`);
+
+    expect(problems, `${problems.join('\n')}\n\n${report}\n\nlast service output:\n${service.tail()}`).toEqual([]);
+  });
+});
