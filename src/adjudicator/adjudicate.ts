@@ -11,35 +11,29 @@ import type { Board } from './map.ts';
 import { resolveMoves } from './moves.ts';
 import { electionsCalled, resolvePolitics } from './politics.ts';
 import { produce, winners } from './production.ts';
-import { parseSheet } from './sheet.ts';
-import { assertValidState } from './state-check.ts';
+import { readSheet, type SheetReading } from './sheet.ts';
+import { readPosition } from './state-check.ts';
 import { TurnContext } from './turn-context.ts';
-import type { AdjudicationResult, Edict, FactionId, GameState, ParsedSheet, PoliticsReport } from './types.ts';
+import type { AdjudicationResult, Edict, FactionId, GameState, PoliticsReport, Side } from './types.ts';
 
 /** Sheets as the players wrote them, by faction; a faction without one is an NMR (R-TURN-5). */
 export type Sheets = Readonly<Partial<Record<FactionId, string>>>;
 
 export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): AdjudicationResult {
-  const startCells = assertValidState(board, state);
+  const position = readPosition(board, state);
   const factions = board.factionIds.filter((f) => state.factions.includes(f)); // R-SETUP-1 order
-  const sheets = new Map<FactionId, ParsedSheet>();
+  const sheets = new Map<FactionId, SheetReading>();
   for (const f of factions) {
     const text = sheetTexts[f];
-    if (typeof text === 'string') sheets.set(f, parseSheet(text, board));
+    if (typeof text === 'string') sheets.set(f, readSheet(text, board));
   }
   const firstTurn = state.turn === 1; // R-TURN-1: only the election
   const electionTurn = firstTurn || state.election;
   const chancellorAtStart = state.chancellor;
 
   const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
-  const ctx = new TurnContext(
-    board,
-    state.units.map((u, i) => ({ side: u.side, at: startCells[i]! })),
-    new Set(factions),
-    chancellorAtStart,
-    hostility,
-  );
-  const capitalFullAtStart = board.capital.every((c) => ctx.occupant[c] !== -1);
+  const ctx = new TurnContext(board, state.units, position, factions, chancellorAtStart, hostility);
+  const capitalFullAtStart = board.capital.every((c) => !ctx.isEmpty(c));
   assignAllOrders(ctx, declarations, sheets, firstTurn);
 
   let politics: PoliticsReport = { completed: [], troop: null, electionsCalledBy: [] };
@@ -47,7 +41,7 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
   const edictParts: Pick<Edict, 'eliminations' | 'destructions' | 'advances'> = { eliminations: [], destructions: [], advances: [] };
   if (!firstTurn) {
     resolveMoves(ctx);
-    edictParts.destructions = resolveJumps(ctx).sort((a, b) => board.parseCell(a.from)! - board.parseCell(b.from)!);
+    edictParts.destructions = resolveJumps(ctx);
     const falls = resolveCombat(ctx);
     edictParts.eliminations = falls.map((f) => ({
       side: f.unit.side,
@@ -63,20 +57,22 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
     ? countElection(ctx, { gameId: state.gameId, turn: state.turn, factions, sheets })
     : null;
   if (election && election.elected) {
-    seatNewChancellor(ctx, election, sheets.get(election.elected)?.eliminate?.cell ?? null);
+    seatNewChancellor(ctx, election, sheets.get(election.elected)?.sheet.eliminate?.cell ?? null);
   }
   const chancellor = election ? election.elected : chancellorAtStart;
   politics.electionsCalledBy = electionsCalled(completed, chancellor, ctx);
 
-  const production = firstTurn ? [] : produce(ctx, factions);
+  const production = firstTurn ? [] : produce(ctx);
 
-  const planetMap = planetsControlled(ctx, 'production');
+  const planetCounts = planetsControlled(ctx, 'production');
+  const planets: Record<FactionId, number> = {};
+  factions.forEach((f, i) => (planets[f] = planetCounts[i]!));
   const electionReasons: Edict['electionReasons'] = [];
   if (chancellor === null) electionReasons.push('no-chancellor');
   else if (!board.capital.some((c) => ctx.unitAt(c)?.side === chancellor)) electionReasons.push('chancellor-off-capital');
   if (politics.electionsCalledBy.length) electionReasons.push('politics');
 
-  const finalUnits = ctx.livingInBoardOrder().map((u) => ({ side: u.side, at: board.name(u.at) }));
+  const finalUnits = ctx.livingUnits();
   const joining = board.factionIds.filter((f) => (state.joining ?? []).includes(f) && !factions.includes(f));
   const edict: Edict = {
     gameId: state.gameId,
@@ -87,31 +83,38 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
     factions,
     victoryPlanets: state.settings.victoryPlanets,
     declarations,
-    ...edictParts,
+    eliminations: edictParts.eliminations,
+    destructions: edictParts.destructions,
+    advances: edictParts.advances,
     politics,
     election,
     production,
     units: finalUnits,
-    planets: Object.fromEntries(planetMap),
+    planets,
     chancellor,
     electionNextTurn: electionReasons.length > 0,
     electionReasons,
-    winners: winners(planetMap, state.settings.victoryPlanets),
+    winners: winners(factions, planetCounts, state.settings.victoryPlanets),
     joiningNextTurn: joining,
   };
 
   // R-SETUP-4: a late joiner enters at the start of the next turn on its starting planets.
-  const nextUnits = [...finalUnits];
+  const nextUnits = finalUnits.slice();
   for (const f of joining) {
-    for (const c of board.startingCells(f)) if (ctx.occupant[c] === -1) nextUnits.push({ side: f, at: board.name(c) });
+    for (const c of board.startingCells(f)) if (ctx.isEmpty(c)) nextUnits.push({ side: f, at: board.name(c) });
   }
+  ctx.release();
+
+  // Hostility in force, as named (R-TURN-5 keeps it for a faction that misses the next turn).
+  const nextHostility: Record<FactionId, Side[]> = {};
+  hostility.forEach((list, f) => (nextHostility[f] = list.slice()));
   const next: GameState = {
     gameId: state.gameId,
     turn: state.turn + 1,
     factions: board.factionIds.filter((f) => factions.includes(f) || joining.includes(f)),
     chancellor,
     election: edict.electionNextTurn,
-    hostility: Object.fromEntries([...hostility].map(([f, s]) => [f, [...s]])),
+    hostility: nextHostility,
     units: nextUnits,
     settings: { ...state.settings },
   };

@@ -6,41 +6,47 @@ import type { Fall } from './combat.ts';
 import type { TurnContext, UnitRecord } from './turn-context.ts';
 import type { Advance } from './types.ts';
 
-export function resolveAdvances(ctx: TurnContext, falls: readonly Fall[]): Advance[] {
-  const freed = falls
-    .map((f) => ({ cell: f.cell, candidates: f.by.filter((u) => u.alive).sort((a, b) => a.at - b.at) }))
-    .sort((a, b) => a.cell - b.cell);
-  const advanced = new Set<number>();
-  const taken = new Set<CellIndex>();
-  const out: Advance[] = [];
-  const orderedInto = (u: UnitRecord, cell: CellIndex) => u.order.kind === 'move' && u.order.to === cell;
+interface Freed {
+  cell: CellIndex;
+  /** The hostile units that counted and are still on the board, in board order. */
+  candidates: UnitRecord[];
+  advance: Advance | null;
+}
 
-  const fill = (cell: CellIndex, pool: UnitRecord[], chosen: UnitRecord) => {
+export function resolveAdvances(ctx: TurnContext, falls: readonly Fall[]): Advance[] {
+  // Falls come in board order of their cells, and the units of each in board order (combat.ts);
+  // nobody has moved since.
+  const freed: Freed[] = falls.map((f) => ({ cell: f.cell, candidates: f.by.filter((u) => u.alive), advance: null }));
+  const advanced = new Set<number>();
+  const orderedInto = (u: UnitRecord, cell: CellIndex) => u.order === 'move' && u.target === cell;
+
+  const fill = (f: Freed, pool: UnitRecord[], chosen: UnitRecord) => {
     const from = chosen.at;
-    ctx.place(chosen, cell);
+    ctx.place(chosen, f.cell);
     advanced.add(chosen.id);
-    taken.add(cell);
-    out.push({
+    f.advance = {
       side: chosen.side,
       from: ctx.cellName(from),
-      to: ctx.cellName(cell),
-      rule: orderedInto(chosen, cell) ? 'R-ADV-2' : pool.length > 1 ? 'R-ADV-4' : 'R-ADV-1',
+      to: ctx.cellName(f.cell),
+      rule: orderedInto(chosen, f.cell) ? 'R-ADV-2' : pool.length > 1 ? 'R-ADV-4' : 'R-ADV-1',
       contested: pool.length > 1,
-      candidates: pool.map((u) => ctx.cellName(u.at === cell ? from : u.at)),
-    });
+      candidates: pool.map((u) => ctx.cellName(u.at === f.cell ? from : u.at)),
+    };
   };
 
   // Pass 1: cells with a candidate that ordered a move into them (R-ADV-4).
   for (const f of freed) {
     const pool = f.candidates.filter((u) => !advanced.has(u.id));
     const mover = pool.find((u) => orderedInto(u, f.cell));
-    if (mover) fill(f.cell, pool, mover);
+    if (mover) fill(f, pool, mover);
   }
   // Pass 2: every cell still empty takes its first remaining candidate in board order.
   for (const f of freed) {
-    if (taken.has(f.cell)) continue;
+    if (f.advance) continue;
     const pool = f.candidates.filter((u) => !advanced.has(u.id));
-    if (pool.length) fill(f.cell, pool, pool[0]!);
+    if (pool.length) fill(f, pool, pool[0]!);
   }
-  return out.sort((a, b) => ctx.board.parseCell(a.to)! - ctx.board.parseCell(b.to)!);
+  const out: Advance[] = [];
+  for (const f of freed) if (f.advance) out.push(f.advance);
+  return out;
 }

@@ -3,59 +3,68 @@
 import { engineProblem } from './engine-messages.ts';
 import type { Board } from './map.ts';
 import { assignOrders } from './orders.ts';
+import type { SheetReading } from './sheet.ts';
 import type { TurnContext } from './turn-context.ts';
-import { IMPERIAL, type Declaration, type FactionId, type GameState, type ParsedSheet, type Problem, type Side } from './types.ts';
+import { IMPERIAL, type Declaration, type FactionId, type GameState, type Problem, type Side } from './types.ts';
 
 function displayName(board: Board, side: Side): string {
   if (side === IMPERIAL) return board.map.imperial.names.en[0]!;
   return board.factions.get(side)?.names.en[0] ?? side;
 }
 
-function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: ReadonlySet<FactionId>, list: readonly Side[], problems: Problem[] | null, line: number) {
-  const kept = new Set<Side>();
+/** The sides of `list` that `f` may be hostile to, once each, in the order named. */
+function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: readonly FactionId[], list: readonly Side[], problems: Problem[] | null, line: number): Side[] {
+  const kept: Side[] = [];
   for (const side of list) {
     if (side === f) problems?.push(engineProblem('self-hostility', line, displayName(board, side)));
     else if (side === IMPERIAL && f === chancellor) problems?.push(engineProblem('chancellor-imperial-hostility', line));
-    else if (side !== IMPERIAL && !inPlay.has(side)) problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
-    else kept.add(side);
+    else if (side !== IMPERIAL && !inPlay.includes(side)) problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
+    else if (!kept.includes(side)) kept.push(side);
   }
   return kept;
+}
+
+/** A hostility list in board order, the Imperial Troops last: how the edict shows it. */
+function inBoardOrder(board: Board, list: readonly Side[]): Side[] {
+  const out: Side[] = [];
+  for (const side of board.sides) if (list.includes(side)) out.push(side);
+  return out;
 }
 
 export function declareHostility(
   board: Board,
   state: GameState,
   factions: readonly FactionId[],
-  sheets: ReadonlyMap<FactionId, ParsedSheet>,
+  sheets: ReadonlyMap<FactionId, SheetReading>,
   electionTurn: boolean,
-) {
-  const inPlay = new Set(factions);
-  const hostility = new Map<FactionId, Set<Side>>();
+): { declarations: Declaration[]; hostility: Map<FactionId, Side[]> } {
+  const inPlay = factions;
+  const hostility = new Map<FactionId, Side[]>();
   const declarations: Declaration[] = [];
-  const ordered = state.chancellor && inPlay.has(state.chancellor)
+  const ordered = state.chancellor && inPlay.includes(state.chancellor)
     ? [state.chancellor, ...factions.filter((f) => f !== state.chancellor)]
-    : [...factions];
+    : factions;
   for (const f of ordered) {
-    const sheet = sheets.get(f);
-    const problems: Problem[] = sheet ? [...sheet.problems] : [];
+    const sheet = sheets.get(f)?.sheet;
+    const problems: Problem[] = sheet ? sheet.problems.slice() : [];
     let source: Declaration['hostilitySource'];
-    let set: Set<Side>;
+    let list: Side[];
     if (sheet) {
       // An empty sheet is not an NMR: hostile to nobody (R-TURN-5).
-      set = cleanHostility(board, f, state.chancellor, inPlay, sheet.hostility, problems, 0);
+      list = cleanHostility(board, f, state.chancellor, inPlay, sheet.hostility, problems, 0);
       source = 'sheet';
     } else if (state.settings.nmrHostility === 'keep' && (state.hostility[f]?.length ?? 0) > 0) {
-      set = cleanHostility(board, f, state.chancellor, inPlay, state.hostility[f]!, null, 0);
+      list = cleanHostility(board, f, state.chancellor, inPlay, state.hostility[f]!, null, 0);
       source = 'kept';
     } else {
-      set = new Set();
+      list = [];
       source = 'none';
     }
-    hostility.set(f, set);
+    hostility.set(f, list);
     let vote: Side | null = null;
     if (sheet?.vote) {
       if (!electionTurn) problems.push(engineProblem('vote-not-election', sheet.vote.line));
-      else if (sheet.vote.side !== IMPERIAL && !inPlay.has(sheet.vote.side)) {
+      else if (sheet.vote.side !== IMPERIAL && !inPlay.includes(sheet.vote.side)) {
         problems.push(engineProblem('vote-not-in-play', sheet.vote.line, displayName(board, sheet.vote.side)));
       } else vote = sheet.vote.side;
     }
@@ -63,20 +72,20 @@ export function declareHostility(
       faction: f,
       isChancellor: f === state.chancellor,
       submitted: sheet !== undefined,
-      hostility: board.factionIds.filter((x) => set.has(x)).concat(set.has(IMPERIAL) ? [IMPERIAL] : []),
+      hostility: inBoardOrder(board, list),
       hostilitySource: source,
       vote,
       orders: [],
-      problems: problems.sort((a, b) => a.line - b.line),
+      problems: problems.length > 1 ? problems.sort((a, b) => a.line - b.line) : problems,
     });
   }
   return { declarations, hostility };
 }
 
 /** Judges every faction's written orders against the starting position. */
-export function assignAllOrders(ctx: TurnContext, declarations: Declaration[], sheets: ReadonlyMap<FactionId, ParsedSheet>, firstTurn: boolean): void {
+export function assignAllOrders(ctx: TurnContext, declarations: Declaration[], sheets: ReadonlyMap<FactionId, SheetReading>, firstTurn: boolean): void {
   for (const d of declarations) {
     const sheet = sheets.get(d.faction);
-    if (sheet) d.orders = assignOrders(ctx, d.faction, sheet.orders, firstTurn);
+    if (sheet) d.orders = assignOrders(ctx, d.faction, sheet, firstTurn);
   }
 }

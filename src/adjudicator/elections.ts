@@ -3,6 +3,7 @@ import type { CellIndex } from './map.ts';
 import { planetsControlled } from './control.ts';
 import { drawLot } from './lot.ts';
 import type { TurnContext } from './turn-context.ts';
+import type { SheetReading } from './sheet.ts';
 import { IMPERIAL, type Ballot, type ElectionReport, type FactionId, type ParsedSheet } from './types.ts';
 
 export interface ElectionInput {
@@ -11,7 +12,7 @@ export interface ElectionInput {
   /** Factions in play, R-SETUP-1 order. */
   factions: readonly FactionId[];
   /** The sheet of each faction; missing = NMR (R-TURN-5). */
-  sheets: ReadonlyMap<FactionId, ParsedSheet>;
+  sheets: ReadonlyMap<FactionId, SheetReading>;
 }
 
 function ballot(ctx: TurnContext, f: FactionId, sheet: ParsedSheet | undefined, planets: number): Ballot {
@@ -19,7 +20,7 @@ function ballot(ctx: TurnContext, f: FactionId, sheet: ParsedSheet | undefined, 
   const choice = sheet.vote?.side ?? null;
   if (choice === null) return { voter: f, votes: 0, for: null, note: 'no-vote' };
   if (choice === IMPERIAL) return { voter: f, votes: 0, for: null, note: 'imperial' };
-  if (!ctx.inPlay.has(choice)) return { voter: f, votes: 0, for: null, note: 'not-in-play' };
+  if (!ctx.factions.includes(choice)) return { voter: f, votes: 0, for: null, note: 'not-in-play' };
   if (planets === 0) return { voter: f, votes: 0, for: choice, note: 'no-planets' };
   return { voter: f, votes: planets, for: choice };
 }
@@ -27,7 +28,8 @@ function ballot(ctx: TurnContext, f: FactionId, sheet: ParsedSheet | undefined, 
 export function countElection(ctx: TurnContext, input: ElectionInput): ElectionReport {
   // Votes are counted after politics and before production (R-ELEC-3).
   const planets = planetsControlled(ctx, 'election');
-  const ballots = input.factions.map((f) => ballot(ctx, f, input.sheets.get(f), planets.get(f) ?? 0));
+  // `input.factions` are `ctx.factions`, the order planetsControlled counts in.
+  const ballots = input.factions.map((f, i) => ballot(ctx, f, input.sheets.get(f)?.sheet, planets[i]!));
   const tally: Record<FactionId, number> = {};
   for (const b of ballots) if (b.for !== null && b.votes > 0) tally[b.for] = (tally[b.for] ?? 0) + b.votes;
 
@@ -68,7 +70,7 @@ export function seatNewChancellor(ctx: TurnContext, report: ElectionReport, elim
   const elected = report.elected;
   if (elected === null || elected === report.outgoing) return;
   const { board } = ctx;
-  const free = board.capital.find((c) => ctx.occupant[c] === -1);
+  const free = board.capital.find((c) => ctx.isEmpty(c));
   if (free !== undefined) {
     ctx.create(elected, free);
     report.newUnit = { at: ctx.cellName(free), removed: null, rule: 'R-ELEC-5' };
@@ -77,7 +79,7 @@ export function seatNewChancellor(ctx: TurnContext, report: ElectionReport, elim
   const named = eliminate === null ? null : board.parseCell(eliminate);
   const removable = (c: CellIndex) => ctx.unitAt(c)!.side !== elected;
   let cell: CellIndex | undefined =
-    named !== null && board.isCapital[named] && ctx.occupant[named] !== -1 && removable(named) ? named : undefined;
+    named !== null && board.isCapital[named] && !ctx.isEmpty(named) && removable(named) ? named : undefined;
   cell ??= board.capital.find(removable);
   if (cell === undefined) return; // the Capital is wholly the elected faction's own
   const victim = ctx.unitAt(cell)!;

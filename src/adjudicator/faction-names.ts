@@ -34,6 +34,11 @@ const CONNECTORS = new Set(['e', 'ed', 'and']);
 export interface NameTable {
   /** Folded name → side; null when two sides share a name (then it names neither). */
   readonly byName: ReadonlyMap<string, Side | null>;
+  /**
+   * The names exactly as the map spells them (`Aristocratici`, `sith`) → what `byName` says: the
+   * spelling players copy, looked up without folding.
+   */
+  readonly bySpelling: ReadonlyMap<string, Side | null>;
   /** Folded names split into words, longest first, for longest-match reading of lists. */
   readonly phrases: readonly { words: readonly string[]; side: Side | null }[];
   /** One display name per side, in map order then the Imperial Troops, for messages. */
@@ -55,8 +60,18 @@ export function nameTable(board: Board): NameTable {
     byName.set(key, seen === undefined || seen === side ? side : null);
   };
   const { factions, imperial } = board.map;
-  for (const f of factions) for (const n of [f.id, ...f.names.it, ...f.names.en]) add(n, f.id);
-  for (const n of [IMPERIAL, ...imperial.names.it, ...imperial.names.en]) add(n, IMPERIAL);
+  const spellings = [
+    ...factions.flatMap((f) => [f.id, ...f.names.it, ...f.names.en].map((n) => [n, f.id] as const)),
+    ...[IMPERIAL, ...imperial.names.it, ...imperial.names.en].map((n) => [n, IMPERIAL] as const),
+  ];
+  for (const [n, side] of spellings) add(n, side);
+  const bySpelling = new Map<string, Side | null>();
+  for (const [n] of spellings) {
+    const key = foldName(n);
+    const named = byName.get(key);
+    // Only a spelling that readPiece would take whole and quote as it is.
+    if (named !== undefined && !CONNECTORS.has(key) && tidy(n) === n) bySpelling.set(n, named);
+  }
   const phrases = [...byName]
     .map(([name, side]) => ({ words: name.split(' '), side }))
     .sort((a, b) => b.words.length - a.words.length);
@@ -64,7 +79,7 @@ export function nameTable(board: Board): NameTable {
     it: [...factions.map((f) => f.names.it[0]!), imperial.names.it[0]!],
     en: [...factions.map((f) => f.names.en[0]!), imperial.names.en[0]!],
   };
-  const table: NameTable = { byName, phrases, display };
+  const table: NameTable = { byName, bySpelling, phrases, display };
   tables.set(board, table);
   return table;
 }
@@ -94,35 +109,68 @@ export interface ListedName {
 export function readNameList(text: string, board: Board): ListedName[] {
   const table = nameTable(board);
   const out: ListedName[] = [];
-  for (const piece of text.split(/[,;/&+]/)) {
-    // The usual piece is exactly one name: look it up whole before reading it word by word.
-    const whole = foldName(piece);
-    const side = table.byName.get(whole);
-    if (side !== undefined && !CONNECTORS.has(whole)) {
-      out.push({ side, text: piece.trim().replace(/\s+/g, ' ') });
-      continue;
-    }
-    const words = piece.split(/\s+/).filter((w) => w !== '');
-    const folded = words.map(foldName);
-    let i = 0;
-    while (i < words.length) {
-      if (CONNECTORS.has(folded[i]!)) {
-        i++;
-        continue;
-      }
-      const hit = longestName(table, folded, i);
-      if (hit) {
-        out.push({ side: hit.side, text: words.slice(i, hit.end).join(' ') });
-        i = hit.end;
-        continue;
-      }
-      let end = i;
-      while (end < words.length && !CONNECTORS.has(folded[end]!)) end++;
-      out.push({ side: null, text: words.slice(i, end).join(' ') });
-      i = end;
-    }
+  // Pieces end at a separator; each is taken without the spaces around it (folding ignores them).
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && !isListSeparator(text.charCodeAt(i))) continue;
+    let a = start;
+    let b = i;
+    while (a < b && text.charCodeAt(a) === 32) a++;
+    while (b > a && text.charCodeAt(b - 1) === 32) b--;
+    readPiece(table, text.slice(a, b), out);
+    start = i + 1;
   }
   return out;
+}
+
+/** `,` `;` `/` `&` `+`. */
+function isListSeparator(c: number): boolean {
+  return c === 44 || c === 59 || c === 47 || c === 38 || c === 43;
+}
+
+function readPiece(table: NameTable, piece: string, out: ListedName[]): void {
+  // The usual piece is exactly one name, spelled as on the map, or else written some other way:
+  // look it up whole before reading it word by word.
+  const spelled = table.bySpelling.get(piece);
+  if (spelled !== undefined) {
+    out.push({ side: spelled, text: piece });
+    return;
+  }
+  const whole = foldName(piece);
+  const side = table.byName.get(whole);
+  if (side !== undefined && !CONNECTORS.has(whole)) {
+    out.push({ side, text: tidy(piece) });
+    return;
+  }
+  const words = piece.split(/\s+/).filter((w) => w !== '');
+  const folded = words.map(foldName);
+  let i = 0;
+  while (i < words.length) {
+    if (CONNECTORS.has(folded[i]!)) {
+      i++;
+      continue;
+    }
+    const hit = longestName(table, folded, i);
+    if (hit) {
+      out.push({ side: hit.side, text: words.slice(i, hit.end).join(' ') });
+      i = hit.end;
+      continue;
+    }
+    let end = i;
+    while (end < words.length && !CONNECTORS.has(folded[end]!)) end++;
+    out.push({ side: null, text: words.slice(i, end).join(' ') });
+    i = end;
+  }
+}
+
+/** The text trimmed, runs of whitespace made one space; as written when it already is (the usual name). */
+function tidy(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const clean = c === 32 ? i > 0 && i < text.length - 1 && text.charCodeAt(i + 1) !== 32 : c > 32 && c < 127;
+    if (!clean) return text.trim().replace(/\s+/g, ' ');
+  }
+  return text;
 }
 
 function longestName(table: NameTable, folded: string[], start: number): { side: Side | null; end: number } | null {

@@ -1,45 +1,63 @@
 // Hyperspace jumps, after the move step and all at once (R-HYP-2..5).
+import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { CellIndex } from './map.ts';
 import type { TurnContext, UnitRecord } from './turn-context.ts';
 import type { Destruction } from './types.ts';
 
-export function resolveJumps(ctx: TurnContext): Destruction[] {
-  const jumpers = ctx.units.filter((u) => u.alive && u.order.kind === 'jump');
-  const to = (u: UnitRecord): CellIndex => (u.order.kind === 'jump' ? u.order.to : -1);
-  // Jumpers leave first, so another jump may land where one took off (R-HYP-2).
-  for (const j of jumpers) if (ctx.occupant[j.at] === j.id) ctx.occupant[j.at] = -1;
-  const landing = new Map<CellIndex, UnitRecord[]>();
-  for (const j of jumpers) landing.set(to(j), [...(landing.get(to(j)) ?? []), j]);
+/** Two or more jumpers into one cell, where the array otherwise holds the only one. */
+const SEVERAL = -2;
 
+/** Returns the destructions in board order of the cells the jumpers left. */
+export function resolveJumps(ctx: TurnContext): Destruction[] {
+  const jumpers: UnitRecord[] = [];
+  for (const u of ctx.units) if (u.alive && u.order === 'jump') jumpers.push(u);
+  if (jumpers.length === 0) return [];
+  // Jumpers leave first, so another jump may land where one took off (R-HYP-2).
+  for (const j of jumpers) ctx.leave(j);
+  // R-HYP-5: the first jumper into each cell, or SEVERAL, in a borrowed array (cell-arrays.ts);
+  // collisions are rare, and only their cells get the list of jumpers, in board order.
+  const landing = borrowCells(ctx.board);
+  for (const j of jumpers) landing[j.target] = landing[j.target] === -1 ? j.id : SEVERAL;
+  const collisions = new Map<CellIndex, UnitRecord[]>();
+  for (const j of jumpers) {
+    if (landing[j.target] !== SEVERAL) continue;
+    const list = collisions.get(j.target);
+    if (list) list.push(j);
+    else collisions.set(j.target, [j]);
+  }
+  for (const j of jumpers) landing[j.target] = -1;
+  returnCells(ctx.board, landing);
+
+  // Ids follow board order of the starting cells, and no jumper has moved: `destroyed` is in
+  // board order of `from` as it is built.
   const destroyed: Destruction[] = [];
   for (const j of jumpers) {
-    const cell = to(j);
+    const cell = j.target;
     const from = ctx.cellName(j.start);
     let fate: Destruction | null = null;
     if (ctx.board.isPlanet[cell]) {
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-3', reason: 'planet' };
-    } else if (ctx.occupant[cell] !== -1) {
+    } else if (!ctx.isEmpty(cell)) {
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-4', reason: 'occupied', with: [ctx.cellName(cell)] };
-    } else if (landing.get(cell)!.length > 1) {
-      const others = landing.get(cell)!.filter((o) => o !== j).map((o) => ctx.cellName(o.start));
+    } else if (collisions.has(cell)) {
+      const others = collisions.get(cell)!.filter((o) => o !== j).map((o) => ctx.cellName(o.start));
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-5', reason: 'collision', with: others };
     }
     if (fate) {
       j.alive = false;
       destroyed.push(fate);
       if (j.outcome) {
-        const reason = ctx.isNoMansLand(cell) ? 'no-mans-land' : fate.reason === 'occupied' ? 'occupied-after-moves' : fate.reason;
-        Object.assign(j.outcome, { result: 'destroyed', rule: fate.rule, reason }, fate.with ? { with: fate.with } : {});
+        j.outcome.result = 'destroyed';
+        j.outcome.rule = fate.rule;
+        j.outcome.reason = ctx.isNoMansLand(cell) ? 'no-mans-land' : fate.reason === 'occupied' ? 'occupied-after-moves' : fate.reason;
+        if (fate.with) j.outcome.with = fate.with;
       }
     } else if (j.outcome) {
-      Object.assign(j.outcome, { result: 'jumped', rule: 'R-HYP-2' });
+      j.outcome.result = 'jumped';
+      j.outcome.rule = 'R-HYP-2';
     }
   }
   // Survivors land together, after every fate was decided against the post-move position.
-  for (const j of jumpers) {
-    if (!j.alive) continue;
-    j.at = to(j);
-    ctx.occupant[j.at] = j.id;
-  }
+  for (const j of jumpers) if (j.alive) ctx.place(j, j.target);
   return destroyed;
 }

@@ -2,7 +2,7 @@
 // cell indices so that resolution works on arrays, not strings.
 import { z } from 'zod';
 import classicJson from '../../maps/classic.json' with { type: 'json' };
-import type { FactionId } from './types.ts';
+import { IMPERIAL, type FactionId, type Side } from './types.ts';
 
 const cellText = z.string().regex(/^[A-Za-z]\d{1,3}$/);
 
@@ -56,6 +56,16 @@ export class Board {
   readonly factionIds: readonly FactionId[];
   readonly factions: ReadonlyMap<FactionId, FactionData>;
   readonly homeCell: ReadonlyMap<FactionId, CellIndex>;
+  /** The side number (`sides`) of the faction whose home or system planet a cell is, -1 for none. */
+  readonly planetOwnerNo: readonly number[];
+  /** The side number of the faction whose home planet a cell is, -1 for none (R-CTRL-2). */
+  readonly homeOwnerNo: readonly number[];
+  /**
+   * Every side, numbered: the factions in map order (R-SETUP-1), then the Imperial Troops. The
+   * engine keeps per-side tables (hostility, counts) in arrays indexed by these numbers.
+   */
+  readonly sides: readonly Side[];
+  private readonly sideNumbers: ReadonlyMap<Side, number>;
   private readonly columnIndex: Map<string, number>;
   private readonly names: string[];
   /** Column index by character code of an upper-case letter, -1 for none: parseCell's fast path. */
@@ -63,6 +73,9 @@ export class Board {
   private readonly moveNbrs: CellIndex[][];
   /** North, west, south, east of each cell (-1 off the board), 4 per cell: combat reads it. */
   private readonly orth: Int32Array;
+  /** Column and row of each cell, for distances without division. */
+  private readonly colOf: Int16Array;
+  private readonly rowOf: Int16Array;
 
   constructor(map: MapData) {
     this.map = map;
@@ -109,7 +122,19 @@ export class Board {
     this.factionIds = map.factions.map((f) => f.id);
     if (new Set(this.factionIds).size !== this.factionIds.length) throw new Error(`map ${map.id}: repeated faction id`);
     this.factions = new Map(map.factions.map((f) => [f.id, f]));
+    this.sides = [...this.factionIds, IMPERIAL];
+    this.sideNumbers = new Map(this.sides.map((side, i) => [side, i]));
+    this.planetOwnerNo = this.planetOwner.map((f) => (f === undefined ? -1 : this.sideNumber(f)));
+    const homeOwnerNo = new Array<number>(this.size).fill(-1);
+    for (const [f, c] of homeCell) homeOwnerNo[c] = this.sideNumber(f);
+    this.homeOwnerNo = homeOwnerNo;
 
+    this.colOf = new Int16Array(this.size);
+    this.rowOf = new Int16Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      this.colOf[i] = this.col(i);
+      this.rowOf[i] = this.row(i);
+    }
     this.orth = new Int32Array(this.size * 4);
     for (let i = 0; i < this.size; i++) {
       const c = this.col(i);
@@ -160,6 +185,15 @@ export class Board {
     return c * this.rows + (r - 1);
   }
 
+  /**
+   * The cell in column `letter` (the character code of an upper-case letter) and 1-based `row`, or
+   * null off the board: the sheet reader's way in, which never builds the cell's text.
+   */
+  cellAt(letter: number, row: number): CellIndex | null {
+    const col = this.columnByCode[letter] ?? -1;
+    return col < 0 || row < 1 || row > this.rows ? null : col * this.rows + row - 1;
+  }
+
   /** `B2`, `N10`: the spelling nearly every cell arrives in, read without a regular expression. */
   private parseCanonical(t: string): CellIndex | null {
     const n = t.length;
@@ -182,6 +216,11 @@ export class Board {
     return m ? `${m[1]!.toUpperCase()}${Number(m[2])}` : text.trim().toUpperCase();
   }
 
+  /** The number of a side (see `sides`), -1 for none of this map's. */
+  sideNumber(side: Side): number {
+    return this.sideNumbers.get(side) ?? -1;
+  }
+
   /** 8-neighbourhood, for normal moves (R-BOARD-3). */
   moveNeighbours(i: CellIndex): readonly CellIndex[] {
     return this.moveNbrs[i]!;
@@ -191,7 +230,7 @@ export class Board {
   }
   /** Chebyshev distance (R-BOARD-3). I and L are neighbours because distance counts list positions (R-BOARD-2). */
   distance(a: CellIndex, b: CellIndex): number {
-    return Math.max(Math.abs(this.col(a) - this.col(b)), Math.abs(this.row(a) - this.row(b)));
+    return Math.max(Math.abs(this.colOf[a]! - this.colOf[b]!), Math.abs(this.rowOf[a]! - this.rowOf[b]!));
   }
   north(i: CellIndex): CellIndex | null {
     const j = this.orth[i * 4 + 0]!;

@@ -11,7 +11,7 @@ export interface PoliticsStep {
 
 /** A cell where a new Imperial Troop may appear (R-POL-2; no-man's land is impassable, D-POL-1). */
 function isFreeOutsideCapital(ctx: TurnContext, cell: CellIndex | null): cell is CellIndex {
-  return cell !== null && !ctx.board.isCapital[cell] && !ctx.isNoMansLand(cell) && ctx.occupant[cell] === -1;
+  return cell !== null && !ctx.board.isCapital[cell] && !ctx.isNoMansLand(cell) && ctx.isEmpty(cell);
 }
 
 function troopCell(ctx: TurnContext, capitalCell: CellIndex, named: CellIndex | null): CellIndex | null {
@@ -23,14 +23,16 @@ function troopCell(ctx: TurnContext, capitalCell: CellIndex, named: CellIndex | 
 }
 
 export function resolvePolitics(ctx: TurnContext, capitalFullAtStart: boolean): PoliticsStep {
-  const completed = ctx.units
-    .filter((u) => u.alive && u.order.kind === 'politics')
-    .sort((a, b) => a.start - b.start);
+  // Ids follow board order of the starting cells: `completed` is in board order as it is built.
+  const completed: UnitRecord[] = [];
+  for (const u of ctx.units) if (u.alive && u.order === 'politics') completed.push(u);
   for (const u of completed) {
     if (!u.outcome) continue;
-    Object.assign(u.outcome, u.side === IMPERIAL
-      ? { result: 'politics', rule: 'R-POL-2', reason: 'imperial-no-effect' }
-      : { result: 'politics', rule: 'R-POL-1' });
+    u.outcome.result = 'politics';
+    if (u.side === IMPERIAL) {
+      u.outcome.rule = 'R-POL-2';
+      u.outcome.reason = 'imperial-no-effect';
+    } else u.outcome.rule = 'R-POL-1';
   }
 
   const report: PoliticsReport = { completed: [], troop: null, electionsCalledBy: [] };
@@ -41,7 +43,7 @@ export function resolvePolitics(ctx: TurnContext, capitalFullAtStart: boolean): 
     else {
       // At most one troop a turn: the first unit in board order that can place one (R-POL-2).
       for (const u of chancellorUnits) {
-        const place = u.order.kind === 'politics' ? u.order.place : null;
+        const place = u.target >= 0 ? u.target : null;
         const cell = troopCell(ctx, u.start, place);
         if (cell === null) continue;
         ctx.create(IMPERIAL, cell);

@@ -3,28 +3,34 @@ import { planetsControlled } from './control.ts';
 import type { TurnContext } from './turn-context.ts';
 import type { FactionId, ProductionEntry } from './types.ts';
 
-export function produce(ctx: TurnContext, factions: readonly FactionId[]): ProductionEntry[] {
+export function produce(ctx: TurnContext): ProductionEntry[] {
+  const { factions } = ctx;
   // Counted after the election step, so a new Chancellor's unit counts (R-PROD-1).
   const planets = planetsControlled(ctx, 'production');
-  const units = new Map<FactionId, number>();
-  for (const u of ctx.units) if (u.alive) units.set(u.side, (units.get(u.side) ?? 0) + 1);
+  const units = new Array<number>(factions.length).fill(0);
+  for (const u of ctx.units) {
+    const i = ctx.factionIndex(u.sideNo);
+    if (u.alive && i >= 0) units[i]!++;
+  }
   const out: ProductionEntry[] = [];
-  for (const f of factions) {
-    const p = planets.get(f) ?? 0;
-    const n = units.get(f) ?? 0;
+  for (let i = 0; i < factions.length; i++) {
+    const f = factions[i]!;
+    const p = planets[i]!;
+    const n = units[i]!;
     if (p <= n) continue;
     const home = ctx.board.homeCell.get(f)!;
-    const free = ctx.occupant[home] === -1;
+    const free = ctx.isEmpty(home);
     if (free) ctx.create(f, home);
     out.push({ faction: f, planets: p, units: n, at: free ? ctx.cellName(home) : null });
   }
   return out;
 }
 
-/** R-WIN-1: at least the threshold; several, the most planets; still tied, they share. */
-export function winners(planets: ReadonlyMap<FactionId, number>, threshold: number): FactionId[] {
-  const qualified = [...planets].filter(([, n]) => n >= threshold);
-  if (!qualified.length) return [];
-  const best = Math.max(...qualified.map(([, n]) => n));
-  return qualified.filter(([, n]) => n === best).map(([f]) => f);
+/**
+ * R-WIN-1: at least the threshold; several, the most planets; still tied, they share. `planets`
+ * of each of `factions` (planetsControlled).
+ */
+export function winners(factions: readonly FactionId[], planets: readonly number[], threshold: number): FactionId[] {
+  const best = Math.max(threshold, ...planets);
+  return factions.filter((_, i) => planets[i]! >= best);
 }

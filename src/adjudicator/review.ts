@@ -3,7 +3,7 @@
 import { assignAllOrders, declareHostility } from './declarations.ts';
 import type { Board } from './map.ts';
 import { orderProblem } from './order-messages.ts';
-import { parseSheet } from './sheet.ts';
+import { readSheet } from './sheet.ts';
 import { TurnContext } from './turn-context.ts';
 import type { FactionId, GameState, ParsedSheet, Problem, Side } from './types.ts';
 
@@ -19,20 +19,24 @@ export interface SheetReview {
 }
 
 export function reviewSheet(board: Board, state: GameState, faction: FactionId, text: string): SheetReview {
-  const parsed = parseSheet(text, board);
+  const reading = readSheet(text, board);
+  const parsed = reading.sheet;
   const factions = board.factionIds.filter((f) => state.factions.includes(f));
-  const sheets = new Map([[faction, parsed]]);
+  const sheets = new Map([[faction, reading]]);
   const electionTurn = state.turn === 1 || state.election;
   const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
   const ctx = new TurnContext(
     board,
-    state.units.map((u) => ({ side: u.side, at: board.parseCell(u.at)! })),
-    new Set(factions),
+    state.units,
+    // Read without the checks of adjudication: intake answers whatever position it is given.
+    { cells: state.units.map((u) => board.parseCell(u.at) ?? -1), sides: state.units.map((u) => board.sideNumber(u.side)) },
+    factions,
     state.chancellor,
     hostility,
   );
   const mine = declarations.filter((d) => d.faction === faction);
   assignAllOrders(ctx, mine, sheets, state.turn === 1);
+  ctx.release();
   const d = mine[0];
   const outcomes = d?.orders ?? [];
   // The parser already reported off-board cells on their line; say it once.

@@ -1,6 +1,7 @@
 // A position the engine can trust: every unit on the board, one unit a cell, every side in play,
 // the Chancellor in play. Callers that read positions from outside (scenarios, the database)
 // get a one-line reason instead of a wrong edict.
+import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { Board, CellIndex } from './map.ts';
 import { IMPERIAL, type GameState } from './types.ts';
 
@@ -8,8 +9,20 @@ export class InvalidStateError extends Error {
   override name = 'InvalidStateError';
 }
 
+/** The units of a position as the engine reads them, in the order of `state.units`. */
+export interface Position {
+  cells: CellIndex[];
+  /** Side numbers (Board.sides). */
+  sides: number[];
+}
+
 /** Checks the position and returns each unit's cell index, in the order of `state.units`. */
 export function assertValidState(board: Board, state: GameState): CellIndex[] {
+  return readPosition(board, state).cells;
+}
+
+/** assertValidState, also giving each unit's side number. */
+export function readPosition(board: Board, state: GameState): Position {
   const fail = (msg: string): never => {
     throw new InvalidStateError(msg);
   };
@@ -21,20 +34,30 @@ export function assertValidState(board: Board, state: GameState): CellIndex[] {
     inPlay.add(f);
   }
   if (state.chancellor !== null && !inPlay.has(state.chancellor)) fail(`the Chancellor "${state.chancellor}" is not in play`);
-  const seen = new Uint8Array(board.size);
+  // Sides a unit may belong to, by number: the Imperial Troops and the factions in play.
+  const allowed = board.sides.map((side) => side === IMPERIAL || inPlay.has(side));
+  // One unit a cell, checked with a borrowed array (cell-arrays.ts); on a failure it is not given back.
+  const seen = borrowCells(board);
   const cells: CellIndex[] = [];
+  const sides: number[] = [];
   for (const u of state.units) {
-    if (u.side !== IMPERIAL && !board.factions.has(u.side)) fail(`unknown faction id "${u.side}" for the unit at ${u.at}`);
-    if (u.side !== IMPERIAL && !inPlay.has(u.side)) fail(`a unit at ${u.at} belongs to "${u.side}", which is not in play`);
+    const side = board.sideNumber(u.side);
+    if (side < 0 || !allowed[side]) {
+      if (!board.factions.has(u.side)) fail(`unknown faction id "${u.side}" for the unit at ${u.at}`);
+      fail(`a unit at ${u.at} belongs to "${u.side}", which is not in play`);
+    }
     const cell = board.parseCell(u.at);
     if (cell === null) fail(`cell ${u.at} is off the board`);
-    if (seen[cell!]) fail(`two units on ${board.name(cell!)}`);
-    seen[cell!] = 1;
+    if (seen[cell!] !== -1) fail(`two units on ${board.name(cell!)}`);
+    seen[cell!] = 0;
     cells.push(cell!);
+    sides.push(side);
   }
+  for (const c of cells) seen[c] = -1;
+  returnCells(board, seen);
   for (const f of state.joining ?? []) if (!board.factions.has(f)) fail(`unknown joining faction id "${f}"`);
   if (!Number.isInteger(state.settings.victoryPlanets) || state.settings.victoryPlanets < 1) {
     fail(`victoryPlanets must be a positive integer`);
   }
-  return cells;
+  return { cells, sides };
 }
