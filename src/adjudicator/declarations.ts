@@ -13,9 +13,11 @@ function displayName(board: Board, side: Side): string {
 }
 
 /** The sides of `list` that `f` may be hostile to, once each, in the order named. */
-function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: readonly FactionId[], list: readonly Side[], problems: Problem[] | null, line: number): Side[] {
+function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: readonly FactionId[], list: readonly Side[], problems: Problem[] | null, lines: readonly number[] = []): Side[] {
   const kept: Side[] = [];
-  for (const side of list) {
+  for (let i = 0; i < list.length; i++) {
+    const side = list[i]!;
+    const line = lines[i] ?? 0; // where the player named it, so the reply can point at the line
     if (side === f) problems?.push(engineProblem('self-hostility', line, displayName(board, side)));
     else if (side === IMPERIAL && f === chancellor) problems?.push(engineProblem('chancellor-imperial-hostility', line));
     else if (side !== IMPERIAL && !inPlay.includes(side)) problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
@@ -51,10 +53,10 @@ export function declareHostility(
     let list: Side[];
     if (sheet) {
       // An empty sheet is not an NMR: hostile to nobody (R-TURN-5).
-      list = cleanHostility(board, f, state.chancellor, inPlay, sheet.hostility, problems, 0);
+      list = cleanHostility(board, f, state.chancellor, inPlay, sheet.hostility, problems, sheet.hostilityLines);
       source = 'sheet';
     } else if (state.settings.nmrHostility === 'keep' && (state.hostility[f]?.length ?? 0) > 0) {
-      list = cleanHostility(board, f, state.chancellor, inPlay, state.hostility[f]!, null, 0);
+      list = cleanHostility(board, f, state.chancellor, inPlay, state.hostility[f]!, null);
       source = 'kept';
     } else {
       list = [];

@@ -97,6 +97,7 @@ export function readSheet(text: string, board: Board): SheetReading {
 class SheetReader {
   readonly sheet: ParsedSheet = {
     hostility: [],
+    hostilityLines: [],
     hostilityDeclared: false,
     orders: [],
     vote: null,
@@ -253,7 +254,10 @@ class SheetReader {
       if (item.side === null) {
         const args = { name: item.text, known: nameTable(this.board).display, in: 'hostility' as const };
         sheet.problems.push(sheetProblem('unknown-faction', this.line, args, { rule: 'R-ORD-1', text: this.rawText() }));
-      } else if (!sheet.hostility.includes(item.side)) sheet.hostility.push(item.side);
+      } else if (!sheet.hostility.includes(item.side)) {
+        sheet.hostility.push(item.side);
+        sheet.hostilityLines.push(this.line);
+      }
     }
   }
 

@@ -70,6 +70,8 @@ export interface WrittenOrder {
 export interface ParsedSheet {
   /** Hostility named in `H:` lines, in the order written (deduplicated). Empty when none. */
   hostility: Side[];
+  /** The line on which each side of `hostility` was first named (same index). */
+  hostilityLines: number[];
   /** Whether any `H:` line was present. */
   hostilityDeclared: boolean;
   /** Every order in the order written, including those later superseded (R-ORD-5). */

@@ -285,6 +285,7 @@ describe('lines and characters (MAIL.md)', () => {
   it('R-TURN-5: an empty sheet is empty, not an error', () => {
     expect(parse('')).toEqual({
       hostility: [],
+      hostilityLines: [],
       hostilityDeclared: false,
       orders: [],
       vote: null,
@@ -310,5 +311,13 @@ describe('lines and characters (MAIL.md)', () => {
       ['not-understood', 8],
     ]);
     expect(s.normalised.map((n) => n.code)).toEqual(['normalised-dash']);
+  });
+});
+
+describe('where each hostility was named', () => {
+  it('R-ORD-1: keeps the line on which each side was first named, for replies that point at it', () => {
+    const s = parse('B2-C3\nH: Sith, Hutt\nH: Sith, Mercanti\n');
+    expect(s.hostility).toEqual(['sith', 'hutt', 'merchants']);
+    expect(s.hostilityLines).toEqual([2, 2, 3]);
   });
 });

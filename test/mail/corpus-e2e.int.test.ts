@@ -377,11 +377,9 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       const problems = section(text, 'PROBLEMI', 'PROBLEMS') ?? [];
       expect(problems.length, 'problems listed').toBe(parse.problems.length);
       for (const [i, p] of parse.problems.entries()) {
-        // Known gap: the engine's hostility problems (a faction not in play, oneself) come with
-        // line 0, because the parsed sheet does not keep the H: line's number; they are listed
-        // without one. Every other problem carries its line (MAIL.md, D-MAIL-14).
-        if (p.line === 0) expect(problems[i]).toBe(`  ${p.message[to.lang]}`);
-        else expect(problems[i], 'each problem with its line').toMatch(new RegExp(`^  ${t(to.lang, 'Riga', 'Line')} ${p.line}: `));
+        // Every problem carries its line, the engine's hostility problems too (MAIL.md, D-MAIL-14).
+        expect(p.line, 'a problem without a line').toBeGreaterThan(0);
+        expect(problems[i], 'each problem with its line').toMatch(new RegExp(`^  ${t(to.lang, 'Riga', 'Line')} ${p.line}: `));
         expect(problems[i]).toContain(p.message[to.lang]);
       }
       expect(text.includes(t(to.lang, 'LA MAIL ERA DANNEGGIATA', 'THE MAIL WAS DAMAGED'))).toBe(f.expected.broken ?? false);
