@@ -80,17 +80,16 @@ describe('parseSheet on arbitrary text', () => {
   });
 });
 
-describe('parseSheet on huge input (MAIL.md: never a crash or a hang)', () => {
-  it('reads 100,000 lines in linear time', () => {
+// Speed is the benchmark's business (bench/); these only guard against a hang (a quadratic or
+// backtracking blow-up would take minutes): the test's own timeout is the guard.
+describe('parseSheet on huge input (MAIL.md: never a crash or a hang)', { timeout: 30_000 }, () => {
+  it('reads 100,000 lines, each reported on its own line', () => {
     const lines: string[] = [];
     for (let i = 0; i < 100_000; i++) lines.push(['B2-C3', 'Ciao a tutti', 'H: Sith, Pippo', '\u2013 N9#', ''][i % 5]!);
-    const t0 = performance.now();
     const s = parseSheet(lines.join('\n'), board);
-    const ms = performance.now() - t0;
     expect(s.orders).toHaveLength(40_000);
     expect(s.problems).toHaveLength(40_000);
     expect(s.orders[s.orders.length - 1]!.line).toBe(99_999);
-    expect(ms).toBeLessThan(5000);
   });
 
   it('reads single enormous lines without backtracking blow-ups', () => {
@@ -106,10 +105,8 @@ describe('parseSheet on huge input (MAIL.md: never a crash or a hang)', () => {
       ' '.repeat(500_000) + 'x',
     ];
     for (const text of cases) {
-      const t0 = performance.now();
       const s = parseSheet(text, board);
-      expect(performance.now() - t0, text.slice(0, 20)).toBeLessThan(3000);
-      expect(flaws(s, text)).toEqual([]);
+      expect(flaws(s, text), text.slice(0, 20)).toEqual([]);
     }
     expect(parseSheet(cases[0]!, board).orders).toHaveLength(50_000);
   });
