@@ -10,22 +10,11 @@ import { adjudicate } from '../src/adjudicator/adjudicate.ts';
 import { parseSheet } from '../src/adjudicator/sheet.ts';
 import { classicMap, type CellIndex } from '../src/adjudicator/map.ts';
 import { IMPERIAL, type FactionId, type GameState, type Side } from '../src/adjudicator/types.ts';
+import { seededRandom } from '../test/support/seeded-random.ts';
 
 const board = classicMap();
 const factions = [...board.factionIds];
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-
-/** mulberry32: a small seeded PRNG, so every run benchmarks the same positions. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Case {
   name: string;
@@ -48,7 +37,7 @@ function orderFor(r: () => number, cell: CellIndex, holdShare: number): string |
 }
 
 function makeCase(name: string, seed: number, units: { side: Side; at: CellIndex }[], holdShare: number, hostileTo: (f: FactionId) => Side[]): Case {
-  const r = rng(seed ^ 0x9e3779b9);
+  const r = seededRandom(seed ^ 0x9e3779b9);
   const lines = new Map<FactionId, string[]>(factions.map((f) => [f, []]));
   for (const f of factions) {
     const names = hostileTo(f).map((s) => (s === IMPERIAL ? 'Imperiali' : board.factions.get(s)!.names.it[0]!));
@@ -74,7 +63,7 @@ function makeCase(name: string, seed: number, units: { side: Side; at: CellIndex
 
 /** (a) Starting units, 2–5 more a faction near home or in a contested middle, the Senate, 3 troops. */
 function typical(): Case {
-  const r = rng(1);
+  const r = seededRandom(1);
   const taken = new Set<CellIndex>();
   const units: { side: Side; at: CellIndex }[] = [];
   const put = (side: Side, at: CellIndex) => {
@@ -96,7 +85,7 @@ function typical(): Case {
   }
   for (let k = 0; k < 3; k++) put(IMPERIAL, pick(r, middle.filter((c) => !taken.has(c))));
   const hostile = (f: FactionId): Side[] => {
-    const h = rng(f.length * 7919);
+    const h = seededRandom(f.length * 7919);
     const others = factions.filter((x) => x !== f);
     const out: Side[] = [];
     while (out.length < 3) {
@@ -111,7 +100,7 @@ function typical(): Case {
 
 /** Non-planet cells filled with probability `share`, sides at random, everyone hostile to everyone. */
 function filled(name: string, seed: number, share: number): Case {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const sides: Side[] = [...factions, IMPERIAL];
   const units = ALL.filter((c) => !board.isPlanet[c] && r() < share).map((at) => ({ side: pick(r, sides), at }));
   const hostile = (f: FactionId): Side[] => [...factions.filter((x) => x !== f), ...(f === 'sith' ? [] : [IMPERIAL])];

@@ -21,6 +21,7 @@ import { readScenario } from '../../src/adjudicator/scenario.ts';
 import { IMPERIAL, type FactionId, type GameState, type Side } from '../../src/adjudicator/types.ts';
 import { caseArb, type Case } from './arbitraries.ts';
 import { board } from './position.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const fixturePath = join(repo, 'test', 'adjudicator', 'fixtures', 'adjudication-results.json');
@@ -72,25 +73,13 @@ function scenarioCases(): [string, unknown][] {
   return out;
 }
 
-/** mulberry32: the crowded boards must be the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A crowded board: cells filled with probability `share` (planets too, but never no-man's land),
  * every unit ordered at random (moves, jumps, politics, off-board and foreign orders), hostility
  * drawn per faction. Standoffs, rings, chains, collisions and advances all happen here at scale.
  */
 function crowded(seed: number, share: number, nFactions: number, turn: number, election: boolean): Case {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const factions = board.factionIds.slice(0, nFactions);
   const chancellor = r() < 0.8 ? pick(factions) : null;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { findGame, insertGame } from '../../src/db/games.ts';
-import { appliedMigrations, publicTables, TABLES } from './tables.ts';
+import { appliedMigrations, publicTables, TABLES, plainGame } from './tables.ts';
 
 // Starting PGlite takes seconds, more on a busy machine.
 const SLOW = 60_000;
@@ -34,20 +34,7 @@ describe('openDatabase on PGlite', () => {
     dirs.push(parent);
     const config = { database: { kind: 'pglite' as const, dataDir: path.join(parent, 'data', 'db') } };
     const first = await openDatabase(config);
-    await insertGame(first.db, {
-      id: 'kept',
-      name: 'Kept',
-      map: 'classic',
-      timeZone: 'Europe/Rome',
-      weeklyDeadline: 'sun 20:00',
-      declarationLeadMinutes: 0,
-      reminderMinutes: [],
-      disputeWindowMinutes: 0,
-      victoryPlanets: 12,
-      nmrHostility: 'keep',
-      status: 'active',
-      currentTurn: 1,
-    });
+    await insertGame(first.db, plainGame('kept', 'Kept'));
     await first.close();
     const second = await openDatabase(config);
     try {

@@ -8,6 +8,7 @@ import { addSheetVersion } from '../../src/db/sheets.ts';
 import { insertTurn } from '../../src/db/turns.ts';
 import { initialState } from '../../src/games/initial-state.ts';
 import { freshDatabase } from '../harness/postgres.ts';
+import { plainGame } from './tables.ts';
 
 describe('two instances on one PostgreSQL', () => {
   let fresh: Awaited<ReturnType<typeof freshDatabase>>;
@@ -57,20 +58,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('number sheet versions without gaps or collisions when they arrive together', async () => {
-    await insertGame(a.db, {
-      id: 'race',
-      name: 'Race',
-      map: 'classic',
-      timeZone: 'Europe/Rome',
-      weeklyDeadline: 'sun 20:00',
-      declarationLeadMinutes: 0,
-      reminderMinutes: [],
-      disputeWindowMinutes: 0,
-      victoryPlanets: 12,
-      nmrHostility: 'keep',
-      status: 'active',
-      currentTurn: 1,
-    });
+    await insertGame(a.db, plainGame('race', 'Race'));
     await insertTurn(a.db, {
       gameId: 'race',
       number: 1,

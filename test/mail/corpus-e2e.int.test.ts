@@ -38,6 +38,8 @@ import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
 import { freshDatabase } from '../harness/postgres.ts';
 import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../harness/smtp.ts';
 import { CORPUS_GAME, CORPUS_PLAYERS, corpusGame, type CorpusPlayer, type Expected } from './corpus-options.ts';
+import { eventually } from '../support/eventually.ts';
+import { Cleanups } from '../support/cleanups.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const DOMAIN = 'sf.example';
@@ -119,20 +121,7 @@ let sent: OutboxMail[] = [];
 let captured: CapturedMail[] = [];
 let lateInternalDate: Date;
 const logLines: LogLine[] = [];
-const cleanups: Array<() => Promise<unknown>> = [];
-
-/** Polls `check` until it stops throwing; then rethrows its last error, with `why` in front. */
-async function eventually(why: string, check: () => Promise<void>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${why} within ${timeoutMs} ms: ${(err as Error).message}`, { cause: err });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+const cleanups = new Cleanups();
 
 beforeAll(async () => {
   for (const f of fixtures) f.subject = (await simpleParser(f.raw)).subject ?? '';
@@ -195,7 +184,7 @@ beforeAll(async () => {
 
   // Done when every mail is stored and decided, the mailbox is drained into Processed, and the
   // outbox is empty with every row sent and captured.
-  await eventually('the service did not process the corpus', async () => {
+  await eventually(async () => {
     const rows = await db.db.select({ status: inboundMessages.status }).from(inboundMessages);
     expect(rows.length, 'inbound rows').toBe(total);
     expect(rows.filter((r) => r.status === 'pending').length, 'pending inbound rows').toBe(0);
@@ -204,7 +193,7 @@ beforeAll(async () => {
     const out = await db.db.select({ status: outbox.status }).from(outbox);
     expect(out.filter((r) => r.status !== 'sent').length, 'outbox rows not sent').toBe(0);
     expect(smtp.messages.length, 'captured mails').toBe(out.length);
-  }, 90_000);
+  }, { timeoutMs: 90_000, why: 'the service did not process the corpus' });
   // Stop before looking: nothing may change under the assertions, and nothing is sent late.
   const running = service;
   service = null;
@@ -218,13 +207,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const problems = logLines.filter((l) => l.level >= 40);
   if (problems.length) console.warn(`service warnings and errors:\n${problems.map((l) => JSON.stringify(l)).join('\n')}`);
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()!();
-    } catch (err) {
-      console.error('cleanup failed:', err);
-    }
-  }
+  await cleanups.run();
 }, 60_000);
 
 // --- lookups ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { runImapSource, type ImapSourceOptions } from '../../src/mail/sources/im
 import { createMemoryCursorStore } from '../../src/mail/sources/memory-cursor-store.ts';
 import type { ImapRawMail } from '../../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
+import { eventually } from '../support/eventually.ts';
 
 let dovecot: DovecotServer;
 let userSeq = 0;
@@ -49,18 +50,6 @@ function captureLog() {
     },
   });
   return { log: pino({ level: 'debug' }, stream), lines };
-}
-
-async function eventually(check: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 function startSource(user: string, over: Partial<ImapSourceOptions> = {}) {
@@ -184,7 +173,7 @@ describe('runImapSource', () => {
     await new Promise((r) => setTimeout(r, 300)); // let it settle into IDLE
     const t0 = Date.now();
     await dovecot.append(user, 'INBOX', orderMail(1));
-    await eventually(() => expect(src.delivered).toHaveLength(1), 5_000);
+    await eventually(() => expect(src.delivered).toHaveLength(1), { timeoutMs: 5_000 });
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
@@ -200,7 +189,7 @@ describe('runImapSource', () => {
     await new Promise((r) => setTimeout(r, 500)); // a few refused reconnects
     await dovecot.startDaemon();
     await dovecot.append(user, 'INBOX', orderMail(2));
-    await eventually(() => expect(src.delivered.map((m) => m.uid)).toEqual([1, 2]), 15_000);
+    await eventually(() => expect(src.delivered.map((m) => m.uid)).toEqual([1, 2]), { timeoutMs: 15_000 });
     await eventually(async () => expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(2));
   });
 
@@ -240,7 +229,7 @@ describe('runImapSource without IDLE', () => {
     const src = startSource('poller', { connect: noIdle.settings('poller'), pollIntervalMs: 300, log });
     await eventually(() => expect(lines.find((l) => l.msg === 'IMAP mailbox open')).toMatchObject({ idle: false }));
     await noIdle.append('poller', 'INBOX', orderMail(1));
-    await eventually(() => expect(src.delivered).toHaveLength(1), 3_000);
+    await eventually(() => expect(src.delivered).toHaveLength(1), { timeoutMs: 3_000 });
     await eventually(async () => expect(await noIdle.listUids('poller', 'INBOX')).toEqual([]));
   });
 });

@@ -5,6 +5,10 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureMaildir, runMaildirSource, type MaildirSourceOptions } from '../../src/mail/sources/maildir-source.ts';
 import type { RawMail } from '../../src/mail/sources/types.ts';
+import { eventually } from '../support/eventually.ts';
+
+/** Maildir polling is fast here: look often, give up after 3 s. */
+const SOON = { timeoutMs: 3_000, intervalMs: 20 };
 
 let root: string;
 let dir: string;
@@ -24,18 +28,6 @@ async function deliver(name: string, body: string, mtime?: Date): Promise<void> 
   await writeFile(join(dir, 'tmp', name), body);
   if (mtime) await utimes(join(dir, 'tmp', name), mtime, mtime);
   await rename(join(dir, 'tmp', name), join(dir, 'new', name));
-}
-
-async function eventually(check: () => Promise<void> | void, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 }
 
 function start(over: Partial<MaildirSourceOptions> = {}) {
@@ -62,7 +54,7 @@ function start(over: Partial<MaildirSourceOptions> = {}) {
 describe('runMaildirSource', () => {
   it('creates new/, cur/ and tmp/ when missing', async () => {
     start();
-    await eventually(async () => expect((await readdir(dir)).sort()).toEqual(['cur', 'new', 'tmp']));
+    await eventually(async () => expect((await readdir(dir)).sort()).toEqual(['cur', 'new', 'tmp']), SOON);
   });
 
   it('delivers files in name order with their mtime, then moves them to cur/ as seen', async () => {
@@ -73,7 +65,7 @@ describe('runMaildirSource', () => {
     await deliver('.hidden', 'not mail'); // dot files are not mail (Maildir convention)
     const src = start(); // after delivery: order is by name within one pass
 
-    await eventually(() => expect(src.delivered).toHaveLength(2));
+    await eventually(() => expect(src.delivered).toHaveLength(2), SOON);
     expect(src.delivered.map((m) => m.sourceKey)).toEqual([
       'maildir:1700000001.M1P1.host',
       'maildir:1700000002.M2P1.host',
@@ -86,15 +78,15 @@ describe('runMaildirSource', () => {
         '1700000001.M1P1.host:2,S',
         '1700000002.M2P1.host:2,S',
       ]);
-    });
+    }, SOON);
   });
 
   it('uses fs.watch as a hint: a new file is picked up long before the poll interval', async () => {
     const src = start({ pollIntervalMs: 60_000 });
-    await eventually(async () => expect(await readdir(dir)).toContain('new'));
+    await eventually(async () => expect(await readdir(dir)).toContain('new'), SOON);
     await new Promise((r) => setTimeout(r, 100)); // first pass done, now waiting
     await deliver('a', 'Subject: a\r\n\r\n');
-    await eventually(() => expect(src.delivered).toHaveLength(1), 2_000);
+    await eventually(() => expect(src.delivered).toHaveLength(1), { timeoutMs: 2_000, intervalMs: 20 });
   });
 
   it('leaves a file whose onMessage fails in new/ and retries it, keeping order', async () => {
@@ -112,21 +104,21 @@ describe('runMaildirSource', () => {
         seen.push(m.sourceKey);
       },
     });
-    await eventually(() => expect(failures).toBeGreaterThanOrEqual(3));
+    await eventually(() => expect(failures).toBeGreaterThanOrEqual(3), SOON);
     expect(seen).toEqual(['maildir:a']);
     expect((await readdir(join(dir, 'new'))).sort()).toEqual(['b', 'c']);
 
     failing = false;
-    await eventually(() => expect(seen).toEqual(['maildir:a', 'maildir:b', 'maildir:c']));
-    await eventually(async () => expect(await readdir(join(dir, 'new'))).toEqual([]));
+    await eventually(() => expect(seen).toEqual(['maildir:a', 'maildir:b', 'maildir:c']), SOON);
+    await eventually(async () => expect(await readdir(join(dir, 'new'))).toEqual([]), SOON);
     await src.stop();
   });
 
   it('keeps an existing flag-less name and does not double the :2, suffix', async () => {
     start();
-    await eventually(async () => expect(await readdir(dir)).toContain('tmp'));
+    await eventually(async () => expect(await readdir(dir)).toContain('tmp'), SOON);
     await deliver('x:2,', 'Subject: x\r\n\r\n');
-    await eventually(async () => expect(await readdir(join(dir, 'cur'))).toEqual(['x:2,S']));
+    await eventually(async () => expect(await readdir(join(dir, 'cur'))).toEqual(['x:2,S']), SOON);
   });
 
   it('never rejects when the Maildir cannot be created, and stops on abort', async () => {

@@ -17,33 +17,15 @@ import { inboundMessages, outbox, sheets } from '../../src/db/schema.ts';
 import { createGame } from '../../src/games/index.ts';
 import { startService, type Service } from '../../src/service.ts';
 import { corpusGame } from './corpus-options.ts';
+import { eventually } from '../support/eventually.ts';
+import { Cleanups } from '../support/cleanups.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const SHEET = '02-gmail-android-reply-en';
 const AUTOMATIC = '23-vacation-auto-submitted';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()!();
-    } catch (err) {
-      console.error('cleanup failed:', err);
-    }
-  }
-}, 60_000);
-
-async function eventually<T>(why: string, check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${why} within ${timeoutMs} ms: ${(err as Error).message}`, { cause: err });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+const cleanups = new Cleanups();
+afterAll(() => cleanups.run(), 60_000);
 
 /** Delivers as an MDA does: the whole file in tmp/, then one rename into new/; mtime is the arrival. */
 async function deliver(maildir: string, name: string, raw: Buffer, at: Date): Promise<void> {
@@ -84,13 +66,13 @@ describe('the service on its embedded defaults (PGlite, Maildir in, .eml files o
     const outboxDir = config.mail.outboxDir;
     const sheetId = headerMessageId(sheetRaw)!;
     // Six welcomes and one acknowledgement; the auto-reply gets nothing.
-    const written = await eventually('the acknowledgement was not written', async () => {
+    const written = await eventually(async () => {
       const names = (await readdir(outboxDir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml'));
       const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(path.join(outboxDir, n)))));
       expect(mails.length).toBe(created.players.length + 1);
       expect(await readdir(path.join(inbox, 'new'))).toEqual([]);
       return mails;
-    });
+    }, { timeoutMs: 30_000, why: 'the acknowledgement was not written' });
     const cur = await readdir(path.join(inbox, 'cur'));
     expect(cur.sort()).toEqual(['1700000001.M1P1.mx.sf.example:2,S', '1700000002.M2P1.mx.sf.example:2,S']);
 

@@ -16,6 +16,8 @@ import { openDatabase } from '../../src/db/client.ts';
 import { createGame } from '../../src/games/index.ts';
 import { freePort, startDovecot, type DovecotServer } from '../harness/dovecot.ts';
 import { freshDatabase } from '../harness/postgres.ts';
+import { seededRandom } from '../support/seeded-random.ts';
+import { Cleanups } from '../support/cleanups.ts';
 
 const MAILS = 500;
 const MIN_KILLS = 20;
@@ -36,18 +38,6 @@ const PLAYERS = [
   { email: 'fabio@example.org', faction: 'corellians', name: 'Corellians' },
 ];
 const secretOf = (i: number) => `rel1-sk${'abcdefgh'[i]}Q7`;
-
-/** mulberry32: small, seeded, good enough to pick moments. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -197,23 +187,14 @@ async function sessionsGone(url: string): Promise<void> {
   }
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()!();
-    } catch (err) {
-      console.error('cleanup failed:', err);
-    }
-  }
-}
-afterAll(cleanUp, 60_000);
+const cleanups = new Cleanups();
+afterAll(() => cleanups.run(), 60_000);
 
 describe('SIGKILL at random moments while mail arrives', () => {
   it(`every one of ${MAILS} mails gives exactly one stored sheet version and one acknowledgement`, { timeout: TEST_TIMEOUT_MS }, async () => {
     const t0 = Date.now();
     const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
 
     // --- the world: a mail server, a database with one game, the service -------------------
     const dovecot: DovecotServer = await startDovecot();
