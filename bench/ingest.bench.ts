@@ -1,11 +1,13 @@
 // Intake speed against a real Dovecot: how fast imapflow can fetch a mailbox of order mails, and
-// how fast the whole intake — the IMAP source delivering each mail to receiveMail, which stores,
-// parses, files the sheet and queues the acknowledgement — gets through the same mail on PGlite
-// and on PostgreSQL. Prints a table; always exits 0 (a benchmark is never a failing test).
+// how fast the whole intake — the IMAP source handing each batch to the intake queue, which stores
+// it, then parses it, files the sheets and queues the acknowledgements — gets through the same
+// mail on PGlite and on PostgreSQL. Prints a table; always exits 0 (a benchmark is never a failing test).
 //
-//   npm run bench:ingest                     (BENCH_MAILS=<n> for another mailbox size)
-//   node --cpu-prof --import tsx bench/ingest.bench.ts     to see where the time goes
-import { mkdtemp, rm } from 'node:fs/promises';
+//   npm run bench:ingest                     (BENCH_MAILS=<n> for another mailbox size,
+//                                            BENCH_DB=pglite|postgres for one database only)
+//   BENCH_PROFILE=<dir> npm run bench:ingest                 to see where intake's time goes
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -16,13 +18,15 @@ import { mailboxCursorStore } from '../src/db/cursors.ts';
 import { inboundMessages, outbox } from '../src/db/schema.ts';
 import { createGame } from '../src/games/index.ts';
 import type { IntakeDeps } from '../src/mail/intake/process-inbound.ts';
-import { receiveMail } from '../src/mail/intake/receive.ts';
+import { IntakeQueue } from '../src/mail/intake/intake-queue.ts';
 import { runImapSource } from '../src/mail/sources/imap-source.ts';
 import type { ImapSettings } from '../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
+/** `pglite` or `postgres` to measure intake on one database only (say, under a profiler). */
+const ONLY = process.env.BENCH_DB;
 const TARGET_RATIO = 0.5;
 const DOMAIN = 'sf.example';
 const USER = 'orders';
@@ -112,12 +116,14 @@ async function rawFetch(settings: ImapSettings): Promise<{ rate: number; ms: num
 interface IntakeRun {
   rate: number;
   ms: number;
-  /** Share of the wall time spent inside receiveMail (database and parsing); the rest is IMAP. */
+  /** Share of the wall time the source waited on the intake queue (storing, and a full queue). */
   inHandler: number;
+  /** This process's CPU time over the wall time: near 1, Node is the bottleneck; well below, the servers are. */
+  nodeCpu: number;
   outcomes: string;
 }
 
-/** (b) The real IMAP source with receiveMail as onMessage, until every mail is acknowledged. */
+/** (b) The real IMAP source feeding the intake queue, until every mail is acknowledged. */
 async function intake(database: Database, settings: ImapSettings, mailbox: string): Promise<IntakeRun> {
   let s = 0;
   await createGame(
@@ -132,10 +138,13 @@ async function intake(database: Database, settings: ImapSettings, mailbox: strin
     mail: { domain: DOMAIN, ordersLocalPart: 'orders', maxBytes: 10 * 1024 * 1024, replyRateLimitPerHour: 1_000_000, ourAddresses: [`orders@${DOMAIN}`] },
   };
   const controller = new AbortController();
-  let handled = 0;
+  const queue = new IntakeQueue(deps);
+  let accepted = 0;
   let handlerMs = 0;
   let resolveAll!: () => void;
   const allHandled = new Promise<void>((r) => (resolveAll = r));
+  const profiler = await startProfile();
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const source = runImapSource({
     connect: settings,
@@ -145,16 +154,19 @@ async function intake(database: Database, settings: ImapSettings, mailbox: strin
     log: silent,
     signal: controller.signal,
     pollIntervalMs: 100,
-    onMessage: async (m) => {
+    // As the service does: stored at once, processed behind while the next batch is fetched.
+    onBatch: async (ms) => {
       const t = performance.now();
-      const r = await receiveMail(deps, { raw: m.raw, source: 'imap', sourceKey: m.sourceKey, receivedAt: m.receivedAt });
+      await queue.accept(ms.map((m) => ({ raw: m.raw, source: 'imap', sourceKey: m.sourceKey, receivedAt: m.receivedAt })));
       handlerMs += performance.now() - t;
-      if (r.result && ++handled === MAILS) resolveAll();
+      if ((accepted += ms.length) === MAILS) resolveAll();
     },
   });
   const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), INTAKE_TIMEOUT_MS).unref());
-  const how = await Promise.race([allHandled, timeout]);
+  const how = await Promise.race([allHandled.then(() => queue.idle()), timeout]);
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  await profiler?.stop(`intake-${mailbox}`);
   controller.abort();
   await source;
 
@@ -170,7 +182,26 @@ async function intake(database: Database, settings: ImapSettings, mailbox: strin
   if (how === 'timeout' || done !== MAILS || ackCount !== MAILS) {
     throw new Error(`intake on ${mailbox} incomplete after ${Math.round(ms)} ms: ${outcomes}; ${ackCount} acks`);
   }
-  return { rate: (MAILS / ms) * 1_000, ms, inHandler: handlerMs / ms, outcomes: `${outcomes}; ${ackCount} acks` };
+  return { rate: (MAILS / ms) * 1_000, ms, inHandler: handlerMs / ms, nodeCpu: (cpu.user + cpu.system) / 1_000 / ms, outcomes: `${outcomes}; ${ackCount} acks` };
+}
+
+/** BENCH_PROFILE=<dir>: a CPU profile of each intake run alone (not the setup), for DevTools. */
+async function startProfile(): Promise<{ stop(name: string): Promise<void> } | null> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((res, rej) => session.post(method, (err, out) => (err ? rej(err) : res(out))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(name) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -187,7 +218,7 @@ async function main(): Promise<void> {
     await dovecot.addUser(USER, 'bench-secret');
     const settings = dovecot.settings(USER);
 
-    let t = performance.now();
+    const t = performance.now();
     await fillMailbox(settings);
     await copyMailbox(settings, 'PGlite');
     await copyMailbox(settings, 'PostgreSQL');
@@ -200,35 +231,34 @@ async function main(): Promise<void> {
     raw = { rate: median(rates), ms: median(passes.map((p) => p.ms)) };
     results.push({ label: 'raw IMAP fetch (imapflow)', ...raw, note: `passes ${rates.map(fmtRate).join(' / ')} msg/s, ${Math.round(passes[0]!.bytes / MAILS)} B/mail` });
 
+    const measure = async (label: string, mailbox: string, open: () => Promise<Database>) => {
+      try {
+        const database = await open();
+        try {
+          const r = await intake(database, settings, mailbox);
+          results.push({ label, rate: r.rate, ms: r.ms, ratio: r.rate / raw!.rate, note: `${Math.round(r.inHandler * 100)}% of the time the source waited on intake, Node busy ${Math.round(r.nodeCpu * 100)}%; ${r.outcomes}` });
+        } finally {
+          await database.close();
+        }
+      } catch (err) {
+        results.push({ label, note: `FAILED: ${(err as Error).message}` });
+      }
+    };
     // (b) intake on PGlite (a file-backed data dir, as `sf serve` uses by default) …
-    t = performance.now();
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sf-bench-pglite-'));
-    cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
-    try {
-      const database = await openDatabase({ database: { kind: 'pglite', dataDir: pgliteDir } });
-      try {
-        const r = await intake(database, settings, 'PGlite');
-        results.push({ label: 'intake, PGlite', rate: r.rate, ms: r.ms, ratio: r.rate / raw.rate, note: `${Math.round(r.inHandler * 100)}% in receiveMail; ${r.outcomes}` });
-      } finally {
-        await database.close();
-      }
-    } catch (err) {
-      results.push({ label: 'intake, PGlite', note: `FAILED: ${(err as Error).message}` });
+    if (ONLY !== 'postgres') {
+      await measure('intake, PGlite', 'PGlite', async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'sf-bench-pglite-'));
+        cleanups.push(() => rm(dir, { recursive: true, force: true }));
+        return openDatabase({ database: { kind: 'pglite', dataDir: dir } });
+      });
     }
-
     // … and on PostgreSQL (a fresh database on the local server).
-    try {
-      const fresh = await freshDatabase();
-      cleanups.push(() => fresh.drop());
-      const database = await openDatabase({ database: { kind: 'postgres', url: fresh.url } });
-      try {
-        const r = await intake(database, settings, 'PostgreSQL');
-        results.push({ label: 'intake, PostgreSQL', rate: r.rate, ms: r.ms, ratio: r.rate / raw.rate, note: `${Math.round(r.inHandler * 100)}% in receiveMail; ${r.outcomes}` });
-      } finally {
-        await database.close();
-      }
-    } catch (err) {
-      results.push({ label: 'intake, PostgreSQL', note: `FAILED: ${(err as Error).message}` });
+    if (ONLY !== 'pglite') {
+      await measure('intake, PostgreSQL', 'PostgreSQL', async () => {
+        const fresh = await freshDatabase();
+        cleanups.push(() => fresh.drop());
+        return openDatabase({ database: { kind: 'postgres', url: fresh.url } });
+      });
     }
   } catch (err) {
     console.log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);

@@ -1,12 +1,13 @@
-// The running service: the database, the mail source (IMAP, or the Maildir by default), the
-// sweep of mail left pending, the outbox sender and the web app. Every loop logs and carries on
+// The running service: the database, the mail source (IMAP, or the Maildir by default) feeding
+// the intake queue, the sweep of mail left pending, the outbox sender and the web app. Every loop logs and carries on
 // after a failure; stop() ends them in order and closes the database last.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { buildApp } from './http/app.ts';
-import { processPending, receiveMail } from './mail/intake/receive.ts';
+import { IntakeQueue } from './mail/intake/intake-queue.ts';
+import type { RawMail } from './mail/sources/types.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
 import { sendDueMail } from './mail/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
@@ -71,9 +72,10 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
   const { signal } = controller;
   const loops: Promise<void>[] = [];
 
-  const onMessage = (source: 'imap' | 'maildir') => async (m: { raw: Buffer; sourceKey: string; receivedAt: Date }) => {
-    await receiveMail(deps, { raw: m.raw, source, sourceKey: m.sourceKey, receivedAt: m.receivedAt });
-  };
+  const queue = new IntakeQueue(deps);
+  const arrived = (source: 'imap' | 'maildir') => (m: RawMail) => ({ raw: m.raw, source, sourceKey: m.sourceKey, receivedAt: m.receivedAt });
+  const onMessage = (m: RawMail) => queue.accept([arrived('maildir')(m)]);
+  const onBatch = (ms: RawMail[]) => queue.accept(ms.map(arrived('imap')));
   const poll = opts.pollIntervalMs ?? 2_000;
   if (config.mail.imap) {
     const i = config.mail.imap;
@@ -82,15 +84,15 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
       mailbox: i.mailbox,
       processedMailbox: i.processedMailbox,
       cursorStore: mailboxCursorStore(database.db),
-      onMessage: onMessage('imap'),
+      onBatch,
       log,
       signal,
       pollIntervalMs: poll,
     }));
   } else {
-    loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage: onMessage('maildir'), log, signal, pollIntervalMs: poll }));
+    loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll }));
   }
-  loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => processPending(deps)));
+  loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => queue.sweep()));
   loops.push(every(opts.sendIntervalMs ?? 2_000, signal, log, 'outbox', async () => {
     while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
   }));
@@ -106,6 +108,7 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
     async stop() {
       controller.abort();
       await Promise.allSettled(loops);
+      await queue.idle(); // what was stored is processed before the database closes
       await app.close();
       await transport.close?.();
       await database.close();

@@ -1,5 +1,5 @@
 // Games: one row per game, with its settings and the number of the open turn.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { games } from './schema.ts';
 
@@ -15,6 +15,11 @@ export async function insertGame(db: Db, game: NewGame): Promise<Game | null> {
 export async function findGame(db: Db, id: string): Promise<Game | null> {
   const [row] = await db.select().from(games).where(eq(games.id, id));
   return row ?? null;
+}
+
+export async function findGames(db: Db, ids: string[]): Promise<Game[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(games).where(inArray(games.id, [...new Set(ids)]));
 }
 
 /**

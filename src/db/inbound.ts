@@ -1,7 +1,8 @@
 // Inbound mail, stored byte for byte before anything else happens to it, so that nothing is
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
-import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { pgArray, rowsOf, unnestInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
 
@@ -44,46 +45,71 @@ function headerBlock(raw: Uint8Array): Buffer {
   return buf.subarray(0, ends.length ? Math.min(...ends) : buf.length);
 }
 
+export interface InboundArrival extends InboundMeta {
+  raw: Uint8Array;
+}
+
 /**
  * Stores a message unless it is already stored: the same delivery (source key), or the same
  * message arriving twice (Message-ID and body). Returns the stored row's id either way.
  */
-export async function storeInbound(
-  db: Db,
-  raw: Uint8Array,
-  meta: InboundMeta,
-): Promise<{ id: number; duplicate: boolean }> {
-  const messageId = meta.messageId === undefined ? headerMessageId(raw) : meta.messageId;
-  const hash = contentSha256(raw);
-  const [row] = await db
-    .insert(inboundMessages)
-    .values({
-      source: meta.source,
-      sourceKey: meta.sourceKey,
-      messageId,
-      contentSha256: hash,
-      raw: asBuffer(raw),
-      size: raw.byteLength,
-      ...(meta.receivedAt ? { receivedAt: meta.receivedAt } : {}),
-    })
-    // No conflict target: either unique constraint (source key, message id + hash) means "seen".
-    .onConflictDoNothing()
-    .returning({ id: inboundMessages.id });
-  if (row) return { id: row.id, duplicate: false };
+export async function storeInbound(db: Db, raw: Uint8Array, meta: InboundMeta): Promise<{ id: number; duplicate: boolean }> {
+  return (await storeInboundBatch(db, [{ ...meta, raw }]))[0]!;
+}
 
-  const [seen] = await db
-    .select({ id: inboundMessages.id })
-    .from(inboundMessages)
-    .where(
-      messageId === null
-        ? eq(inboundMessages.sourceKey, meta.sourceKey)
-        : sql`${inboundMessages.sourceKey} = ${meta.sourceKey}
-            or (${inboundMessages.messageId} = ${messageId} and ${inboundMessages.contentSha256} = ${hash})`,
+/**
+ * storeInbound for many messages in one statement (atomic: all stored or none), answered in the
+ * order given. A message repeated within the batch is stored once; its later copies are duplicates.
+ */
+export async function storeInboundBatch(db: Db, mails: InboundArrival[]): Promise<Array<{ id: number; duplicate: boolean }>> {
+  if (mails.length === 0) return [];
+  const rows = mails.map((m) => ({
+    source: m.source,
+    sourceKey: m.sourceKey,
+    messageId: m.messageId === undefined ? headerMessageId(m.raw) : m.messageId,
+    contentSha256: contentSha256(m.raw),
+    raw: asBuffer(m.raw),
+    size: m.raw.byteLength,
+    ...(m.receivedAt ? { receivedAt: m.receivedAt } : {}),
+  }));
+  const spec = { source: 'text', sourceKey: 'text', messageId: 'text', contentSha256: 'text', raw: 'bytea', size: 'integer', receivedAt: 'timestamptz' } as const;
+  // No conflict target: either unique constraint (source key, message id + hash) means "seen".
+  // receivedAt: the server's time when the source knows it, else now (the column's default).
+  const now = new Date();
+  const inserted = (
+    await rowsOf<{ id: string | number; sourceKey: string; messageId: string | null; contentSha256: string }>(
+      db,
+      unnestInsert(inboundMessages, spec, rows.map((r) => ({ receivedAt: now, ...r })), {
+        onConflictDoNothing: true,
+        returning: { id: inboundMessages.id, sourceKey: inboundMessages.sourceKey, messageId: inboundMessages.messageId, contentSha256: inboundMessages.contentSha256 },
+      }),
     )
-    .orderBy(asc(inboundMessages.id))
-    .limit(1);
-  if (!seen) throw new Error(`inbound message ${meta.sourceKey} conflicted but cannot be found`);
-  return { id: seen.id, duplicate: true };
+  ).map((r) => ({ ...r, id: Number(r.id) })); // raw rows: node-postgres answers bigint as a string
+  const same = (a: Pick<typeof rows[number], 'sourceKey' | 'messageId' | 'contentSha256'>, b: typeof a) =>
+    a.sourceKey === b.sourceKey && a.messageId === b.messageId && a.contentSha256 === b.contentSha256;
+  const answers: Array<{ id: number; duplicate: boolean } | null> = rows.map((r) => {
+    const at = inserted.findIndex((row) => same(row, r));
+    if (at < 0) return null;
+    const [row] = inserted.splice(at, 1); // a later copy of the same delivery in this batch is a duplicate
+    return { id: row!.id, duplicate: false };
+  });
+  const unresolved = rows.filter((_, i) => answers[i] === null);
+  if (unresolved.length === 0) return answers as Array<{ id: number; duplicate: boolean }>;
+
+  const keys = unresolved.map((r) => r.sourceKey);
+  const messageIds = unresolved.flatMap((r) => (r.messageId === null ? [] : [r.messageId]));
+  const seen = await db
+    .select({ id: inboundMessages.id, sourceKey: inboundMessages.sourceKey, messageId: inboundMessages.messageId, contentSha256: inboundMessages.contentSha256 })
+    .from(inboundMessages)
+    .where(or(inArray(inboundMessages.sourceKey, keys), messageIds.length ? inArray(inboundMessages.messageId, messageIds) : undefined))
+    .orderBy(asc(inboundMessages.id));
+  return rows.map((r, i) => {
+    const answer = answers[i];
+    if (answer) return answer;
+    const match = seen.find((s) => s.sourceKey === r.sourceKey || (r.messageId !== null && s.messageId === r.messageId && s.contentSha256 === r.contentSha256));
+    if (!match) throw new Error(`inbound message ${r.sourceKey} conflicted but cannot be found`);
+    return { id: match.id, duplicate: true };
+  });
 }
 
 export interface InboundOutcome {
@@ -94,6 +120,42 @@ export interface InboundOutcome {
   gameId?: string | null;
   playerId?: number | null;
   at?: Date;
+}
+
+/** What the processing of one message needs of its row: all but the bytes. */
+export type InboundHead = Omit<InboundMessage, 'raw'>;
+
+/** Locks messages' rows (in id order, so two instances never deadlock) and reads all but the bytes. */
+export async function lockInboundMany(tx: Db, ids: number[]): Promise<Map<number, InboundHead>> {
+  if (ids.length === 0) return new Map();
+  const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
+  const rows = await tx.select(columns).from(inboundMessages).where(inArray(inboundMessages.id, ids)).orderBy(asc(inboundMessages.id)).for('update');
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The bytes of stored messages, by id. */
+export async function inboundRaw(db: Db, ids: number[]): Promise<Map<number, Buffer>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: inboundMessages.id, raw: inboundMessages.raw }).from(inboundMessages).where(inArray(inboundMessages.id, ids));
+  return new Map(rows.map((r) => [r.id, r.raw]));
+}
+
+/** markProcessed for many messages in one statement. */
+export async function markProcessedMany(db: Db, outcomes: Array<{ id: number; outcome: InboundOutcome }>): Promise<void> {
+  if (outcomes.length === 0) return;
+  const col = <T>(f: (o: InboundOutcome, id: number) => T) => outcomes.map(({ id, outcome }) => f(outcome, id));
+  // One UPDATE from arrays (unnest) rather than a statement per message.
+  await db.execute(sql`
+    update ${inboundMessages} set
+      status = u.status, outcome = u.outcome, outcome_detail = u.detail::jsonb,
+      game_id = u.game_id, player_id = u.player_id, processed_at = u.at
+    from unnest(
+      ${pgArray(col((_, id) => id))}::bigint[], ${pgArray(col((o) => o.status))}::text[], ${pgArray(col((o) => o.outcome))}::text[],
+      ${pgArray(col((o) => (o.detail === undefined ? null : JSON.stringify(o.detail))))}::text[],
+      ${pgArray(col((o) => o.gameId ?? null))}::text[], ${pgArray(col((o) => o.playerId ?? null))}::bigint[],
+      ${pgArray(col((o) => (o.at ?? new Date()).toISOString()))}::timestamptz[]
+    ) as u(id, status, outcome, detail, game_id, player_id, at)
+    where ${inboundMessages.id} = u.id`);
 }
 
 /** Records what became of a message. Null when there is no such message. */

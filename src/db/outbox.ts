@@ -1,7 +1,8 @@
 // Mail to send. Rows are written in the same transaction as the change they announce, then sent
 // by whichever service instance claims them; several instances may share one PostgreSQL.
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { unnestInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { outbox } from './schema.ts';
 
@@ -34,6 +35,35 @@ export async function enqueue(db: Db, mail: OutboxInput): Promise<{ mail: Outbox
   const [seen] = await db.select().from(outbox).where(eq(outbox.dedupeKey, mail.dedupeKey));
   if (!seen) throw new Error(`outbox ${mail.dedupeKey} conflicted but cannot be found`);
   return { mail: seen, duplicate: true };
+}
+
+/** Enqueues many mails in one statement; a dedupe key already there is skipped. */
+export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
+  if (mails.length === 0) return;
+  const spec = {
+    kind: 'text', gameId: 'text', toAddress: 'text', replyTo: 'text', subject: 'text', inReplyTo: 'text',
+    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', dedupeKey: 'text',
+  } as const;
+  // Any conflict is a dedupe key (message ids are fresh UUIDs).
+  await db.execute(unnestInsert(outbox, spec, mails, { onConflictDoNothing: true }));
+}
+
+/** Which of these Message-IDs (bare) are of mail we sent: our own mail coming back. */
+export async function ownMessageIds(db: Db, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await db.select({ messageId: outbox.messageId }).from(outbox).where(inArray(outbox.messageId, messageIds));
+  return new Set(rows.map((r) => r.messageId));
+}
+
+/** Replies (mail of `kinds`) written to each address since `since`: for the hourly limit. */
+export async function countSentSince(db: Db, addresses: string[], kinds: readonly string[], since: Date): Promise<Map<string, number>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await db
+    .select({ to: outbox.toAddress, n: sql<number>`count(*)::int` })
+    .from(outbox)
+    .where(and(inArray(outbox.toAddress, addresses), gte(outbox.createdAt, since), inArray(outbox.kind, [...kinds])))
+    .groupBy(outbox.toAddress);
+  return new Map(rows.map((r) => [r.to, r.n]));
 }
 
 export interface ClaimOptions {

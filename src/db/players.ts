@@ -1,6 +1,6 @@
 // Players: who plays which faction, how to write to them, and the secret that names them.
 import { randomInt } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { players } from './schema.ts';
 
@@ -58,6 +58,24 @@ export async function findPlayersByEmail(db: Db, email: string): Promise<Player[
     .from(players)
     .where(eq(players.email, email.trim().toLowerCase()))
     .orderBy(asc(players.gameId));
+}
+
+/**
+ * Everyone a batch of mail may concern: the owners of these secrets, whoever writes from these
+ * addresses (in any game), and every player of the secrets' games (the Chancellor's sheet goes
+ * to all of them).
+ */
+export async function playersForMail(db: Db, clues: { secrets: string[]; emails: string[] }): Promise<Player[]> {
+  const secrets = [...new Set(clues.secrets.map((s) => s.trim().toLowerCase()))];
+  const emails = [...new Set(clues.emails.map((e) => e.trim().toLowerCase()))];
+  if (secrets.length === 0 && emails.length === 0) return [];
+  const bySecret = inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']);
+  const gamesOfSecrets = db.select({ gameId: players.gameId }).from(players).where(bySecret);
+  return db
+    .select()
+    .from(players)
+    .where(or(bySecret, emails.length ? inArray(players.email, emails) : undefined, inArray(players.gameId, gamesOfSecrets)))
+    .orderBy(asc(players.id));
 }
 
 export async function findPlayer(db: Db, id: number): Promise<Player | null> {

@@ -1,5 +1,6 @@
 // Order sheets: every version a player sends is kept; the newest one counts (R-TURN-4).
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { pgArray, rowsOf, unnestInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { sheets } from './schema.ts';
 import { lockTurn } from './turns.ts';
@@ -38,6 +39,51 @@ export async function addSheetVersion(db: Db, input: SheetInput): Promise<AddShe
       .returning();
     return { ok: true, sheet: sheet!, previousReceivedAt: previous?.receivedAt ?? null } as const;
   });
+}
+
+/** Inserts sheets built by the caller (versions decided under the turn's lock); returns their ids by inbound id. */
+export async function insertSheets(db: Db, rows: Array<SheetInput & { version: number }>): Promise<Map<number, number>> {
+  if (rows.length === 0) return new Map();
+  const spec = { gameId: 'text', turn: 'integer', faction: 'text', version: 'integer', text: 'text', parsed: 'jsonb', status: 'text', receivedAt: 'timestamptz', inboundId: 'bigint' } as const;
+  const ids = await rowsOf<{ id: string | number; inboundId: string | number | null }>(
+    db,
+    unnestInsert(sheets, spec, rows, { returning: { id: sheets.id, inboundId: sheets.inboundId } }),
+  );
+  // Raw rows: bigint comes back as a string from node-postgres.
+  return new Map(ids.flatMap((r) => (r.inboundId === null ? [] : [[Number(r.inboundId), Number(r.id)] as const])));
+}
+
+/**
+ * The newest version of each of these factions' sheets: one index probe per faction (a turn's
+ * versions are never all read, however many a player sent).
+ */
+export async function latestSheetsOf(db: Db, wanted: Array<{ gameId: string; turn: number; faction: string }>): Promise<Sheet[]> {
+  if (wanted.length === 0) return [];
+  const rows = await rowsOf<Record<string, unknown>>(db, sql`
+    select s.* from unnest(${pgArray(wanted.map((w) => w.gameId))}::text[], ${pgArray(wanted.map((w) => w.turn))}::integer[],
+      ${pgArray(wanted.map((w) => w.faction))}::text[]) as k(game_id, turn, faction)
+    cross join lateral (
+      select * from ${sheets} where ${sheets.gameId} = k.game_id and ${sheets.turn} = k.turn and ${sheets.faction} = k.faction
+      order by ${sheets.version} desc limit 1
+    ) s`);
+  return rows.map(sheetFromRow);
+}
+
+// A raw row (snake_case, driver types) as Drizzle would have mapped it.
+function sheetFromRow(r: Record<string, unknown>): Sheet {
+  return {
+    id: Number(r.id),
+    gameId: String(r.game_id),
+    turn: Number(r.turn),
+    faction: String(r.faction),
+    version: Number(r.version),
+    text: String(r.text),
+    parsed: typeof r.parsed === 'string' ? JSON.parse(r.parsed) : r.parsed,
+    status: r.status as Sheet['status'],
+    receivedAt: r.received_at instanceof Date ? r.received_at : new Date(String(r.received_at)),
+    inboundId: r.inbound_id === null ? null : Number(r.inbound_id),
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+  };
 }
 
 export async function latestSheet(db: Db, gameId: string, turn: number, faction: string): Promise<Sheet | null> {

@@ -1,5 +1,5 @@
 // Turns: the position before each turn (the adjudicator's GameState), its deadlines and status.
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, lte, or } from 'drizzle-orm';
 import type { GameState } from '../adjudicator/types.ts';
 import type { Db } from './client.ts';
 import { turns } from './schema.ts';
@@ -32,6 +32,18 @@ export async function lockTurn(tx: Db, gameId: string, number: number): Promise<
     .where(and(eq(turns.gameId, gameId), eq(turns.number, number)))
     .for('update');
   return row ? asTurn(row) : null;
+}
+
+/** lockTurn for several turns, locked in (game, number) order so that concurrent lockers never deadlock. */
+export async function lockTurns(tx: Db, wanted: Array<{ gameId: string; number: number }>): Promise<Turn[]> {
+  if (wanted.length === 0) return [];
+  const rows = await tx
+    .select()
+    .from(turns)
+    .where(or(...wanted.map((w) => and(eq(turns.gameId, w.gameId), eq(turns.number, w.number)))))
+    .orderBy(asc(turns.gameId), asc(turns.number))
+    .for('update');
+  return rows.map(asTurn);
 }
 
 export async function updateTurn(

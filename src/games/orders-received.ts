@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 
 export type OrdersReceived = 'none' | 'problems' | 'valid';
 
-export function ordersReceivedOf(sheet: Sheet | null): OrdersReceived {
+export function ordersReceivedOf(sheet: Pick<Sheet, 'status'> | null): OrdersReceived {
   return sheet === null ? 'none' : sheet.status;
 }
 

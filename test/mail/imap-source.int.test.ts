@@ -61,7 +61,7 @@ function startSource(user: string, over: Partial<ImapSourceOptions> = {}) {
     mailbox: 'INBOX',
     processedMailbox: 'Processed',
     cursorStore,
-    onMessage: async (m) => void delivered.push(m),
+    onBatch: async (ms) => void delivered.push(...ms),
     log: pino({ level: 'silent' }),
     signal: controller.signal,
     pollIntervalMs: 200,
@@ -106,31 +106,32 @@ describe('runImapSource', () => {
     await src.stop();
   });
 
-  it('leaves a message whose onMessage fails in the INBOX, cursor unmoved, and retries it', async () => {
+  it('leaves a batch whose handler fails in the INBOX, cursor unmoved, retries it and keeps the order', async () => {
     const user = await freshUser();
-    for (const n of [1, 2, 3]) await dovecot.append(user, 'INBOX', orderMail(n));
+    for (const n of [1, 2, 3, 4, 5]) await dovecot.append(user, 'INBOX', orderMail(n));
     let failing = true;
     let failures = 0;
     const delivered: number[] = [];
     const src = startSource(user, {
-      onMessage: async (m) => {
-        if (m.uid === 2 && failing) {
+      batch: { maxMessages: 2, maxBytes: 1_000_000 }, // batches [1,2] [3,4] [5]
+      onBatch: async (ms) => {
+        if (ms.some((m) => m.uid === 3) && failing) {
           failures++;
           throw new Error('database unavailable');
         }
-        delivered.push(m.uid);
+        delivered.push(...ms.map((m) => m.uid));
       },
     });
     await eventually(() => expect(failures).toBeGreaterThanOrEqual(3)); // retried, with backoff
-    expect(delivered).toEqual([1]); // 3 waits behind 2: order is kept
-    expect(await dovecot.listUids(user, 'INBOX')).toEqual([2, 3]);
-    expect(await dovecot.listUids(user, 'Processed')).toHaveLength(1);
-    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(1);
+    expect(delivered).toEqual([1, 2]); // 5 waits behind the failed batch: order is kept
+    expect(await dovecot.listUids(user, 'INBOX')).toEqual([3, 4, 5]);
+    expect(await dovecot.listUids(user, 'Processed')).toHaveLength(2);
+    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(2);
 
     failing = false;
-    await eventually(() => expect(delivered).toEqual([1, 2, 3]));
+    await eventually(() => expect(delivered).toEqual([1, 2, 3, 4, 5]));
     await eventually(async () => expect(await dovecot.listUids(user, 'INBOX')).toEqual([]));
-    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(3);
+    expect((await src.cursorStore.get('INBOX'))?.lastUid).toBe(5);
   });
 
   it('starts from scratch when UIDVALIDITY changes (mailbox deleted and recreated)', async () => {

@@ -3,17 +3,16 @@
 import type { Board } from '../../adjudicator/map.ts';
 import { reviewSheet } from '../../adjudicator/review.ts';
 import type { Lang } from '../../adjudicator/types.ts';
-import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
-import type { InboundMessage, InboundOutcome } from '../../db/inbound.ts';
-import { listPlayers, type Player } from '../../db/players.ts';
-import { enqueue, newMessageId } from '../../db/outbox.ts';
-import { addSheetVersion, latestSheet } from '../../db/sheets.ts';
-import { findTurn, type Turn } from '../../db/turns.ts';
+import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
+import type { Player } from '../../db/players.ts';
+import { newMessageId } from '../../db/outbox.ts';
+import type { Turn } from '../../db/turns.ts';
 import { ordersReceivedOf } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../extract.ts';
+import type { IntakeStore } from './intake-store.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
   ackText,
@@ -28,8 +27,8 @@ import {
 } from './reply-texts.ts';
 
 export interface PlayerMailContext {
-  tx: Db;
-  row: InboundMessage;
+  store: IntakeStore;
+  row: InboundHead;
   mail: ExtractedMail;
   player: Player;
   game: Game;
@@ -52,14 +51,14 @@ export function commandOf(sheetText: string, subject: string | null): Command | 
   return null;
 }
 
-export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome> {
-  const { tx, row, mail, player, game } = c;
+export function answerPlayer(c: PlayerMailContext): InboundOutcome {
+  const { store, row, mail, player, game } = c;
   const lang = player.lang;
   const tz = player.timeZone ?? game.timeZone;
   const when = (d: Date) => formatInstant(d, tz, lang);
   const base = { gameId: game.id, playerId: player.id };
   const reply = (kind: ReplyKind, text: string, key = kind) =>
-    enqueueReply(tx, c.replyCtx, {
+    enqueueReply(store, c.replyCtx, {
       kind,
       gameId: game.id,
       to: player.email,
@@ -69,8 +68,8 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
       thread: c.thread,
       dedupeKey: `${key}:${row.id}`,
     });
-  const refuse = async (outcome: string, kind: ReplyKind, text: string): Promise<InboundOutcome> => ({
-    ...base, status: 'rejected', outcome, detail: { answered: await reply(kind, text) },
+  const refuse = (outcome: string, kind: ReplyKind, text: string): InboundOutcome => ({
+    ...base, status: 'rejected', outcome, detail: { answered: reply(kind, text) },
   });
 
   if (mail.oversized) return refuse('too-large', 'unreadable', unreadableText(lang, 'too-large', `${row.size} bytes`));
@@ -78,10 +77,10 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
   if (mail.broken && mail.sheetSource === 'none') return refuse('broken', 'unreadable', unreadableText(lang, 'broken', mail.broken));
   if (game.status !== 'active') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
 
-  const turn = await findTurn(tx, game.id, game.currentTurn);
+  const turn = store.turn(game.id, game.currentTurn);
   const command = commandOf(mail.sheetText, mail.subject);
-  if (command === 'help') return { ...base, status: 'processed', outcome: 'help', detail: { answered: await reply('help', helpText(lang)) } };
-  if (command === 'status') return { ...base, status: 'processed', outcome: 'status', detail: { answered: await reply('status', await statusFor(c, turn, when)) } };
+  if (command === 'help') return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
+  if (command === 'status') return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
 
   if (!turn || turn.status !== 'open') return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
   if (player.joinedTurn > turn.number) return refuse('not-in-play', 'refusal', notAcceptedText(lang, 'not-in-play'));
@@ -98,11 +97,11 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
   const understoodNothing = !p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0;
   // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
   if (understoodNothing) return refuse('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
-  if (isChancellor && (await latestSheet(tx, game.id, turn.number, player.faction))) {
+  if (isChancellor && store.latestSheet(game.id, turn.number, player.faction)) {
     return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
   }
 
-  const added = await addSheetVersion(tx, {
+  const added = store.addSheet({
     gameId: game.id,
     turn: turn.number,
     faction: player.faction,
@@ -128,13 +127,14 @@ export async function answerPlayer(c: PlayerMailContext): Promise<InboundOutcome
     isChancellor,
     damage: mail.brokenReasons.map((r) => r[l]),
   });
-  const answered = await reply('ack', ackText(facts(lang)));
-  if (isChancellor) await broadcastChancellorSheet(c, turn, facts);
+  const answered = reply('ack', ackText(facts(lang)));
+  if (isChancellor) broadcastChancellorSheet(c, turn, facts);
   return {
     ...base,
     status: 'processed',
     outcome: 'sheet',
-    detail: { sheetId: added.sheet.id, version: added.sheet.version, sheetStatus: review.status, answered },
+    // sheetId is filled in when the batch is written (IntakeStore.flush).
+    detail: { sheetId: null, version: added.version, sheetStatus: review.status, answered },
   };
 }
 
@@ -142,18 +142,19 @@ const privateAddressOf = (c: PlayerMailContext, p: Player) =>
   privateAddress({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart }, p.secret);
 
 /** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
-async function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts) {
+function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts): void {
   const chancellor = sideName(c.board, c.player.faction, 'en');
-  for (const p of await listPlayers(c.tx, c.game.id)) {
+  for (const p of c.store.playersOf(c.game.id)) {
     const tz = p.timeZone ?? c.game.timeZone;
     const f = { ...facts(p.lang), deadline: formatInstant(turn.deadline, tz, p.lang) };
-    await enqueueReplyOnce(c, p, `[SF ${c.game.id}] ${p.lang === 'it' ? 'Dichiarazione del Cancelliere' : 'The Chancellor declares'} — ${chancellor}, ${turn.number}`,
+    enqueueOnce(c, p, `[SF ${c.game.id}] ${p.lang === 'it' ? 'Dichiarazione del Cancelliere' : 'The Chancellor declares'} — ${chancellor}, ${turn.number}`,
       chancellorBroadcastText(f), `chancellor:${c.game.id}:${turn.number}:${p.id}`);
   }
 }
 
-async function enqueueReplyOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string) {
-  await enqueue(c.tx, {
+/** Not a reply: the broadcast does not count towards any player's hourly limit. */
+function enqueueOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string): void {
+  c.store.enqueue({
     kind: 'chancellor-sheet',
     gameId: c.game.id,
     toAddress: p.email,
@@ -162,11 +163,11 @@ async function enqueueReplyOnce(c: PlayerMailContext, p: Player, subject: string
     messageId: newMessageId(c.replyCtx.domain),
     bodyText: text,
     dedupeKey,
-  });
+  }, false);
 }
 
-async function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): Promise<string> {
-  const sheet = turn ? await latestSheet(c.tx, c.game.id, turn.number, c.player.faction) : null;
+function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): string {
+  const sheet = turn ? c.store.latestSheet(c.game.id, turn.number, c.player.faction) : null;
   return statusText({
     lang: c.player.lang,
     board: c.board,

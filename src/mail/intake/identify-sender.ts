@@ -1,9 +1,9 @@
 // Who wrote, for which game (MAIL.md "Who is writing"). Both checks must pass for a sheet to be
 // applied: the secret names the player, and the From address is that player's registered one.
 // Whoever fails a check learns nothing about other players; an unknown sender hears nothing.
-import type { Db } from '../../db/client.ts';
-import { findGame, type Game } from '../../db/games.ts';
-import { findByEmail, findBySecret, findPlayersByEmail, type Player } from '../../db/players.ts';
+import type { Game } from '../../db/games.ts';
+import type { Player } from '../../db/players.ts';
+import type { IntakeStore } from './intake-store.ts';
 
 export type Identification =
   | { kind: 'player'; player: Player; game: Game }
@@ -24,34 +24,29 @@ export interface SenderClues {
   gameTag: string | null;
 }
 
-export async function identifySender(db: Db, mail: SenderClues): Promise<Identification> {
+export function identifySender(store: IntakeStore, mail: SenderClues): Identification {
   const from = mail.from?.trim().toLowerCase() ?? null;
-  // The sender's other games matter only when we refuse: looked up then, not for every sheet.
-  let knownOnce: Promise<Player[]> | null = null;
-  const known = () => (knownOnce ??= from ? findPlayersByEmail(db, from) : Promise.resolve([]));
-  const answerable = async (gameId?: string) => {
-    const k = await known();
-    return k.find((p) => p.gameId === gameId) ?? k[0] ?? null;
-  };
+  const known = from ? store.playersByEmail(from) : [];
+  const answerable = (gameId?: string) => known.find((p) => p.gameId === gameId) ?? known[0] ?? null;
 
   if (mail.secret) {
-    const owner = await findBySecret(db, mail.secret);
-    if (!owner) return refused('unknown-code', await answerable(), null, null);
-    const game = await findGame(db, owner.gameId);
+    const owner = store.playerBySecret(mail.secret);
+    if (!owner) return refused('unknown-code', answerable(), null, null);
+    const game = store.game(owner.gameId);
     if (owner.email !== from) {
       // The registered player is told; the sender only if we know them (never the owner's name).
-      return refused('sender-mismatch', await answerable(owner.gameId), owner, game);
+      return refused('sender-mismatch', answerable(owner.gameId), owner, game);
     }
     return game ? { kind: 'player', player: owner, game } : refused('unknown-game', owner, null, null);
   }
   if (mail.gameTag) {
-    const game = await findGame(db, mail.gameTag.toLowerCase());
-    if (!game) return refused('unknown-game', await answerable(), null, null);
-    const player = from ? await findByEmail(db, game.id, from) : null;
+    const game = store.game(mail.gameTag.toLowerCase());
+    if (!game) return refused('unknown-game', answerable(), null, null);
+    const player = from ? store.playerInGame(game.id, from) : null;
     if (player) return refused('missing-code', player, null, game);
-    return refused('unknown-sender', await answerable(), null, game);
+    return refused('unknown-sender', answerable(), null, game);
   }
-  return refused((await known()).length ? 'no-game' : 'unknown-sender', await answerable(), null, null);
+  return refused(known.length ? 'no-game' : 'unknown-sender', answerable(), null, null);
 }
 
 function refused(reason: RefusalReason, answer: Player | null, warn: Player | null, game: Game | null): Identification {

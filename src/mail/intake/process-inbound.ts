@@ -1,18 +1,17 @@
-// What becomes of one stored mail: ignored (loops), refused (identity), answered (commands,
+// What becomes of stored mail: ignored (loops), refused (identity), answered (commands,
 // unreadable, late) or stored as a new sheet version and acknowledged. Everything it changes —
-// the sheet, the replies in the outbox, the message's outcome — commits in one transaction that
-// starts by locking the message, so two instances never process one mail twice.
-import { eq, getTableColumns } from 'drizzle-orm';
+// the sheets, the replies in the outbox, the messages' outcomes — commits in one transaction that
+// starts by locking the messages, so two instances never process one mail twice. Mail comes in
+// batches (one IMAP fetch's worth) so that a batch costs a fixed number of queries, not a mail.
 import type { Logger } from 'pino';
 import { classicMap, type Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
-import { markProcessed, type InboundMessage, type InboundOutcome } from '../../db/inbound.ts';
-import { findOutboxByMessageId } from '../../db/outbox.ts';
-import { inboundMessages } from '../../db/schema.ts';
+import { inboundRaw, lockInboundMany, type InboundHead, type InboundOutcome } from '../../db/inbound.ts';
 import { extractMail, type ExtractedMail } from '../extract.ts';
 import { identifySender } from './identify-sender.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
-import { enqueueReply, replySubject, type ReplyContext } from './outgoing.ts';
+import { IntakeStore } from './intake-store.ts';
+import { enqueueReply, REPLY_KINDS, replySubject, type ReplyContext } from './outgoing.ts';
 import { refusalText, spoofWarningText } from './reply-texts.ts';
 import { formatInstant } from '../../games/time-format.ts';
 
@@ -34,59 +33,69 @@ export interface IntakeDeps {
 
 export type IntakeResult = Pick<InboundOutcome, 'status' | 'outcome'> | { status: 'already'; outcome: string | null };
 
-/** Locks the message's row and reads it, all but the bytes: the caller has those already. */
-async function lockInbound(tx: Db, id: number, raw: Buffer): Promise<InboundMessage | null> {
-  const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
-  const [row] = await tx.select(columns).from(inboundMessages).where(eq(inboundMessages.id, id)).for('update');
-  return row ? { ...row, raw } : null;
+/** A stored message to process, with its bytes when the caller has them (spares reading them back). */
+export interface StoredMail {
+  id: number;
+  raw?: Buffer;
+}
+
+/** One stored message: a batch of one. */
+export async function processInbound(deps: IntakeDeps, id: number, justStored?: Buffer): Promise<IntakeResult> {
+  const [result] = await processInboundBatch(deps, [{ id, ...(justStored ? { raw: justStored } : {}) }]);
+  return result!;
 }
 
 /**
- * `justStored`: the bytes of a message this caller has just inserted (so it is pending unless
- * another instance got there first, which the locked re-check below catches). It spares reading
- * back what we hold already — a round trip, and megabytes for a large mail.
+ * Processes stored messages in the order given, in one transaction: each mail is decided in
+ * turn, seeing what the mails before it did (a second sheet from the same player in the batch
+ * is version 2). A message already processed, by us or another instance, is left as it is.
+ * Rejects if anything fails; then nothing of the batch is written and every message stays
+ * pending (the caller may retry them one by one, so that one bad mail does not hold the rest).
  */
-export async function processInbound(deps: IntakeDeps, id: number, justStored?: Buffer): Promise<IntakeResult> {
+export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[]): Promise<IntakeResult[]> {
   const { db, log } = deps;
-  let raw = justStored;
-  if (!raw) {
-    const peek = await db.select({ raw: inboundMessages.raw, status: inboundMessages.status, outcome: inboundMessages.outcome })
-      .from(inboundMessages).where(eq(inboundMessages.id, id));
-    const first = peek[0];
-    if (!first) throw new Error(`inbound message ${id} does not exist`);
-    if (first.status !== 'pending') return { status: 'already', outcome: first.outcome };
-    raw = first.raw;
-  }
+  const raws = new Map(items.flatMap((i) => (i.raw ? [[i.id, i.raw] as const] : [])));
+  const missing = items.filter((i) => !i.raw).map((i) => i.id);
+  for (const [id, raw] of await inboundRaw(db, missing)) raws.set(id, raw);
+  const unknown = items.find((i) => !raws.has(i.id));
+  if (unknown) throw new Error(`inbound message ${unknown.id} does not exist`);
   // Parsing is slow and pure: done before the transaction, which then stays short.
-  const mail = await extractMail(raw, {
+  const options = {
     maxBytes: deps.mail.maxBytes,
     ourDomain: deps.mail.domain,
     ordersLocalPart: deps.mail.ordersLocalPart,
     ourAddresses: deps.mail.ourAddresses,
-  });
+  };
+  const mails = await Promise.all(items.map((i) => extractMail(raws.get(i.id)!, options)));
+  const now = deps.now();
   return db.transaction(async (tx) => {
-    const row = await lockInbound(tx, id, raw);
-    if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null } as const;
-    const outcome = await decide(deps, tx, row, mail);
-    await markProcessed(tx, id, { ...outcome, at: deps.now() });
-    log.info({ inbound: id, from: mail.from, status: outcome.status, outcome: outcome.outcome }, 'mail processed');
-    return { status: outcome.status, outcome: outcome.outcome };
+    const rows = await lockInboundMany(tx, items.map((i) => i.id));
+    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000));
+    const results = items.map((item, i): IntakeResult => {
+      const row = rows.get(item.id);
+      if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
+      const outcome = { ...decide(deps, store, now, row, mails[i]!), at: now };
+      row.status = outcome.status; // the same message twice in one batch is processed once
+      row.outcome = outcome.outcome;
+      store.record(item.id, outcome);
+      log.info({ inbound: item.id, from: mails[i]!.from, status: outcome.status, outcome: outcome.outcome }, 'mail processed');
+      return { status: outcome.status, outcome: outcome.outcome };
+    });
+    await store.flush(tx);
+    return results;
   });
 }
 
-async function decide(deps: IntakeDeps, tx: Db, row: InboundMessage, mail: ExtractedMail): Promise<InboundOutcome> {
-  const now = deps.now();
+function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ExtractedMail): InboundOutcome {
   if (mail.automatic) return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons } };
-  if (mail.messageId && (await findOutboxByMessageId(tx, mail.messageId.replace(/^<|>$/g, '')))) {
-    return { status: 'ignored', outcome: 'own-mail' };
-  }
+  if (mail.messageId && store.isOwnMail(mail.messageId)) return { status: 'ignored', outcome: 'own-mail' };
   const replyCtx: ReplyContext = { domain: deps.mail.domain, ordersLocalPart: deps.mail.ordersLocalPart, replyRateLimitPerHour: deps.mail.replyRateLimitPerHour, now };
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
-  const who = await identifySender(tx, mail);
+  const who = identifySender(store, mail);
   if (who.kind === 'refused') {
     const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
     if (who.answer) {
-      detail.answered = await enqueueReply(tx, replyCtx, {
+      detail.answered = enqueueReply(store, replyCtx, {
         kind: 'refusal',
         gameId: who.game?.id ?? who.answer.gameId,
         to: who.answer.email,
@@ -98,7 +107,7 @@ async function decide(deps: IntakeDeps, tx: Db, row: InboundMessage, mail: Extra
     }
     if (who.warn && who.warn.email !== who.answer?.email) {
       const tz = who.warn.timeZone ?? who.game?.timeZone ?? 'UTC';
-      detail.warned = await enqueueReply(tx, replyCtx, {
+      detail.warned = enqueueReply(store, replyCtx, {
         kind: 'warning',
         gameId: who.warn.gameId,
         to: who.warn.email,
@@ -117,6 +126,6 @@ async function decide(deps: IntakeDeps, tx: Db, row: InboundMessage, mail: Extra
     };
   }
   const board = (deps.boardFor ?? (() => classicMap()))(who.game.map);
-  const ctx: PlayerMailContext = { tx, row, mail, player: who.player, game: who.game, board, replyCtx, thread };
+  const ctx: PlayerMailContext = { store, row, mail, player: who.player, game: who.game, board, replyCtx, thread };
   return answerPlayer(ctx);
 }

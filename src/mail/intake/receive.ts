@@ -2,8 +2,8 @@
 // nothing is ever lost), then process it. A mail that fails processing stays pending in the
 // database and is retried by the sweep; the mail source may move on once it is stored.
 import type { InboundSource } from '../../db/inbound.ts';
-import { listPendingInbound, storeInbound } from '../../db/inbound.ts';
-import { processInbound, type IntakeDeps, type IntakeResult } from './process-inbound.ts';
+import { listPendingInbound, storeInboundBatch } from '../../db/inbound.ts';
+import { processInboundBatch, type IntakeDeps, type IntakeResult, type StoredMail } from './process-inbound.ts';
 
 export interface ArrivedMail {
   raw: Buffer;
@@ -12,32 +12,59 @@ export interface ArrivedMail {
   receivedAt: Date;
 }
 
-export async function storeMail(deps: IntakeDeps, mail: ArrivedMail): Promise<{ id: number; duplicate: boolean }> {
-  return storeInbound(deps.db, mail.raw, { source: mail.source, sourceKey: mail.sourceKey, receivedAt: mail.receivedAt });
+export interface Received {
+  id: number;
+  duplicate: boolean;
+  /** Null when processing failed: the mail stays pending and the sweep retries it. */
+  result: IntakeResult | null;
 }
 
 /** Store, then process. Throws only when the mail could not be stored (the source retries it). */
-export async function receiveMail(deps: IntakeDeps, mail: ArrivedMail): Promise<{ id: number; duplicate: boolean; result: IntakeResult | null }> {
-  const stored = await storeMail(deps, mail);
-  try {
-    // A duplicate may be processed already: only a fresh row skips the read-back.
-    return { ...stored, result: await processInbound(deps, stored.id, stored.duplicate ? undefined : mail.raw) };
-  } catch (err) {
-    deps.log.error({ err, inbound: stored.id }, 'processing failed; the mail stays pending and will be retried');
-    return { ...stored, result: null };
-  }
+export async function receiveMail(deps: IntakeDeps, mail: ArrivedMail): Promise<Received> {
+  return (await receiveMails(deps, [mail]))[0]!;
+}
+
+/**
+ * receiveMail for a batch: stored in one statement (all or nothing: a throw means none was
+ * stored, and the source retries the batch), then processed together.
+ */
+export async function receiveMails(deps: IntakeDeps, mails: ArrivedMail[]): Promise<Received[]> {
+  const items = await storeMails(deps, mails);
+  const results = await processStored(deps, items);
+  return items.map((s, i) => ({ id: s.id, duplicate: s.duplicate, result: results[i]! }));
+}
+
+/** The first step alone: stored (one statement, all or nothing), ready for processStored. */
+export async function storeMails(deps: IntakeDeps, mails: ArrivedMail[]): Promise<Array<StoredMail & { duplicate: boolean }>> {
+  const stored = await storeInboundBatch(deps.db, mails);
+  // A duplicate may be processed already: only a fresh row skips the read-back.
+  return stored.map((s, i) => (s.duplicate ? s : { ...s, raw: mails[i]!.raw }));
 }
 
 /** Processes mail left pending (a crash, a failure): oldest first. Returns how many were handled. */
 export async function processPending(deps: IntakeDeps, limit = 100): Promise<number> {
-  let done = 0;
-  for (const row of await listPendingInbound(deps.db, limit)) {
-    try {
-      await processInbound(deps, row.id, row.raw); // listed as pending: the locked re-check decides
-      done++;
-    } catch (err) {
-      deps.log.error({ err, inbound: row.id }, 'processing failed again; left pending');
+  const rows = await listPendingInbound(deps.db, limit);
+  // Listed as pending: the locked re-check decides.
+  const results = await processStored(deps, rows.map((r) => ({ id: r.id, raw: r.raw })));
+  return results.filter((r) => r !== null).length;
+}
+
+/**
+ * One transaction for the whole batch; if it fails, one per mail, so that a mail that cannot be
+ * processed (a bug, a constraint) stays pending alone instead of holding up the others.
+ */
+export async function processStored(deps: IntakeDeps, items: StoredMail[]): Promise<Array<IntakeResult | null>> {
+  if (items.length === 0) return [];
+  try {
+    return await processInboundBatch(deps, items);
+  } catch (err) {
+    if (items.length === 1) {
+      deps.log.error({ err, inbound: items[0]!.id }, 'processing failed; the mail stays pending and will be retried');
+      return [null];
     }
+    deps.log.warn({ err, mails: items.length }, 'processing a batch failed; processing its mails one by one');
   }
-  return done;
+  const results: Array<IntakeResult | null> = [];
+  for (const item of items) results.push(...(await processStored(deps, [item])));
+  return results;
 }

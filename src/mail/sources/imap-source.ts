@@ -1,10 +1,10 @@
-// Reads order mail from an IMAP mailbox: deliver each message, then move it to the processed
-// mailbox and advance the cursor (a batch at a time: one FETCH, one MOVE, one cursor update).
-// The steps are in imap-steps.ts; this file is only the loop.
+// Reads order mail from an IMAP mailbox a batch at a time: one FETCH, the batch handed over,
+// then one MOVE to the processed mailbox and one cursor update. The next batch is fetched while
+// the handler works on this one. The steps are in imap-steps.ts; this file is only the loop.
 //
-// Delivery contract (see MailHandler in types.ts): at-least-once. A crash after onMessage but
-// before the move re-delivers that message; a crash after the move but before the cursor update
-// is harmless (the message is no longer in the mailbox).
+// Delivery contract (see BatchHandler in types.ts): at-least-once. A crash after the handler but
+// before the move re-delivers that batch; a crash after the move but before the cursor update
+// is harmless (the messages are no longer in the mailbox).
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import { backoffDelay, sleep, Wakeup } from './timing.ts';
@@ -28,7 +28,7 @@ import {
   type ImapRawMail,
   type ImapSettings,
   type MailboxCursorStore,
-  type MailHandler,
+  type BatchHandler,
 } from './types.ts';
 
 export interface ImapSourceOptions {
@@ -36,14 +36,14 @@ export interface ImapSourceOptions {
   mailbox: string;
   processedMailbox: string;
   cursorStore: MailboxCursorStore;
-  onMessage: MailHandler<ImapRawMail>;
+  onBatch: BatchHandler<ImapRawMail>;
   log: Logger;
   signal: AbortSignal;
   /** Poll interval when the server has no IDLE. */
   pollIntervalMs: number;
   /** Even with IDLE, re-check this often: under imapflow's 5-minute socket timeout, and a safety net. */
   idleRefreshMs?: number;
-  /** Reconnects and retries of a failed onMessage. */
+  /** Reconnects and retries of a failed onBatch. */
   backoff?: BackoffOptions;
   random?: () => number;
   /** How many messages (and about how many bytes) one FETCH brings in. */
@@ -52,8 +52,11 @@ export interface ImapSourceOptions {
 
 type Ctx = Required<Pick<ImapSourceOptions, 'backoff' | 'random' | 'idleRefreshMs' | 'batch'>> & ImapSourceOptions;
 
-/** Enough to amortise the round trips; small enough that a crash re-delivers little. */
-export const DEFAULT_BATCH: BatchLimits = { maxMessages: 50, maxBytes: 16 * 1024 * 1024 };
+/**
+ * Enough to amortise the round trips and the per-batch queries downstream; small enough that a
+ * crash re-delivers little and two batches in memory stay well under the byte cap.
+ */
+export const DEFAULT_BATCH: BatchLimits = { maxMessages: 200, maxBytes: 16 * 1024 * 1024 };
 
 /** Runs until `signal` aborts. Never rejects: every failure is logged and retried. */
 export async function runImapSource(options: ImapSourceOptions): Promise<void> {
@@ -117,50 +120,53 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
 }
 
 /**
- * Delivers every message above the cursor, in UID order. Returns false if onMessage failed:
- * later messages wait, so the mailbox is always consumed in order.
+ * Delivers every message above the cursor, in UID order, a batch at a time. Returns false if the
+ * handler failed: that batch and the ones after it wait, so the mailbox is consumed in order.
  *
- * Messages are fetched in batches (one FETCH each), and the delivered ones of a batch are moved
- * in one MOVE and the cursor advanced once: per-message round trips were most of the time an
- * IMAP source spent outside onMessage. A crash mid-batch re-delivers the batch's delivered but
- * unmoved messages, which the contract allows (at-least-once; downstream dedupes).
+ * While the handler stores a batch, the next one is already being fetched (imapflow queues the
+ * commands on the one connection): fetching and storing overlap instead of taking turns. A crash
+ * mid-way re-delivers the batch being handled, which the contract allows (downstream dedupes).
  */
 async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Promise<boolean> {
   const { log, mailbox } = ctx;
   if (currentUidValidity(client) !== uidValidity) throw new Error('UIDVALIDITY changed under an open session');
   const cursor = await resolveCursor(ctx.cursorStore, mailbox, uidValidity, log);
-  for (const batch of batchesOf(await listNewMessages(client, cursor.lastUid), ctx.batch)) {
-    if (ctx.signal.aborted) return true;
-    const fetched = await fetchMessages(client, batch);
-    const delivered: number[] = [];
-    let handled = 0; // the highest UID dealt with, in order: delivered, or gone from the mailbox
-    let ok = true;
-    for (const uid of batch) {
-      if (ctx.signal.aborted) break;
-      const msg = fetched.get(uid);
-      if (msg) {
-        const sourceKey = `imap:${mailbox}:${uidValidity}:${uid}`;
+  const batches = batchesOf(await listNewMessages(client, cursor.lastUid), ctx.batch);
+  let next = batches.length ? prefetch(client, batches[0]!) : null;
+  try {
+    for (const [i, batch] of batches.entries()) {
+      if (ctx.signal.aborted) return true;
+      const fetched = await next!.result;
+      next = i + 1 < batches.length ? prefetch(client, batches[i + 1]!) : null;
+      const mails = batch.flatMap((uid) => {
+        const msg = fetched.get(uid); // missing: expunged by someone else meanwhile
+        return msg ? [{ ...msg, sourceKey: `imap:${mailbox}:${uidValidity}:${uid}`, uid, uidValidity }] : [];
+      });
+      if (mails.length) {
         try {
-          await ctx.onMessage({ ...msg, sourceKey, uid, uidValidity });
+          await ctx.onBatch(mails);
         } catch (err) {
-          log.error({ err, uid, sourceKey }, 'onMessage failed; leaving the message in place to retry');
-          ok = false;
-          break;
+          log.error({ err, uids: mails.map((m) => m.uid) }, 'onBatch failed; leaving the messages in place to retry');
+          return false;
         }
-        delivered.push(uid);
-        log.debug({ uid, sourceKey }, 'message delivered');
+        log.debug({ uids: mails.map((m) => m.uid) }, 'messages delivered');
+        if (!(await moveToProcessed(client, mails.map((m) => m.uid), ctx.processedMailbox, log))) {
+          // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
+          log.error({ uids: mails.map((m) => m.uid), to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
+        }
       }
-      handled = uid;
+      await ctx.cursorStore.set(mailbox, { uidValidity, lastUid: batch[batch.length - 1]! });
     }
-    if (delivered.length && !(await moveToProcessed(client, delivered, ctx.processedMailbox, log))) {
-      // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
-      log.error({ uids: delivered, to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
-    }
-    if (handled) await ctx.cursorStore.set(mailbox, { uidValidity, lastUid: handled });
-    if (!ok) return false;
-    if (ctx.signal.aborted) return true;
+    return true;
+  } finally {
+    await next?.settled; // never leave a FETCH in flight behind us
   }
-  return true;
+}
+
+/** A FETCH started now and awaited later; `settled` never rejects (for clean-up). */
+function prefetch(client: ImapFlow, uids: number[]) {
+  const result = fetchMessages(client, uids);
+  return { result, settled: result.then(() => undefined, () => undefined) };
 }
 
 /**

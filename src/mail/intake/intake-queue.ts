@@ -1,0 +1,47 @@
+// How the running service takes in mail: a source hands over a batch, the batch is stored at
+// once (the source may then move it out of the mailbox), and processing happens behind, one
+// batch at a time and in arrival order, while the source fetches and stores the next batch.
+// At most one batch waits behind the one being processed, so memory stays bounded and a slow
+// database slows the source down instead of piling mail up. The sweep of mail left pending (a
+// crash, a failure) runs in the same line, so one instance never processes two batches at once.
+import type { IntakeDeps } from './process-inbound.ts';
+import { processPending, processStored, storeMails, type ArrivedMail } from './receive.ts';
+
+export class IntakeQueue {
+  private tail: Promise<void> = Promise.resolve();
+  private waiting = 0;
+
+  constructor(private readonly deps: IntakeDeps) {}
+
+  /**
+   * Stores the mails (all or none: a throw means none was stored, and the source keeps them),
+   * then queues their processing. Resolves once stored and the queue has room.
+   */
+  async accept(mails: ArrivedMail[]): Promise<void> {
+    const items = await storeMails(this.deps, mails);
+    const done = this.run(async () => void (await processStored(this.deps, items)));
+    // Room for one batch waiting behind the one in progress: beyond that, wait for our turn.
+    if (this.waiting > 2) await done;
+  }
+
+  /** Processes whatever is still pending in the database, in line with the batches. */
+  sweep(limit?: number): Promise<void> {
+    return this.run(async () => void (await processPending(this.deps, limit)));
+  }
+
+  /** Resolves when everything accepted so far has been processed. */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+
+  private run(step: () => Promise<void>): Promise<void> {
+    this.waiting++;
+    const done = this.tail.then(step).catch((err: unknown) => {
+      // Only a database failure gets here (processing failures are caught per mail): the mail
+      // stays pending and the next sweep retries it.
+      this.deps.log.error({ err }, 'intake step failed; pending mail is retried by the sweep');
+    }).finally(() => this.waiting--);
+    this.tail = done;
+    return done;
+  }
+}

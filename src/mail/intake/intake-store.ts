@@ -1,0 +1,165 @@
+// What deciding a batch of mail reads and writes, gathered in a constant number of queries: the
+// reads are loaded up front for the whole batch (with the turn rows locked, so no sheet version
+// can collide), the decisions are taken in memory one mail after the other — each one seeing the
+// sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
+// same transaction. A batch of one is exactly the old one-mail-at-a-time path.
+import type { Db } from '../../db/client.ts';
+import { findGames, type Game } from '../../db/games.ts';
+import { markProcessedMany, type InboundOutcome } from '../../db/inbound.ts';
+import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import { playersForMail, type Player } from '../../db/players.ts';
+import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
+import { lockTurns, type Turn } from '../../db/turns.ts';
+
+/** What identifies a mail's sender and game, read from the mail before the transaction. */
+export interface MailClues {
+  messageId: string | null;
+  from: string | null;
+  secret: string | null;
+  gameTag: string | null;
+}
+
+/** The newest sheet of a faction as the batch sees it (stored, or added earlier in this batch). */
+export type SheetSummary = Pick<Sheet, 'version' | 'receivedAt' | 'text' | 'status'>;
+
+export type AddedSheet =
+  | { ok: true; version: number; previousReceivedAt: Date | null }
+  | { ok: false; reason: 'no-turn' | 'turn-closed' };
+
+const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
+const sheetKey = (gameId: string, turn: number, faction: string) => `${gameId}\u0000${turn}\u0000${faction}`;
+
+export class IntakeStore {
+  private readonly sheetsToAdd: Array<SheetInput & { version: number }> = [];
+  private readonly mailToSend: OutboxInput[] = [];
+  private readonly queuedKeys = new Set<string>();
+  private readonly outcomes: Array<{ id: number; outcome: InboundOutcome }> = [];
+
+  private constructor(
+    private readonly own: Set<string>,
+    private readonly playerList: Player[],
+    private readonly gamesById: Map<string, Game>,
+    private readonly turns: Map<string, Turn>,
+    private readonly latest: Map<string, SheetSummary>,
+    private readonly replies: Map<string, number>,
+  ) {}
+
+  /**
+   * Loads what these mails may need, locking the current turn of every game a secret names.
+   * `replyKinds` and `since`: the replies counted towards the hourly limit.
+   */
+  static async load(tx: Db, clues: MailClues[], replyKinds: readonly string[], since: Date): Promise<IntakeStore> {
+    const secrets = clues.flatMap((c) => (c.secret ? [c.secret] : []));
+    const emails = clues.flatMap((c) => (c.from ? [c.from] : []));
+    const messageIds = clues.flatMap((c) => (c.messageId ? [bare(c.messageId)] : []));
+    const [own, players] = await Promise.all([ownMessageIds(tx, messageIds), playersForMail(tx, { secrets, emails })]);
+    const tags = clues.flatMap((c) => (c.gameTag ? [c.gameTag.toLowerCase()] : []));
+    const gameList = await findGames(tx, [...players.map((p) => p.gameId), ...tags]);
+    const gamesById = new Map(gameList.map((g) => [g.id, g]));
+    // Only the games of secret owners can receive a sheet: their turns are the ones to lock.
+    const secretSet = new Set(secrets.map((s) => s.trim().toLowerCase()));
+    const sheetGames = [...new Set(players.filter((p) => secretSet.has(p.secret.toLowerCase())).map((p) => p.gameId))].sort();
+    const wanted = sheetGames.flatMap((id) => {
+      const g = gamesById.get(id);
+      return g ? [{ gameId: g.id, number: g.currentTurn }] : [];
+    });
+    const turnList = await lockTurns(tx, wanted);
+    const [sheets, replies] = await Promise.all([
+      latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction })))),
+      countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since),
+    ]);
+    return new IntakeStore(
+      own,
+      players,
+      gamesById,
+      new Map(turnList.map((t) => [`${t.gameId}\u0000${t.number}`, t])),
+      new Map(sheets.map((s) => [sheetKey(s.gameId, s.turn, s.faction), s])),
+      replies,
+    );
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  isOwnMail(messageId: string): boolean {
+    return this.own.has(bare(messageId));
+  }
+
+  /** Case-insensitive, as the unique index on secrets is. */
+  playerBySecret(secret: string): Player | null {
+    const s = secret.trim().toLowerCase();
+    return this.playerList.find((p) => p.secret.toLowerCase() === s) ?? null;
+  }
+
+  /** Every game an address plays in, by game id. */
+  playersByEmail(email: string): Player[] {
+    const e = email.trim().toLowerCase();
+    return this.playerList.filter((p) => p.email === e).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0));
+  }
+
+  playerInGame(gameId: string, email: string): Player | null {
+    const e = email.trim().toLowerCase();
+    return this.playerList.find((p) => p.gameId === gameId && p.email === e) ?? null;
+  }
+
+  /** Players of a game in the order they joined. Complete only for games a secret named. */
+  playersOf(gameId: string): Player[] {
+    return this.playerList.filter((p) => p.gameId === gameId);
+  }
+
+  game(id: string): Game | null {
+    return this.gamesById.get(id) ?? null;
+  }
+
+  /** The turn, locked for this transaction; null unless a secret of that game was in the batch. */
+  turn(gameId: string, number: number): Turn | null {
+    return this.turns.get(`${gameId}\u0000${number}`) ?? null;
+  }
+
+  latestSheet(gameId: string, turn: number, faction: string): SheetSummary | null {
+    return this.latest.get(sheetKey(gameId, turn, faction)) ?? null;
+  }
+
+  /** Replies counted against the hourly limit, this batch's included. */
+  repliesTo(address: string): number {
+    return this.replies.get(address) ?? 0;
+  }
+
+  // ---- writes (buffered until flush) --------------------------------------------------------
+
+  /** The next version of a faction's sheet (R-TURN-4), if its turn is locked here and open. */
+  addSheet(input: SheetInput): AddedSheet {
+    const turn = this.turn(input.gameId, input.turn);
+    if (!turn) return { ok: false, reason: 'no-turn' };
+    if (turn.status !== 'open') return { ok: false, reason: 'turn-closed' };
+    const key = sheetKey(input.gameId, input.turn, input.faction);
+    const previous = this.latest.get(key) ?? null;
+    const version = (previous?.version ?? 0) + 1;
+    this.sheetsToAdd.push({ ...input, version });
+    this.latest.set(key, { version, receivedAt: input.receivedAt, text: input.text, status: input.status });
+    return { ok: true, version, previousReceivedAt: previous?.receivedAt ?? null };
+  }
+
+  /** Queues a mail unless its dedupe key is queued already; `countsAsReply` counts it for the limit. */
+  enqueue(mail: OutboxInput, countsAsReply: boolean): void {
+    if (this.queuedKeys.has(mail.dedupeKey)) return;
+    this.queuedKeys.add(mail.dedupeKey);
+    this.mailToSend.push(mail);
+    if (countsAsReply) this.replies.set(mail.toAddress, this.repliesTo(mail.toAddress) + 1);
+  }
+
+  /** What became of a message; a sheet's outcome gets the new sheet's id at flush. */
+  record(id: number, outcome: InboundOutcome): void {
+    this.outcomes.push({ id, outcome });
+  }
+
+  /** Writes everything decided, in three statements. */
+  async flush(tx: Db): Promise<void> {
+    const sheetIds = await insertSheets(tx, this.sheetsToAdd);
+    for (const { id, outcome } of this.outcomes) {
+      const sheetId = sheetIds.get(id);
+      if (sheetId !== undefined && outcome.detail && typeof outcome.detail === 'object') (outcome.detail as { sheetId?: number }).sheetId = sheetId;
+    }
+    await enqueueMany(tx, this.mailToSend);
+    await markProcessedMany(tx, this.outcomes);
+  }
+}
