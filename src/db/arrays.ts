@@ -1,6 +1,6 @@
-// Many rows in one statement, as one array parameter per column (`unnest`), rather than one
-// parameter per cell: a batch of mail writes hundreds of rows, and building and sending a
-// parameter per cell cost more than the database's own work.
+// Many rows in one statement, as one parameter, rather than one parameter per cell: a batch of
+// mail writes hundreds of rows, and building and sending a parameter per cell cost more than
+// the database's own work.
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
@@ -8,25 +8,26 @@ import type { Db } from './client.ts';
 /** A JavaScript array as ONE query parameter. Drizzle's sql template expands a bare array into a list. */
 export const pgArray = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
 
-/** The PostgreSQL type of a column's array parameter; jsonb travels as text and is cast. */
+/** The PostgreSQL type of a column. */
 export type ColumnType = 'text' | 'integer' | 'bigint' | 'timestamptz' | 'jsonb' | 'bytea';
 
 export type ColumnSpec<Row> = { [K in keyof Row]?: ColumnType };
 
 function cell(value: unknown, type: ColumnType): unknown {
   if (value === null || value === undefined) return null;
-  if (type === 'jsonb') return JSON.stringify(value);
   if (type === 'timestamptz') return (value as Date).toISOString();
   if (type === 'bytea') return Buffer.from((value as Uint8Array).buffer, (value as Uint8Array).byteOffset, (value as Uint8Array).byteLength).toString('hex');
   return value;
 }
 
 /**
- * `insert into <table> (cols) select … from unnest($1::t1[], $2::t2[], …)`, optionally
- * `on conflict do nothing` and `returning`. `spec` names the columns to write (by their key in
- * the Drizzle table) and their types; absent values are NULL.
+ * `insert into <table> (cols) select … from json_to_recordset($1)`, optionally `on conflict do
+ * nothing` and `returning`. `spec` names the columns to write (by their key in the Drizzle table)
+ * and their types; absent values are NULL. The rows travel as ONE JSON parameter: V8 writes JSON
+ * natively and PostgreSQL reads it in C, where per-element array escaping in the drivers cost
+ * more than the inserts themselves.
  */
-export function unnestInsert<T extends PgTable, Row extends object>(
+export function recordsetInsert<T extends PgTable, Row extends object>(
   table: T,
   spec: ColumnSpec<Row>,
   rows: readonly Row[],
@@ -37,24 +38,21 @@ export function unnestInsert<T extends PgTable, Row extends object>(
   const names = keys.map((k) => {
     const column = columns[k];
     if (!column) throw new Error(`no column ${k}`);
-    return sql.identifier(column.name);
+    return column.name;
   });
-  const arrays = keys.map((k) => {
-    const type = spec[k]!;
-    // bytea goes as hex text: PGlite's array serialiser has no bytea elements.
-    const wire = type === 'jsonb' || type === 'bytea' ? 'text' : type;
-    return sql`${pgArray(rows.map((r) => cell((r as Record<string, unknown>)[k], type)))}::${sql.raw(wire)}[]`;
+  const records = rows.map((r) => {
+    const out: Record<string, unknown> = {};
+    keys.forEach((k, i) => (out[`c${i}`] = cell((r as Record<string, unknown>)[k], spec[k]!)));
+    return out;
   });
-  const selected = keys.map((k, i) => {
-    const c = sql`u.${sql.identifier(`c${i}`)}`;
-    return spec[k] === 'jsonb' ? sql`${c}::jsonb` : spec[k] === 'bytea' ? sql`decode(${c}, 'hex')` : c;
-  });
-  const aliases = keys.map((_, i) => sql.identifier(`c${i}`));
+  // jsonb stays a JSON value inside the record; bytea travels as hex text.
+  const definition = keys.map((k, i) => `c${i} ${spec[k] === 'bytea' ? 'text' : spec[k]}`).join(', ');
+  const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'hex')`) : sql.raw(`x.c${i}`)));
   const returning = opts.returning
     ? sql` returning ${sql.join(Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`), sql`, `)}`
     : sql``;
-  return sql`insert into ${table} (${sql.join(names, sql`, `)})
-    select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(aliases, sql`, `)})
+  return sql`insert into ${table} (${sql.join(names.map((n) => sql.identifier(n)), sql`, `)})
+    select ${sql.join(selected, sql`, `)} from json_to_recordset(${JSON.stringify(records)}::json) as x(${sql.raw(definition)})
     ${opts.onConflictDoNothing ? sql`on conflict do nothing` : sql``}${returning}`;
 }
 

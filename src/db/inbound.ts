@@ -2,7 +2,7 @@
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
 import { asc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
-import { pgArray, rowsOf, unnestInsert } from './arrays.ts';
+import { rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
 
@@ -79,7 +79,7 @@ export async function storeInboundBatch(db: Db, mails: InboundArrival[]): Promis
   const inserted = (
     await rowsOf<{ id: string | number; sourceKey: string; messageId: string | null; contentSha256: string }>(
       db,
-      unnestInsert(inboundMessages, spec, rows.map((r) => ({ receivedAt: now, ...r })), {
+      recordsetInsert(inboundMessages, spec, rows.map((r) => ({ receivedAt: now, ...r })), {
         onConflictDoNothing: true,
         returning: { id: inboundMessages.id, sourceKey: inboundMessages.sourceKey, messageId: inboundMessages.messageId, contentSha256: inboundMessages.contentSha256 },
       }),
@@ -140,21 +140,18 @@ export async function inboundRaw(db: Db, ids: number[]): Promise<Map<number, Buf
   return new Map(rows.map((r) => [r.id, r.raw]));
 }
 
-/** markProcessed for many messages in one statement. */
+/** markProcessed for many messages in one statement (the outcomes travel as one JSON parameter). */
 export async function markProcessedMany(db: Db, outcomes: Array<{ id: number; outcome: InboundOutcome }>): Promise<void> {
   if (outcomes.length === 0) return;
-  const col = <T>(f: (o: InboundOutcome, id: number) => T) => outcomes.map(({ id, outcome }) => f(outcome, id));
-  // One UPDATE from arrays (unnest) rather than a statement per message.
+  const records = outcomes.map(({ id, outcome: o }) => ({
+    id, status: o.status, outcome: o.outcome, detail: o.detail ?? null, game_id: o.gameId ?? null, player_id: o.playerId ?? null, at: (o.at ?? new Date()).toISOString(),
+  }));
   await db.execute(sql`
     update ${inboundMessages} set
-      status = u.status, outcome = u.outcome, outcome_detail = u.detail::jsonb,
+      status = u.status, outcome = u.outcome, outcome_detail = u.detail,
       game_id = u.game_id, player_id = u.player_id, processed_at = u.at
-    from unnest(
-      ${pgArray(col((_, id) => id))}::bigint[], ${pgArray(col((o) => o.status))}::text[], ${pgArray(col((o) => o.outcome))}::text[],
-      ${pgArray(col((o) => (o.detail === undefined ? null : JSON.stringify(o.detail))))}::text[],
-      ${pgArray(col((o) => o.gameId ?? null))}::text[], ${pgArray(col((o) => o.playerId ?? null))}::bigint[],
-      ${pgArray(col((o) => (o.at ?? new Date()).toISOString()))}::timestamptz[]
-    ) as u(id, status, outcome, detail, game_id, player_id, at)
+    from json_to_recordset(${JSON.stringify(records)}::json)
+      as u(id bigint, status text, outcome text, detail jsonb, game_id text, player_id bigint, at timestamptz)
     where ${inboundMessages.id} = u.id`);
 }
 

@@ -2,7 +2,7 @@
 // by whichever service instance claims them; several instances may share one PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { unnestInsert } from './arrays.ts';
+import { recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { outbox } from './schema.ts';
 
@@ -45,7 +45,7 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
     references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', dedupeKey: 'text',
   } as const;
   // Any conflict is a dedupe key (message ids are fresh UUIDs).
-  await db.execute(unnestInsert(outbox, spec, mails, { onConflictDoNothing: true }));
+  await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));
 }
 
 /** Which of these Message-IDs (bare) are of mail we sent: our own mail coming back. */

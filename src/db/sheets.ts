@@ -1,6 +1,6 @@
 // Order sheets: every version a player sends is kept; the newest one counts (R-TURN-4).
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { pgArray, rowsOf, unnestInsert } from './arrays.ts';
+import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { sheets } from './schema.ts';
 import { lockTurn } from './turns.ts';
@@ -47,7 +47,7 @@ export async function insertSheets(db: Db, rows: Array<SheetInput & { version: n
   const spec = { gameId: 'text', turn: 'integer', faction: 'text', version: 'integer', text: 'text', parsed: 'jsonb', status: 'text', receivedAt: 'timestamptz', inboundId: 'bigint' } as const;
   const ids = await rowsOf<{ id: string | number; inboundId: string | number | null }>(
     db,
-    unnestInsert(sheets, spec, rows, { returning: { id: sheets.id, inboundId: sheets.inboundId } }),
+    recordsetInsert(sheets, spec, rows, { returning: { id: sheets.id, inboundId: sheets.inboundId } }),
   );
   // Raw rows: bigint comes back as a string from node-postgres.
   return new Map(ids.flatMap((r) => (r.inboundId === null ? [] : [[Number(r.inboundId), Number(r.id)] as const])));

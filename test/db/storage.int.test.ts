@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { freshDatabase } from '../harness/postgres.ts';
+import { batchStorageCases } from './batch-storage.cases.ts';
 import { storageCases } from './storage.cases.ts';
 
 describe('storage on PostgreSQL', () => {
@@ -13,4 +14,5 @@ describe('storage on PostgreSQL', () => {
     await fresh?.drop();
   });
   storageCases(() => openDatabase({ database: { kind: 'postgres', url: fresh.url } }));
+  batchStorageCases(() => openDatabase({ database: { kind: 'postgres', url: fresh.url } }));
 });

@@ -19,9 +19,11 @@ export class IntakeQueue {
    */
   async accept(mails: ArrivedMail[]): Promise<void> {
     const items = await storeMails(this.deps, mails);
-    const done = this.run(async () => void (await processStored(this.deps, items)));
-    // Room for one batch waiting behind the one in progress: beyond that, wait for our turn.
-    if (this.waiting > 2) await done;
+    const before = this.tail;
+    this.run(async () => void (await processStored(this.deps, items)));
+    // Room for one batch waiting behind the one in progress: beyond that, wait until the batch
+    // before ours is done, so that ours is in progress while the source fetches the next one.
+    if (this.waiting > 2) await before;
   }
 
   /** Processes whatever is still pending in the database, in line with the batches. */
