@@ -1,7 +1,7 @@
 // Inbound mail, stored byte for byte before anything else happens to it, so that nothing is
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
-import { asc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import { rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
@@ -153,6 +153,29 @@ export async function markProcessedMany(db: Db, outcomes: Array<{ id: number; ou
     from json_to_recordset(${JSON.stringify(records)}::json)
       as u(id bigint, status text, outcome text, detail jsonb, game_id text, player_id bigint, at timestamptz)
     where ${inboundMessages.id} = u.id`);
+}
+
+/** After this many failed attempts a message is set aside as `unprocessable` (D-MAIL-21). */
+export const MAX_PROCESSING_ATTEMPTS = 5;
+
+/**
+ * Counts a failed attempt to process a pending message; the last allowed one sets it aside for
+ * the referee. Returns whether it was set aside.
+ */
+export async function noteProcessingFailure(db: Db, id: number, error: string, at: Date = new Date()): Promise<boolean> {
+  const giveUp = sql`${inboundMessages.attempts} + 1 >= ${MAX_PROCESSING_ATTEMPTS}`;
+  const [row] = await db
+    .update(inboundMessages)
+    .set({
+      attempts: sql`${inboundMessages.attempts} + 1`,
+      lastError: error.slice(0, 2000),
+      status: sql`case when ${giveUp} then 'rejected' else ${inboundMessages.status} end`,
+      outcome: sql`case when ${giveUp} then 'unprocessable' else ${inboundMessages.outcome} end`,
+      processedAt: sql`case when ${giveUp} then ${at.toISOString()}::timestamptz else ${inboundMessages.processedAt} end`,
+    })
+    .where(and(eq(inboundMessages.id, id), eq(inboundMessages.status, 'pending')))
+    .returning({ status: inboundMessages.status });
+  return row?.status === 'rejected';
 }
 
 /** Records what became of a message. Null when there is no such message. */

@@ -140,6 +140,9 @@ export const inboundMessages = pgTable(
     gameId: text('game_id').references(() => games.id),
     playerId: bigint('player_id', { mode: 'number' }).references(() => players.id),
     processedAt: timestamp('processed_at', { withTimezone: true }),
+    /** Failed attempts to process it; after a few it is set aside as `unprocessable` (D-MAIL-21). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
   },
   (t) => [
     unique('inbound_source_key').on(t.sourceKey),

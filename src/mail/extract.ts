@@ -99,8 +99,29 @@ function chooseSheet(body: Body): Sheet {
   return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret };
 }
 
-/** Read a raw mail; see ExtractedMail. */
+/** Read a raw mail; see ExtractedMail. Every string in it can be stored (see storable). */
 export async function extractMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMail> {
+  return storable(await readMail(raw, opts));
+}
+
+// PostgreSQL text cannot hold NUL, and its JSON parser refuses half a surrogate pair: one such
+// character anywhere (a body, a Subject, an Auto-Submitted header) would make the mail impossible
+// to record. NUL is dropped (it is never meant), a lone surrogate becomes U+FFFD. The raw bytes
+// stay as they came.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what must go
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const clean = (s: string): string => s.replace(UNSTORABLE, (c) => (c === '\u0000' ? '' : '\uFFFD'));
+
+function storable<T>(value: T): T {
+  if (typeof value === 'string') return clean(value) as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storable(v)])) as T;
+  }
+  return value;
+}
+
+async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMail> {
   let env: ReturnType<typeof envelope> | null = null;
   try {
     const head = readHead(raw);

@@ -22,6 +22,7 @@ import {
   notAcceptedText,
   sideName,
   statusText,
+  supersededText,
   unreadableText,
   type AckFacts,
 } from './reply-texts.ts';
@@ -97,9 +98,10 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const understoodNothing = !p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0;
   // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
   if (understoodNothing) return refuse('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
-  if (isChancellor && store.latestSheet(game.id, turn.number, player.faction)) {
-    return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
-  }
+  const standing = store.latestSheet(game.id, turn.number, player.faction);
+  if (isChancellor && standing) return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
+  // The sheet that counts is the last one received, not the last one read (D-MAIL-20).
+  if (standing && row.receivedAt < standing.receivedAt) return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(standing.receivedAt)));
 
   const added = store.addSheet({
     gameId: game.id,

@@ -4,6 +4,7 @@
 // At most one batch waits behind the one being processed, so memory stays bounded and a slow
 // database slows the source down instead of piling mail up. The sweep of mail left pending (a
 // crash, a failure) runs in the same line, so one instance never processes two batches at once.
+import { loggableDbError } from '../../db/errors.ts';
 import type { IntakeDeps } from './process-inbound.ts';
 import { processPending, processStored, storeMails, type ArrivedMail } from './receive.ts';
 
@@ -41,7 +42,7 @@ export class IntakeQueue {
     const done = this.tail.then(step).catch((err: unknown) => {
       // Only a database failure gets here (processing failures are caught per mail): the mail
       // stays pending and the next sweep retries it.
-      this.deps.log.error({ err }, 'intake step failed; pending mail is retried by the sweep');
+      this.deps.log.error({ err: loggableDbError(err) }, 'intake step failed; pending mail is retried by the sweep');
     }).finally(() => this.waiting--);
     this.tail = done;
     return done;

@@ -2,7 +2,8 @@
 // nothing is ever lost), then process it. A mail that fails processing stays pending in the
 // database and is retried by the sweep; the mail source may move on once it is stored.
 import type { InboundSource } from '../../db/inbound.ts';
-import { listPendingInbound, storeInboundBatch } from '../../db/inbound.ts';
+import { loggableDbError } from '../../db/errors.ts';
+import { listPendingInbound, noteProcessingFailure, storeInboundBatch } from '../../db/inbound.ts';
 import { processInboundBatch, type IntakeDeps, type IntakeResult, type StoredMail } from './process-inbound.ts';
 
 export interface ArrivedMail {
@@ -36,7 +37,9 @@ export async function receiveMails(deps: IntakeDeps, mails: ArrivedMail[]): Prom
 
 /** The first step alone: stored (one statement, all or nothing), ready for processStored. */
 export async function storeMails(deps: IntakeDeps, mails: ArrivedMail[]): Promise<Array<StoredMail & { duplicate: boolean }>> {
-  const stored = await storeInboundBatch(deps.db, mails);
+  const stored = await storeInboundBatch(deps.db, mails).catch((err: unknown) => {
+    throw loggableDbError(err); // the source logs it: not with every mail of the batch in it
+  });
   // A duplicate may be processed already: only a fresh row skips the read-back.
   return stored.map((s, i) => (s.duplicate ? s : { ...s, raw: mails[i]!.raw }));
 }
@@ -57,9 +60,13 @@ export async function processStored(deps: IntakeDeps, items: StoredMail[]): Prom
   if (items.length === 0) return [];
   try {
     return await processInboundBatch(deps, items);
-  } catch (err) {
+  } catch (thrown) {
+    const err = loggableDbError(thrown);
     if (items.length === 1) {
-      deps.log.error({ err, inbound: items[0]!.id }, 'processing failed; the mail stays pending and will be retried');
+      const id = items[0]!.id;
+      const setAside = await noteProcessingFailure(deps.db, id, err.message, deps.now()).catch(() => false);
+      if (setAside) deps.log.error({ err, inbound: id }, 'processing failed again; the mail is set aside as unprocessable for the referee (D-MAIL-21)');
+      else deps.log.error({ err, inbound: id }, 'processing failed; the mail stays pending and will be retried');
       return [null];
     }
     deps.log.warn({ err, mails: items.length }, 'processing a batch failed; processing its mails one by one');

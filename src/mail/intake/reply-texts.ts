@@ -162,6 +162,13 @@ export function notAcceptedText(lang: Lang, why: 'chancellor-final' | 'not-in-pl
   }[why];
 }
 
+/** D-MAIL-20: a sheet received before the one that stands, but processed after it (an outage). */
+export function supersededText(lang: Lang, receivedAt: string, standing: string): string {
+  return t(lang,
+    `Il tuo foglio arrivato il ${receivedAt} è stato letto solo ora, ed è più vecchio del foglio che hai mandato il ${standing}: resta valido quello più recente (R-TURN-4). Nessun ordine è cambiato.\n`,
+    `Your sheet that arrived on ${receivedAt} was only read now, and it is older than the sheet you sent on ${standing}: the newer one stands (R-TURN-4). No orders were changed.\n`);
+}
+
 export interface StatusFacts {
   lang: Lang;
   board: Board;

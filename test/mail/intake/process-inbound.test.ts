@@ -1,11 +1,13 @@
 // Intake on a real (in-process) PostgreSQL: identification, sheets, acknowledgements, refusals.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findInbound } from '../../../src/db/inbound.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { updateGame } from '../../../src/db/games.ts';
 import { findTurn, insertTurn, updateTurn } from '../../../src/db/turns.ts';
+import { classicMap } from '../../../src/adjudicator/map.ts';
+import { findInbound, MAX_PROCESSING_ATTEMPTS } from '../../../src/db/inbound.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
+import { processPending, receiveMail } from '../../../src/mail/intake/receive.ts';
 import { ADDRESSES, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
@@ -146,6 +148,39 @@ describe('mail that is never answered, and mail answered but not read', () => {
     expect((await replies('unreadable'))[0]!.bodyText).toContain('troppo grande');
   });
 
+  it.each([
+    ['in the body', { body: 'V: Sith\nH: Hutt\u0000\n' }],
+    ['in the subject', { subject: 'ord\u0000ini', body: 'V: Sith\n' }],
+    ['in an Auto-Submitted header', { body: 'away', headers: { 'Auto-Submitted': 'auto-replied\u0000' } }],
+  ])('a NUL byte %s does not make the mail impossible to record', async (_, spec) => {
+    const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), ...spec }));
+    expect(r.result).not.toBeNull();
+    const row = (await findInbound(world.database.db, r.id))!;
+    expect(row.status).not.toBe('pending');
+    expect(row.raw.includes(0)).toBe(true); // the bytes are kept as they came
+  });
+
+  it('D-MAIL-21: a mail that cannot be processed is retried, then set aside for the referee, and the sweep moves on', async () => {
+    let broken = true;
+    const deps = { ...world.deps, boardFor: () => {
+      if (broken) throw new Error('map store unavailable');
+      return classicMap();
+    } };
+    const poison = await receiveMail(deps, { raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }), source: 'cli', sourceKey: 'poison', receivedAt: world.clock.now });
+    expect(poison.result).toBeNull();
+    for (let i = 2; i < MAX_PROCESSING_ATTEMPTS; i++) await processPending(deps);
+    let row = (await findInbound(world.database.db, poison.id))!;
+    expect(row).toMatchObject({ status: 'pending', attempts: MAX_PROCESSING_ATTEMPTS - 1, lastError: expect.stringContaining('map store unavailable') });
+    await processPending(deps);
+    row = (await findInbound(world.database.db, poison.id))!;
+    expect(row).toMatchObject({ status: 'rejected', outcome: 'unprocessable', attempts: MAX_PROCESSING_ATTEMPTS });
+    broken = false;
+    const next = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }));
+    expect(next.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
+    expect(await processPending(deps)).toBe(0); // nothing pending: the set-aside mail is not retried
+    expect(await history('hutt')).toHaveLength(0);
+  });
+
   it('processing the same stored mail again changes nothing', async () => {
     const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }));
     expect(await processInbound(world.deps, r.id)).toMatchObject({ status: 'already', outcome: 'sheet' });
@@ -172,6 +207,19 @@ describe('deadlines and the Chancellor', () => {
     const again = await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Knights\n' }));
     expect(again.result).toMatchObject({ status: 'rejected', outcome: 'chancellor-final' });
     expect(await history('sith', 2)).toHaveLength(1);
+  });
+
+  it('D-MAIL-20 R-TURN-4: a sheet read late (an outage) does not replace a newer one already read', async () => {
+    const t0 = world.clock.now;
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Knights\n' }), new Date(t0.getTime() + 600_000));
+    const older = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }), t0);
+    expect(older.result).toMatchObject({ status: 'rejected', outcome: 'superseded' });
+    expect((await history('aristocrats')).map((h) => h.text)).toEqual(['V: Knights']);
+    const refusal = (await replies('refusal')).at(-1)!;
+    expect(refusal.bodyText).toContain('the newer one stands (R-TURN-4)');
+    // Same second: the one read later is the later one (IMAP dates have seconds only).
+    const same = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }), new Date(t0.getTime() + 600_000));
+    expect(same.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
   });
 
   it('R-TURN-3: a Chancellor sheet after the declaration deadline is not applied', async () => {
