@@ -7,12 +7,11 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/client.ts';
-import { updateGame } from '../../../src/db/games.ts';
 import { inboundMessages, outbox, sheets } from '../../../src/db/schema.ts';
-import { findTurn, insertTurn, updateTurn } from '../../../src/db/turns.ts';
 import { createGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail, receiveMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
+import { openTurnTwo } from './world.ts';
 
 const DOMAIN = 'sf.example';
 const NOW = new Date('2026-03-02T10:00:00Z');
@@ -86,16 +85,7 @@ async function setUp(arm: Arm, run: number, chancellor: boolean) {
     { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => NOW, newSecret: () => `r${run}k${'mnpq'[n++]}-x9P` },
   );
   const gameId = created.game.id;
-  let turn = (await findTurn(arm.database.db, gameId, 1))!;
-  if (chancellor) {
-    const state = { ...turn.state, turn: 2, election: false, chancellor: 'sith', units: [...turn.state.units, { side: 'sith', at: 'N9' }] };
-    await updateTurn(arm.database.db, gameId, 1, { status: 'adjudicated' });
-    const deadline = new Date(turn.deadline.getTime() + 7 * 86_400_000);
-    turn = await insertTurn(arm.database.db, {
-      gameId, number: 2, election: false, state, deadline, declarationDeadline: new Date(deadline.getTime() - 86_400_000), status: 'open',
-    });
-    await updateGame(arm.database.db, gameId, { currentTurn: 2 });
-  }
+  const turn = chancellor ? await openTurnTwo(arm.database.db, gameId) : created.turn;
   return { gameId, emails, secrets: created.players.map((p) => p.secret), turn };
 }
 

@@ -2,15 +2,13 @@
 // before it — a second sheet is version 2, the Chancellor's second sheet is refused, a copy is
 // stored and answered once, a spoof refused in passing, the hourly reply limit counted as it goes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { updateGame } from '../../../src/db/games.ts';
 import { findInbound } from '../../../src/db/inbound.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
-import { findTurn, insertTurn, updateTurn } from '../../../src/db/turns.ts';
 import { formatInstant } from '../../../src/games/time-format.ts';
 import { receiveMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
 import type { Db } from '../../../src/db/client.ts';
-import { ADDRESSES, makeWorld, orderMail, privateTo, type World } from './world.ts';
+import { ADDRESSES, makeWorld, openTurnTwo, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
 beforeEach(async () => {
@@ -47,23 +45,9 @@ async function receiveInOne(batch: ArrivedMail[]) {
   return results;
 }
 
-/** Turn 2 with the Sith (player 2) in office, their unit on N9: as in process-inbound.test.ts. */
-async function openTurnTwo() {
-  const db = world.database.db;
-  const t1 = (await findTurn(db, 'andromeda', 1))!;
-  const state = { ...t1.state, turn: 2, election: false, chancellor: 'sith', units: [...t1.state.units, { side: 'sith', at: 'N9' }] };
-  await updateTurn(db, 'andromeda', 1, { status: 'adjudicated' });
-  const deadline = new Date(t1.deadline.getTime() + 7 * 86_400_000);
-  await insertTurn(db, {
-    gameId: 'andromeda', number: 2, election: false, state, deadline,
-    declarationDeadline: new Date(deadline.getTime() - 86_400_000), status: 'open',
-  });
-  await updateGame(db, 'andromeda', { currentTurn: 2 });
-}
-
 describe('one batch holding several mails that depend on each other', () => {
   it('two sheets, the Chancellor twice, a copy and a spoof: each decided after the ones before it', async () => {
-    await openTurnTwo();
+    await openTurnTwo(world.database.db);
     expect(factionOf(2)).toBe('sith');
     const t0 = world.clock.now;
     const mine = orderMail({ from: ADDRESSES[3]!, to: privateTo(world, 3), body: 'H: Sith\n', messageId: '<dario@example.org>' });

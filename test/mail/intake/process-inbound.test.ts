@@ -2,13 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
-import { updateGame } from '../../../src/db/games.ts';
-import { findTurn, insertTurn, updateTurn } from '../../../src/db/turns.ts';
+import { findTurn } from '../../../src/db/turns.ts';
 import { classicMap } from '../../../src/adjudicator/map.ts';
 import { findInbound, MAX_PROCESSING_ATTEMPTS } from '../../../src/db/inbound.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
 import { processPending, receiveMail } from '../../../src/mail/intake/receive.ts';
-import { ADDRESSES, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
+import { ADDRESSES, deliver, makeWorld, openTurnTwo, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
 beforeEach(async () => {
@@ -20,21 +19,6 @@ afterEach(async () => {
 
 const replies = async (kind?: string) => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
 const history = (faction: string, turn = 1) => sheetHistory(world.database.db, 'andromeda', turn, faction);
-
-/** Turn 2 with the Sith in office, their unit on N9: a turn where moves count. */
-async function openTurnTwo() {
-  const db = world.database.db;
-  const t1 = (await findTurn(db, 'andromeda', 1))!;
-  const state = { ...t1.state, turn: 2, election: false, chancellor: 'sith', units: [...t1.state.units, { side: 'sith', at: 'N9' }] };
-  await updateTurn(db, 'andromeda', 1, { status: 'adjudicated' });
-  const deadline = new Date(t1.deadline.getTime() + 7 * 86_400_000);
-  await insertTurn(db, {
-    gameId: 'andromeda', number: 2, election: false, state, deadline,
-    declarationDeadline: new Date(deadline.getTime() - 86_400_000), status: 'open',
-  });
-  await updateGame(db, 'andromeda', { currentTurn: 2 });
-  return { deadline };
-}
 
 describe('a sheet from the registered player at their private address', () => {
   it('R-TURN-4: is stored as version 1 and acknowledged at once, threaded, with the orders as understood', async () => {
@@ -199,7 +183,7 @@ describe('deadlines and the Chancellor', () => {
   });
 
   it('R-TURN-2 R-TURN-3: the Chancellor declares first: their sheet is mailed to every player at once and is final', async () => {
-    await openTurnTwo();
+    await openTurnTwo(world.database.db);
     await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Hutt\nN9#\nT7-S7\n' }));
     const broadcast = await replies('chancellor-sheet');
     expect(broadcast.map((m) => m.toAddress).sort()).toEqual([...ADDRESSES].sort());
@@ -223,7 +207,7 @@ describe('deadlines and the Chancellor', () => {
   });
 
   it('R-TURN-3: a Chancellor sheet after the declaration deadline is not applied', async () => {
-    const { deadline } = await openTurnTwo();
+    const { deadline } = await openTurnTwo(world.database.db);
     const late = new Date(deadline.getTime() - 3_600_000);
     const r = await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'N9#\n' }), late);
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'late' });
@@ -242,7 +226,7 @@ describe('deadlines and the Chancellor', () => {
   });
 
   it('a turn whose moves count: invalid orders are named in the reply (R-ORD-5, R-ORD-7)', async () => {
-    await openTurnTwo();
+    await openTurnTwo(world.database.db);
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'B2-C4\nG7-G8\nB1–C1\n' }));
     const [ack] = await replies('ack');
     expect(ack!.bodyText).toContain('non è adiacente');

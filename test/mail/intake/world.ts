@@ -1,7 +1,9 @@
 // A small world for intake tests: an in-memory PGlite with one game of four players, and a
 // builder of order mails as a mail client would send them.
 import pino from 'pino';
-import { openDatabase, type Database } from '../../../src/db/client.ts';
+import { openDatabase, type Database, type Db } from '../../../src/db/client.ts';
+import { updateGame } from '../../../src/db/games.ts';
+import { findTurn, insertTurn, updateTurn, type Turn } from '../../../src/db/turns.ts';
 import { createGame, type CreatedGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail } from '../../../src/mail/intake/receive.ts';
@@ -78,3 +80,17 @@ export async function deliver(world: World, raw: Buffer, receivedAt = world.cloc
 }
 
 export const privateTo = (world: World, i: number) => `orders+${world.created.players[i]!.secret}@${DOMAIN}`;
+
+/** Turn 2 of a game with the Sith in office, their unit on N9: a turn where moves count. */
+export async function openTurnTwo(db: Db, gameId = 'andromeda'): Promise<Turn> {
+  const t1 = (await findTurn(db, gameId, 1))!;
+  const state = { ...t1.state, turn: 2, election: false, chancellor: 'sith', units: [...t1.state.units, { side: 'sith', at: 'N9' }] };
+  await updateTurn(db, gameId, 1, { status: 'adjudicated' });
+  const deadline = new Date(t1.deadline.getTime() + 7 * 86_400_000);
+  const turn = await insertTurn(db, {
+    gameId, number: 2, election: false, state, deadline,
+    declarationDeadline: new Date(deadline.getTime() - 86_400_000), status: 'open',
+  });
+  await updateGame(db, gameId, { currentTurn: 2 });
+  return turn;
+}
