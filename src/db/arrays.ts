@@ -16,7 +16,7 @@ export type ColumnSpec<Row> = { [K in keyof Row]?: ColumnType };
 function cell(value: unknown, type: ColumnType): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'timestamptz') return (value as Date).toISOString();
-  if (type === 'bytea') return Buffer.from((value as Uint8Array).buffer, (value as Uint8Array).byteOffset, (value as Uint8Array).byteLength).toString('hex');
+  if (type === 'bytea') return Buffer.from((value as Uint8Array).buffer, (value as Uint8Array).byteOffset, (value as Uint8Array).byteLength).toString('base64');
   return value;
 }
 
@@ -45,9 +45,9 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
     keys.forEach((k, i) => (out[`c${i}`] = cell((r as Record<string, unknown>)[k], spec[k]!)));
     return out;
   });
-  // jsonb stays a JSON value inside the record; bytea travels as hex text.
+  // jsonb stays a JSON value inside the record; bytea travels as base64 text (a third larger, where hex is twice).
   const definition = keys.map((k, i) => `c${i} ${spec[k] === 'bytea' ? 'text' : spec[k]}`).join(', ');
-  const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'hex')`) : sql.raw(`x.c${i}`)));
+  const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'base64')`) : sql.raw(`x.c${i}`)));
   const returning = opts.returning
     ? sql` returning ${sql.join(Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`), sql`, `)}`
     : sql``;
