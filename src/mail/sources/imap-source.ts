@@ -53,10 +53,11 @@ export interface ImapSourceOptions {
 type Ctx = Required<Pick<ImapSourceOptions, 'backoff' | 'random' | 'idleRefreshMs' | 'batch'>> & ImapSourceOptions;
 
 /**
- * Enough to amortise the round trips and the per-batch queries downstream; small enough that a
- * crash re-delivers little and two batches in memory stay well under the byte cap.
+ * Enough to amortise the round trips and the per-batch queries downstream (bench:ingest: 500 is
+ * about a tenth faster than 200); a crash re-delivers at most a batch, which the store dedupes.
+ * The byte cap keeps a batch of large mail small.
  */
-export const DEFAULT_BATCH: BatchLimits = { maxMessages: 200, maxBytes: 16 * 1024 * 1024 };
+export const DEFAULT_BATCH: BatchLimits = { maxMessages: 500, maxBytes: 16 * 1024 * 1024 };
 
 /** Runs until `signal` aborts. Never rejects: every failure is logged and retried. */
 export async function runImapSource(options: ImapSourceOptions): Promise<void> {
