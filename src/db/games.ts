@@ -25,9 +25,14 @@ export async function findGames(db: Db, ids: string[]): Promise<Game[]> {
 /**
  * The game row locked until the transaction ends. Lock order everywhere: game, then turn, so
  * that joining, adjudicating and opening the next turn never deadlock each other.
+ *
+ * FOR NO KEY UPDATE, not FOR UPDATE: the id never changes, and a full lock would also block the
+ * key-share lock that every insert referencing the game takes (outbox, inbound). Intake holds a
+ * turn's lock while it writes such rows, so a join waiting on that turn with the game fully locked
+ * would deadlock with it.
  */
 export async function lockGame(tx: Db, id: string): Promise<Game | null> {
-  const [row] = await tx.select().from(games).where(eq(games.id, id)).for('update');
+  const [row] = await tx.select().from(games).where(eq(games.id, id)).for('no key update');
   return row ?? null;
 }
 

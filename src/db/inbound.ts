@@ -19,11 +19,19 @@ export interface InboundMeta {
   receivedAt?: Date;
 }
 
-/** The Message-ID header, unfolded, without angle brackets; null when there is none. */
+/** Longer than this, a Message-ID is not one (and would not fit in the dedupe index). */
+const MAX_MESSAGE_ID = 500;
+
+/**
+ * The Message-ID header, unfolded, without angle brackets; null when there is none or it is not
+ * a plausible one (control characters end it; an overlong one is dropped, so the mail is deduped
+ * by its delivery alone).
+ */
 export function headerMessageId(raw: Uint8Array): string | null {
   const head = headerBlock(raw).toString('latin1').replace(/\r?\n[ \t]+/g, ' ');
-  const m = /^message-id:[ \t]*<?([^\s<>]+)>?/im.exec(head);
-  return m ? m[1]! : null;
+  // eslint-disable-next-line no-control-regex -- control characters are what must not get in
+  const m = /^message-id:[ \t]*<?([^\s<>\x00-\x1f\x7f]+)>?/im.exec(head);
+  return m && m[1]!.length <= MAX_MESSAGE_ID ? m[1]! : null;
 }
 
 /**
@@ -58,10 +66,27 @@ export async function storeInbound(db: Db, raw: Uint8Array, meta: InboundMeta): 
 }
 
 /**
- * storeInbound for many messages in one statement (atomic: all stored or none), answered in the
- * order given. A message repeated within the batch is stored once; its later copies are duplicates.
+ * storeInbound for many messages, in one statement, answered in the order given. A message
+ * repeated within the batch is stored once; its later copies are duplicates. If the statement
+ * fails, the messages are stored one by one, so that one that cannot be stored does not hold up
+ * the others; one that cannot be stored even alone is tried once more without its Message-ID.
+ * Throws if any message is left unstored (the others are stored: the caller's retry dedupes).
  */
 export async function storeInboundBatch(db: Db, mails: InboundArrival[]): Promise<Array<{ id: number; duplicate: boolean }>> {
+  try {
+    return await insertInbound(db, mails);
+  } catch (err) {
+    if (mails.length > 1) {
+      const stored: Array<{ id: number; duplicate: boolean }> = [];
+      for (const mail of mails) stored.push(...(await storeInboundBatch(db, [mail])));
+      return stored;
+    }
+    if (mails[0]!.messageId === null) throw err;
+    return insertInbound(db, [{ ...mails[0]!, messageId: null }]);
+  }
+}
+
+async function insertInbound(db: Db, mails: InboundArrival[]): Promise<Array<{ id: number; duplicate: boolean }>> {
   if (mails.length === 0) return [];
   const rows = mails.map((m) => ({
     source: m.source,
@@ -129,7 +154,7 @@ export type InboundHead = Omit<InboundMessage, 'raw'>;
 export async function lockInboundMany(tx: Db, ids: number[]): Promise<Map<number, InboundHead>> {
   if (ids.length === 0) return new Map();
   const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
-  const rows = await tx.select(columns).from(inboundMessages).where(inArray(inboundMessages.id, ids)).orderBy(asc(inboundMessages.id)).for('update');
+  const rows = await tx.select(columns).from(inboundMessages).where(inArray(inboundMessages.id, ids)).orderBy(asc(inboundMessages.id)).for('no key update');
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -24,13 +24,16 @@ export async function findTurn(db: Db, gameId: string, number: number): Promise<
   return row ? asTurn(row) : null;
 }
 
-/** The turn row locked until the transaction ends (take the game's lock first: see lockGame). */
+/**
+ * The turn row locked until the transaction ends (take the game's lock first: see lockGame, and
+ * why NO KEY UPDATE: sheets reference turns).
+ */
 export async function lockTurn(tx: Db, gameId: string, number: number): Promise<Turn | null> {
   const [row] = await tx
     .select()
     .from(turns)
     .where(and(eq(turns.gameId, gameId), eq(turns.number, number)))
-    .for('update');
+    .for('no key update');
   return row ? asTurn(row) : null;
 }
 
@@ -42,7 +45,7 @@ export async function lockTurns(tx: Db, wanted: Array<{ gameId: string; number: 
     .from(turns)
     .where(or(...wanted.map((w) => and(eq(turns.gameId, w.gameId), eq(turns.number, w.number)))))
     .orderBy(asc(turns.gameId), asc(turns.number))
-    .for('update');
+    .for('no key update');
   return rows.map(asTurn);
 }
 

@@ -12,7 +12,7 @@ import { ordersReceivedOf } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../extract.ts';
-import type { IntakeStore } from './intake-store.ts';
+import type { IntakeStore, SheetSummary } from './intake-store.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
   ackText,
@@ -101,7 +101,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const standing = store.latestSheet(game.id, turn.number, player.faction);
   if (isChancellor && standing) return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
   // The sheet that counts is the last one received, not the last one read (D-MAIL-20).
-  if (standing && row.receivedAt < standing.receivedAt) return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(standing.receivedAt)));
+  if (standing && receivedBefore(row, standing)) return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(standing.receivedAt)));
 
   const added = store.addSheet({
     gameId: game.id,
@@ -138,6 +138,16 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     // sheetId is filled in when the batch is written (IntakeStore.flush).
     detail: { sheetId: null, version: added.version, sheetStatus: review.status, answered },
   };
+}
+
+/**
+ * Whether a mail was received before the one a sheet came from. Reception times have whole
+ * seconds (IMAP): within one second, the mail stored first (lower id) is the earlier one.
+ */
+function receivedBefore(row: InboundHead, standing: SheetSummary): boolean {
+  const a = row.receivedAt.getTime();
+  const b = standing.receivedAt.getTime();
+  return a < b || (a === b && standing.inboundId !== null && row.id < standing.inboundId);
 }
 
 const privateAddressOf = (c: PlayerMailContext, p: Player) =>

@@ -20,7 +20,7 @@ export interface MailClues {
 }
 
 /** The newest sheet of a faction as the batch sees it (stored, or added earlier in this batch). */
-export type SheetSummary = Pick<Sheet, 'version' | 'receivedAt' | 'text' | 'status'>;
+export type SheetSummary = Pick<Sheet, 'version' | 'receivedAt' | 'text' | 'status' | 'inboundId'>;
 
 export type AddedSheet =
   | { ok: true; version: number; previousReceivedAt: Date | null }
@@ -135,7 +135,7 @@ export class IntakeStore {
     const previous = this.latest.get(key) ?? null;
     const version = (previous?.version ?? 0) + 1;
     this.sheetsToAdd.push({ ...input, version });
-    this.latest.set(key, { version, receivedAt: input.receivedAt, text: input.text, status: input.status });
+    this.latest.set(key, { version, receivedAt: input.receivedAt, text: input.text, status: input.status, inboundId: input.inboundId });
     return { ok: true, version, previousReceivedAt: previous?.receivedAt ?? null };
   }
 

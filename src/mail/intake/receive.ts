@@ -52,6 +52,9 @@ export async function processPending(deps: IntakeDeps, limit = 100): Promise<num
   return results.filter((r) => r !== null).length;
 }
 
+/** SQLSTATEs of failures that are the moment's, not the mail's: not counted as attempts. */
+const TRANSIENT = new Set(['40001', '40P01', '55P03', '57014']);
+
 /**
  * One transaction for the whole batch; if it fails, one per mail, so that a mail that cannot be
  * processed (a bug, a constraint) stays pending alone instead of holding up the others.
@@ -64,7 +67,10 @@ export async function processStored(deps: IntakeDeps, items: StoredMail[]): Prom
     const err = loggableDbError(thrown);
     if (items.length === 1) {
       const id = items[0]!.id;
-      const setAside = await noteProcessingFailure(deps.db, id, err.message, deps.now()).catch(() => false);
+      // A deadlock, a serialisation failure or a lock time-out says nothing about the mail.
+      const setAside = TRANSIENT.has((err as { code?: string }).code ?? '')
+        ? false
+        : await noteProcessingFailure(deps.db, id, err.message, deps.now()).catch(() => false);
       if (setAside) deps.log.error({ err, inbound: id }, 'processing failed again; the mail is set aside as unprocessable for the referee (D-MAIL-21)');
       else deps.log.error({ err, inbound: id }, 'processing failed; the mail stays pending and will be retried');
       return [null];

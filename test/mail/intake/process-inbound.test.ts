@@ -6,7 +6,7 @@ import { findTurn } from '../../../src/db/turns.ts';
 import { classicMap } from '../../../src/adjudicator/map.ts';
 import { findInbound, MAX_PROCESSING_ATTEMPTS } from '../../../src/db/inbound.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
-import { processPending, receiveMail } from '../../../src/mail/intake/receive.ts';
+import { processPending, processStored, receiveMail, storeMails } from '../../../src/mail/intake/receive.ts';
 import { ADDRESSES, deliver, makeWorld, openTurnTwo, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
@@ -165,6 +165,17 @@ describe('mail that is never answered, and mail answered but not read', () => {
     expect(await history('hutt')).toHaveLength(0);
   });
 
+  it('D-MAIL-21: a deadlock or a serialisation failure is not counted against the mail', async () => {
+    const deps = { ...world.deps, boardFor: () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    } };
+    const r = await receiveMail(deps, { raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }), source: 'cli', sourceKey: 'deadlocked', receivedAt: world.clock.now });
+    for (let i = 0; i < MAX_PROCESSING_ATTEMPTS + 1; i++) await processPending(deps);
+    expect(await findInbound(world.database.db, r.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await processPending(world.deps)).toBe(1);
+    expect(await history('hutt')).toHaveLength(1);
+  });
+
   it('processing the same stored mail again changes nothing', async () => {
     const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }));
     expect(await processInbound(world.deps, r.id)).toMatchObject({ status: 'already', outcome: 'sheet' });
@@ -201,9 +212,18 @@ describe('deadlines and the Chancellor', () => {
     expect((await history('aristocrats')).map((h) => h.text)).toEqual(['V: Knights']);
     const refusal = (await replies('refusal')).at(-1)!;
     expect(refusal.bodyText).toContain('the newer one stands (R-TURN-4)');
-    // Same second: the one read later is the later one (IMAP dates have seconds only).
+    // Same second (IMAP dates have whole seconds): the mail stored later is the later one.
     const same = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }), new Date(t0.getTime() + 600_000));
     expect(same.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
+  });
+
+  it('D-MAIL-20: of two sheets stored in the same second, the one stored first never replaces the other, whatever the reading order', async () => {
+    const at = world.clock.now;
+    const sheet = (body: string, key: string) => ({ raw: orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body }), source: 'cli' as const, sourceKey: key, receivedAt: at });
+    const [first, second] = await storeMails(world.deps, [sheet('V: Sith\n', 'same-second:1'), sheet('V: Knights\n', 'same-second:2')]);
+    expect(await processStored(world.deps, [second!])).toEqual([{ status: 'processed', outcome: 'sheet' }]);
+    expect(await processStored(world.deps, [first!])).toEqual([{ status: 'rejected', outcome: 'superseded' }]);
+    expect((await history('aristocrats')).map((h) => h.text)).toEqual(['V: Knights']);
   });
 
   it('R-TURN-3: a Chancellor sheet after the declaration deadline is not applied', async () => {
