@@ -1,8 +1,8 @@
 // How the running service takes in mail: a source hands over a batch, the batch is stored at
 // once (the source may then move it out of the mailbox), and processing happens behind, one
 // batch at a time and in arrival order, while the source fetches and stores the next batch.
-// At most one batch waits behind the one being processed, so memory stays bounded and a slow
-// database slows the source down instead of piling mail up. The sweep of mail left pending (a
+// At most two batches wait behind the one being processed (and the source then waits), so
+// memory stays bounded and a slow database slows the source down instead of piling mail up. The sweep of mail left pending (a
 // crash, a failure) runs in the same line, so one instance never processes two batches at once.
 import { loggableDbError } from '../../db/errors.ts';
 import type { IntakeDeps } from './process-inbound.ts';
@@ -15,15 +15,15 @@ export class IntakeQueue {
   constructor(private readonly deps: IntakeDeps) {}
 
   /**
-   * Stores the mails (all or none: a throw means none was stored, and the source keeps them),
-   * then queues their processing. Resolves once stored and the queue has room.
+   * Stores the mails (a throw means some were not stored, and the source keeps them all: the
+   * store dedupes), then queues their processing. Resolves once stored and the queue has room.
    */
   async accept(mails: ArrivedMail[]): Promise<void> {
     const items = await storeMails(this.deps, mails);
     const before = this.tail;
     this.run(async () => void (await processStored(this.deps, items)));
-    // Room for one batch waiting behind the one in progress: beyond that, wait until the batch
-    // before ours is done, so that ours is in progress while the source fetches the next one.
+    // With two batches ahead of ours, wait until the one just before ours is done: ours is then in
+    // progress while the source fetches the next one.
     if (this.waiting > 2) await before;
   }
 

@@ -26,8 +26,8 @@ export async function receiveMail(deps: IntakeDeps, mail: ArrivedMail): Promise<
 }
 
 /**
- * receiveMail for a batch: stored in one statement (all or nothing: a throw means none was
- * stored, and the source retries the batch), then processed together.
+ * receiveMail for a batch: stored (a throw means not all were, and the source retries the batch,
+ * which the store dedupes), then processed together.
  */
 export async function receiveMails(deps: IntakeDeps, mails: ArrivedMail[]): Promise<Received[]> {
   const items = await storeMails(deps, mails);
@@ -35,7 +35,7 @@ export async function receiveMails(deps: IntakeDeps, mails: ArrivedMail[]): Prom
   return items.map((s, i) => ({ id: s.id, duplicate: s.duplicate, result: results[i]! }));
 }
 
-/** The first step alone: stored (one statement, all or nothing), ready for processStored. */
+/** The first step alone: stored (see storeInboundBatch), ready for processStored. */
 export async function storeMails(deps: IntakeDeps, mails: ArrivedMail[]): Promise<Array<StoredMail & { duplicate: boolean }>> {
   const stored = await storeInboundBatch(deps.db, mails).catch((err: unknown) => {
     throw loggableDbError(err); // the source logs it: not with every mail of the batch in it

@@ -38,7 +38,7 @@ export type MailHandler<M extends RawMail = RawMail> = (mail: M) => Promise<void
 /**
  * MailHandler for several mails at once (in arrival order), all stored before it resolves: one
  * IMAP fetch's worth, so that storing and processing cost a few statements a batch, not a mail.
- * Throwing means "none of them stored, try the batch later".
+ * Throwing means "not all of them stored, try the batch later" (so storing must be idempotent).
  */
 export type BatchHandler<M extends RawMail = RawMail> = (mails: M[]) => Promise<void>;
 
