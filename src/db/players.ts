@@ -51,15 +51,6 @@ export async function findByEmail(db: Db, gameId: string, email: string): Promis
   return row ?? null;
 }
 
-/** Every game an address plays in: for mail that names no game. */
-export async function findPlayersByEmail(db: Db, email: string): Promise<Player[]> {
-  return db
-    .select()
-    .from(players)
-    .where(eq(players.email, email.trim().toLowerCase()))
-    .orderBy(asc(players.gameId));
-}
-
 /**
  * Everyone a batch of mail may concern: the owners of these secrets, whoever writes from these
  * addresses (in any game), and every player of the secrets' games (the Chancellor's sheet goes

@@ -105,11 +105,6 @@ export async function listNewMessages(client: ImapFlow, lastUid: number): Promis
     .sort((a, b) => a.uid - b.uid);
 }
 
-/** UIDs above `lastUid`, ascending. */
-export async function listNewUids(client: ImapFlow, lastUid: number): Promise<number[]> {
-  return (await listNewMessages(client, lastUid)).map((m) => m.uid);
-}
-
 export interface BatchLimits {
   /** At most this many messages per FETCH. */
   maxMessages: number;
@@ -153,22 +148,10 @@ const asFetched = (msg: { source?: Buffer; internalDate?: Date | string }): { ra
   return { raw: msg.source!, receivedAt: Number.isNaN(date.getTime()) ? new Date() : date };
 };
 
-/** The raw bytes (BODY.PEEK[], so \Seen is untouched) and INTERNALDATE; null if it vanished. */
-export async function fetchMessage(
-  client: ImapFlow,
-  uid: number,
-): Promise<{ raw: Buffer; receivedAt: Date } | null> {
-  const msg = await client.fetchOne(String(uid), { uid: true, source: true, internalDate: true }, { uid: true });
-  if (!msg || !msg.source) {
-    assertUsable(client);
-    return null; // expunged by someone else between listing and fetching
-  }
-  return asFetched(msg);
-}
-
 /**
- * Several messages in one FETCH, as fetchMessage does one: a message missing from the result was
- * expunged by someone else between listing and fetching.
+ * Several messages in one FETCH: the raw bytes (BODY.PEEK[], so \Seen is untouched) and
+ * INTERNALDATE. A message missing from the result was expunged by someone else between listing
+ * and fetching.
  */
 export async function fetchMessages(
   client: ImapFlow,
