@@ -68,22 +68,26 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[])
   };
   const mails = await Promise.all(items.map((i) => extractMail(raws.get(i.id)!, options)));
   const now = deps.now();
-  return db.transaction(async (tx) => {
+  const results = await db.transaction(async (tx) => {
     const rows = await lockInboundMany(tx, items.map((i) => i.id));
     const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000));
-    const results = items.map((item, i): IntakeResult => {
+    const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
       const outcome = { ...decide(deps, store, now, row, mails[i]!), at: now };
       row.status = outcome.status; // the same message twice in one batch is processed once
       row.outcome = outcome.outcome;
       store.record(item.id, outcome);
-      log.info({ inbound: item.id, from: mails[i]!.from, status: outcome.status, outcome: outcome.outcome }, 'mail processed');
       return { status: outcome.status, outcome: outcome.outcome };
     });
     await store.flush(tx);
-    return results;
+    return decided;
   });
+  // Logged once committed: a batch that fails is processed again, mail by mail.
+  for (const [i, r] of results.entries()) {
+    if (r.status !== 'already') log.info({ inbound: items[i]!.id, from: mails[i]!.from, status: r.status, outcome: r.outcome }, 'mail processed');
+  }
+  return results;
 }
 
 function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ExtractedMail): InboundOutcome {
