@@ -1,5 +1,5 @@
 // Order sheets: every version a player sends is kept; the newest one counts (R-TURN-4).
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { sheets } from './schema.ts';
@@ -59,31 +59,14 @@ export async function insertSheets(db: Db, rows: Array<SheetInput & { version: n
  */
 export async function latestSheetsOf(db: Db, wanted: Array<{ gameId: string; turn: number; faction: string }>): Promise<Sheet[]> {
   if (wanted.length === 0) return [];
-  const rows = await rowsOf<Record<string, unknown>>(db, sql`
-    select s.* from unnest(${pgArray(wanted.map((w) => w.gameId))}::text[], ${pgArray(wanted.map((w) => w.turn))}::integer[],
+  const newest = sql`(
+    select s.id from unnest(${pgArray(wanted.map((w) => w.gameId))}::text[], ${pgArray(wanted.map((w) => w.turn))}::integer[],
       ${pgArray(wanted.map((w) => w.faction))}::text[]) as k(game_id, turn, faction)
     cross join lateral (
-      select * from ${sheets} where ${sheets.gameId} = k.game_id and ${sheets.turn} = k.turn and ${sheets.faction} = k.faction
+      select ${sheets.id} as id from ${sheets} where ${sheets.gameId} = k.game_id and ${sheets.turn} = k.turn and ${sheets.faction} = k.faction
       order by ${sheets.version} desc limit 1
-    ) s`);
-  return rows.map(sheetFromRow);
-}
-
-// A raw row (snake_case, driver types) as Drizzle would have mapped it.
-function sheetFromRow(r: Record<string, unknown>): Sheet {
-  return {
-    id: Number(r.id),
-    gameId: String(r.game_id),
-    turn: Number(r.turn),
-    faction: String(r.faction),
-    version: Number(r.version),
-    text: String(r.text),
-    parsed: typeof r.parsed === 'string' ? JSON.parse(r.parsed) : r.parsed,
-    status: r.status as Sheet['status'],
-    receivedAt: r.received_at instanceof Date ? r.received_at : new Date(String(r.received_at)),
-    inboundId: r.inbound_id === null ? null : Number(r.inbound_id),
-    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
-  };
+    ) s)`;
+  return db.select().from(sheets).where(inArray(sheets.id, newest));
 }
 
 export async function latestSheet(db: Db, gameId: string, turn: number, faction: string): Promise<Sheet | null> {

@@ -27,7 +27,8 @@ export type AddedSheet =
   | { ok: false; reason: 'no-turn' | 'turn-closed' };
 
 const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
-const sheetKey = (gameId: string, turn: number, faction: string) => `${gameId}\u0000${turn}\u0000${faction}`;
+const turnKey = (gameId: string, turn: number) => `${gameId}\u0000${turn}`;
+const sheetKey = (gameId: string, turn: number, faction: string) => `${turnKey(gameId, turn)}\u0000${faction}`;
 
 export class IntakeStore {
   private readonly sheetsToAdd: Array<SheetInput & { version: number }> = [];
@@ -72,7 +73,7 @@ export class IntakeStore {
       own,
       players,
       gamesById,
-      new Map(turnList.map((t) => [`${t.gameId}\u0000${t.number}`, t])),
+      new Map(turnList.map((t) => [turnKey(t.gameId, t.number), t])),
       new Map(sheets.map((s) => [sheetKey(s.gameId, s.turn, s.faction), s])),
       replies,
     );
@@ -112,7 +113,7 @@ export class IntakeStore {
 
   /** The turn, locked for this transaction; null unless a secret of that game was in the batch. */
   turn(gameId: string, number: number): Turn | null {
-    return this.turns.get(`${gameId}\u0000${number}`) ?? null;
+    return this.turns.get(turnKey(gameId, number)) ?? null;
   }
 
   latestSheet(gameId: string, turn: number, faction: string): SheetSummary | null {
