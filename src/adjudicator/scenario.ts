@@ -57,8 +57,9 @@ export function readScenario(raw: unknown, board: Board = classicMap()): { state
   const texts: Record<string, string> = {};
   for (const [f, text] of Object.entries(sheets)) {
     known(f, 'sheets');
-    if (f === IMPERIAL) throw new ScenarioError('sheets: the Imperial Troops send no sheet (the Chancellor orders them)');
-    if (!setup.factions.includes(f)) throw new ScenarioError(`sheets: "${f}" is not in play (D-SCEN-1)`);
+    // A side with no player this turn (the Imperial Troops, a faction not in play) sends nothing
+    // the engine reads: its sheet is ignored, not an error (SCENARIOS.md, clarified 2026-11-23).
+    if (f === IMPERIAL || !setup.factions.includes(f)) continue;
     if (text !== null) texts[f] = text;
   }
   const state: GameState = {

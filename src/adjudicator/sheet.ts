@@ -10,11 +10,13 @@ import { sheetProblem, type BoardSpan, type Substitution } from './sheet-message
 import {
   BULLET,
   COLON,
+  COMMA,
   CR,
   DASH,
   DOT,
   LF,
   NO_SUBS,
+  SEMICOLON,
   SPACE,
   STAR,
   charAt,
@@ -182,7 +184,7 @@ class SheetReader {
   /**
    * `H: …`, `V: …`, `E: …` in any of their spellings (a word of letters, an optional space, a colon,
    * an optional space); false when the line is something else. The rest of the line loses its
-   * trailing spaces and full stops.
+   * trailing spaces and the `.`, `,` or `;` a player adds at the end (R-ORD-9).
    */
   private readKeywordLine(t: number): boolean {
     const { text, end } = this;
@@ -196,7 +198,8 @@ class SheetReader {
       const kw = line.includes(':') ? KEYWORD_LINE.exec(line) : null;
       key = kw ? KEYWORDS.get(foldName(kw[1]!)) : undefined;
       if (!key) return false;
-      rest = kw![2]!.replace(/[ .]+$/, '');
+      const r = kw![2]!;
+      rest = r.slice(0, trimLineEnd(r, 0, r.length));
     } else {
       if (k === t) return false;
       const colon = skipSpace(text, k, end);
@@ -205,9 +208,7 @@ class SheetReader {
       key = KEYWORDS.get(k - t === 1 ? String.fromCharCode(text.charCodeAt(t) | 32) : text.slice(t, k).toLowerCase());
       if (!key) return false;
       const p = skipSpace(text, colon + 1, end);
-      let e = end;
-      while (e > p && (text.charCodeAt(e - 1) === SPACE || text.charCodeAt(e - 1) === DOT)) e--;
-      rest = text.slice(p, e);
+      rest = text.slice(p, trimLineEnd(text, p, end));
     }
     if (key === 'H') this.readHostility(rest);
     else if (key === 'V') this.readVote(rest);
@@ -298,6 +299,20 @@ class SheetReader {
     sheet.eliminate = { cell, line: this.line };
     this.offBoard([cell], `E: ${cell}`, 'R-ORD-4');
   }
+}
+
+/**
+ * Where a keyword line's content ends: before trailing spaces and the `.` `,` `;` a player adds at
+ * the end of a line (R-ORD-9; D-PARSE-14: a run of them, like `V: Hutt..`, reads the same, as it
+ * does between orders). A loop rather than `/[ .,;]+$/`, which backtracks on long runs.
+ */
+function trimLineEnd(text: string, start: number, end: number): number {
+  let e = end;
+  for (; e > start; e--) {
+    const c = text.charCodeAt(e - 1);
+    if (c !== SPACE && c !== DOT && c !== COMMA && c !== SEMICOLON) break;
+  }
+  return e;
 }
 
 function spanOf(board: Board): BoardSpan {

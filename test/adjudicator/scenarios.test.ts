@@ -232,6 +232,14 @@ const malformed: [string, () => string][] = [
     },
   ],
   [
+    'a sheet keyed by an id that is no faction',
+    () => {
+      const s = base();
+      s.sheets.jawas = 'V: Hutt';
+      return JSON.stringify(s);
+    },
+  ],
+  [
     'a cell off the board',
     () => {
       const s = base();
@@ -264,6 +272,19 @@ const malformed: [string, () => string][] = [
     },
   ],
 ];
+
+describe('sheets of sides with no player (SCENARIOS.md, clarified 2026-11-23)', () => {
+  it('a sheet for a faction not in play, or for the Imperial Troops, is ignored, not malformed', () => {
+    const plain = base();
+    plain.sheets = { hutt: 'B2-C3' };
+    const extra = base();
+    extra.sheets = { hutt: 'B2-C3', merchants: 'T12-T11\nH: Hutt', imperial: 'N9-M9' };
+    const a = runScenario(plain);
+    const b = runScenario(extra);
+    expect(b).toEqual(a);
+    expect(b.units).toContainEqual({ side: 'hutt', at: 'C3' });
+  });
+});
 
 describe('sf adjudicate (the command line)', () => {
   it('prints one JSON object and exits 0 for a shared scenario, matching its expect block', { timeout: 60_000 }, async () => {

@@ -50,6 +50,23 @@ describe('orders (R-ORD-2)', () => {
     expect(canon('B2-C3.\nA2-B3,\nN9#.')).toEqual(['B2-C3', 'A2-B3', 'N9#']);
   });
 
+  it('R-ORD-9: one trailing `.` `,` or `;` is ignored on every kind of line', () => {
+    expect(canon('B2-C3;\nA2-B3,\nN9#.')).toEqual(['B2-C3', 'A2-B3', 'N9#']);
+    expect(parse('V: Hutt;').vote?.side).toBe('hutt');
+    expect(parse('V: Sith,').vote?.side).toBe('sith');
+    expect(parse('Voto: Sith .').vote?.side).toBe('sith');
+    expect(parse('H: Sith, Hutt;').hostility).toEqual(['sith', 'hutt']);
+    expect(parse('H: Sith,').problems).toEqual([]);
+    expect(parse('Ostilità: Sith;').hostility).toEqual(['sith']);
+    expect(parse('E: O10;').eliminate?.cell).toBe('O10');
+    for (const line of ['V: Hutt;', 'H: Sith,', 'E: O10.', 'B2-C3;']) expect(parse(line).problems, line).toEqual([]);
+  });
+
+  it('R-ORD-9: a punctuation mark inside the line is still read as written', () => {
+    expect(parse('V: Hutt; Sith').vote).toBeNull();
+    expect(parse('V: Hutt; Sith').problems.map((p) => p.code)).toEqual(['vote-several']);
+  });
+
   it('R-ORD-5: every order is kept in the order written, duplicates included', () => {
     expect(canon('B2-C3\nA2-B3\nB2=F6\nB2-C3')).toEqual(['B2-C3', 'A2-B3', 'B2=F6', 'B2-C3']);
   });
