@@ -1,7 +1,7 @@
 // Inbound mail, stored byte for byte before anything else happens to it, so that nothing is
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
-import { and, asc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
 import { rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
@@ -224,6 +224,16 @@ export async function markProcessed(db: Db, id: number, o: InboundOutcome): Prom
 export async function findInbound(db: Db, id: number): Promise<InboundMessage | null> {
   const [row] = await db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
   return row ?? null;
+}
+
+/** Whether any mail received by `at` is stored but not yet processed: a turn is not closed on it. */
+export async function pendingReceivedBy(db: Db, at: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: inboundMessages.id })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.status, 'pending'), lte(inboundMessages.receivedAt, at)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Stored but not yet processed (say the process stopped in between), oldest first. */

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { recordsetInsert } from './arrays.ts';
+import type { AttachmentRef } from './assets.ts';
 import type { Db } from './client.ts';
 import { outbox } from './schema.ts';
 
@@ -19,6 +20,7 @@ export interface OutboxInput {
   messageId: string;
   bodyText: string;
   bodyHtml?: string | null;
+  attachments?: AttachmentRef[] | null;
   /** The same key is enqueued at most once (e.g. `ack:<inbound id>`, `welcome:<player id>`). */
   dedupeKey: string;
 }
@@ -42,7 +44,7 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
   if (mails.length === 0) return;
   const spec = {
     kind: 'text', gameId: 'text', toAddress: 'text', replyTo: 'text', subject: 'text', inReplyTo: 'text',
-    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', dedupeKey: 'text',
+    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', attachments: 'jsonb', dedupeKey: 'text',
   } as const;
   // Any conflict is a dedupe key (message ids are fresh UUIDs).
   await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));

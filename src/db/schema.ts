@@ -196,6 +196,8 @@ export const outbox = pgTable(
     messageId: text('message_id').notNull(),
     bodyText: text('body_text').notNull(),
     bodyHtml: text('body_html'),
+    /** Files sent with it, stored once in mail_assets (an edict's map goes to every player). */
+    attachments: jsonb('attachments'),
     /** E.g. `ack:<inbound id>`: the same mail is enqueued at most once. */
     dedupeKey: text('dedupe_key').notNull(),
     status: text('status', { enum: ['pending', 'sent', 'failed'] })
@@ -230,6 +232,12 @@ export const edicts = pgTable(
     textEn: text('text_en').notNull(),
     /** What the referee changed and why; null for version 1. */
     reason: text('reason'),
+    /** The engine that wrote it (package version): `sf turn replay` compares against the current one. */
+    engineVersion: text('engine_version'),
+    /** The standing sheet of each faction that was adjudicated: faction → sheets.id (R-TURN-4). */
+    sheetIds: jsonb('sheet_ids'),
+    /** The position after the turn (the next turn's state; kept here too for a game's last turn). */
+    stateAfter: jsonb('state_after'),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
   },
@@ -238,6 +246,18 @@ export const edicts = pgTable(
     foreignKey({ name: 'edicts_turn_fk', columns: [t.gameId, t.turn], foreignColumns: [turns.gameId, turns.number] }),
   ],
 );
+
+/**
+ * Files attached to outgoing mail (an edict's map and JSON), stored once and referenced by every
+ * recipient's outbox row, keyed by their content so that a retry or a resend reuses the row.
+ */
+export const mailAssets = pgTable('mail_assets', {
+  id: id(),
+  sha256: text('sha256').notNull().unique('mail_assets_sha256'),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+});
 
 /** Every change a person made (referee, CLI user), written in the transaction that made it. */
 export const auditLog = pgTable(

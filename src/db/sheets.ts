@@ -1,5 +1,5 @@
 // Order sheets: every version a player sends is kept; the newest one counts (R-TURN-4).
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { sheets } from './schema.ts';
@@ -85,6 +85,19 @@ export async function latestSheets(db: Db, gameId: string, turn: number): Promis
     .selectDistinctOn([sheets.faction])
     .from(sheets)
     .where(and(eq(sheets.gameId, gameId), eq(sheets.turn, turn)))
+    .orderBy(asc(sheets.faction), desc(sheets.version));
+}
+
+/**
+ * The sheets that stand at a deadline (R-TURN-4, D-MAIL-20): each faction's newest version received
+ * by then. Intake refuses later mail, so this is normally the newest version; the date keeps a clock
+ * skew between instances from letting a late one through.
+ */
+export async function standingSheets(db: Db, gameId: string, turn: number, deadline: Date): Promise<Sheet[]> {
+  return db
+    .selectDistinctOn([sheets.faction])
+    .from(sheets)
+    .where(and(eq(sheets.gameId, gameId), eq(sheets.turn, turn), lte(sheets.receivedAt, deadline)))
     .orderBy(asc(sheets.faction), desc(sheets.version));
 }
 

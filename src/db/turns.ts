@@ -1,5 +1,5 @@
 // Turns: the position before each turn (the adjudicator's GameState), its deadlines and status.
-import { and, asc, eq, lte, or } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import type { GameState } from '../adjudicator/types.ts';
 import type { Db } from './client.ts';
 import { turns } from './schema.ts';
@@ -63,13 +63,9 @@ export async function updateTurn(
   return row ? asTurn(row) : null;
 }
 
-/** Open turns whose deadline has passed: what the scheduler adjudicates. */
-export async function dueTurns(db: Db, now: Date): Promise<Turn[]> {
-  const rows = await db
-    .select()
-    .from(turns)
-    .where(and(eq(turns.status, 'open'), lte(turns.deadline, now)))
-    .orderBy(asc(turns.deadline));
+/** Every open turn, soonest deadline first: what the turn job looks at (closing, reminders, notices). */
+export async function openTurns(db: Db): Promise<Turn[]> {
+  const rows = await db.select().from(turns).where(eq(turns.status, 'open')).orderBy(asc(turns.deadline), asc(turns.gameId));
   return rows.map(asTurn);
 }
 

@@ -2,6 +2,7 @@
 // a mail is handed to one sender at a time, and a sender that dies leaves it to be retried.
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
+import { findAssets, type AttachmentRef, type MailAsset } from '../db/assets.ts';
 import { claimBatch, markFailed, markSent, type OutboxMail } from '../db/outbox.ts';
 import { bracketed } from './send/headers.ts';
 import type { MailTransport, OutgoingMail } from './send/types.ts';
@@ -14,14 +15,24 @@ export interface OutboxSenderDeps {
   now?: () => Date;
 }
 
-export function toOutgoing(row: OutboxMail, from: string): OutgoingMail {
+export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<number, MailAsset> = new Map()): OutgoingMail {
   const mail: OutgoingMail = { from, to: row.toAddress, subject: row.subject, text: row.bodyText, messageId: bracketed(row.messageId) };
+  const refs = attachmentsOf(row);
+  if (refs.length) {
+    mail.attachments = refs.map((r) => {
+      const asset = assets.get(r.assetId);
+      if (!asset) throw new Error(`attachment ${r.assetId} of outbox ${row.id} is missing`);
+      return { filename: r.filename, contentType: r.contentType, content: asset.bytes, ...(r.cid ? { cid: r.cid } : {}) };
+    });
+  }
   if (row.bodyHtml) mail.html = row.bodyHtml;
   if (row.inReplyTo) mail.inReplyTo = row.inReplyTo;
   if (row.references) mail.references = row.references.split(/\s+/).filter(Boolean);
   if (row.replyTo) mail.headers = { 'Reply-To': row.replyTo };
   return mail;
 }
+
+const attachmentsOf = (row: OutboxMail): AttachmentRef[] => (Array.isArray(row.attachments) ? (row.attachments as AttachmentRef[]) : []);
 
 /** A 5xx answer from the SMTP server will not get better by retrying. */
 function isPermanent(err: unknown): boolean {
@@ -33,9 +44,12 @@ function isPermanent(err: unknown): boolean {
 export async function sendDueMail(deps: OutboxSenderDeps, limit = 20): Promise<number> {
   const now = deps.now ?? (() => new Date());
   let sent = 0;
-  for (const row of await claimBatch(deps.db, { limit, now: now() })) {
+  const rows = await claimBatch(deps.db, { limit, now: now() });
+  // One read for the batch: an edict's map is the same asset in every player's mail.
+  const assets = await findAssets(deps.db, rows.flatMap((r) => attachmentsOf(r).map((a) => a.assetId)));
+  for (const row of rows) {
     try {
-      await deps.transport.send(toOutgoing(row, deps.from));
+      await deps.transport.send(toOutgoing(row, deps.from, assets));
       await markSent(deps.db, row.id, now());
       sent++;
     } catch (err) {

@@ -37,6 +37,9 @@ export function toMailOptions(mail: OutgoingMail): SendMailOptions {
     ...(mail.inReplyTo ? { inReplyTo: bracketed(mail.inReplyTo) } : {}),
     ...(mail.references?.length ? { references: mail.references.map(bracketed) } : {}),
     headers: { ...Object.fromEntries(extra), ...OUTGOING_HEADERS },
+    ...(mail.attachments?.length
+      ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, ...(a.cid ? { cid: a.cid } : {}) })) }
+      : {}),
     // Content is ours: never let a stray path or URL in a template make nodemailer read files.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -11,6 +11,15 @@ export interface OutgoingMail {
   inReplyTo?: string;
   references?: string[];
   headers?: Record<string, string>;
+  attachments?: OutgoingAttachment[];
+}
+
+export interface OutgoingAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  /** Content-ID for a file shown inline by the HTML part. */
+  cid?: string;
 }
 
 export interface MailTransport {

@@ -7,6 +7,7 @@
 // is harmless (the messages are no longer in the mailbox).
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
+import type { SourceProgress } from './progress.ts';
 import { backoffDelay, sleep, Wakeup } from './timing.ts';
 import {
   assertUsable,
@@ -48,6 +49,8 @@ export interface ImapSourceOptions {
   random?: () => number;
   /** How many messages (and about how many bytes) one FETCH brings in. */
   batch?: BatchLimits;
+  /** Told when a drain completes and while the source listens in IDLE (the turn job's catch-up). */
+  progress?: SourceProgress;
 }
 
 type Ctx = Required<Pick<ImapSourceOptions, 'backoff' | 'random' | 'idleRefreshMs' | 'batch'>> & ImapSourceOptions;
@@ -88,7 +91,10 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
   const { log, signal } = ctx;
   const client = await connectImap(ctx.connect, log);
   const wakeup = new Wakeup();
-  const hint = () => wakeup.notify();
+  const hint = () => {
+    ctx.progress?.listen(false); // new mail, or the connection gone: no longer caught up as of now
+    wakeup.notify();
+  };
   client.on('exists', hint); // new mail (seen during IDLE or any other command)
   client.on('close', hint); // wake up to notice the connection is gone
   try {
@@ -100,17 +106,25 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
       wakeup.clear();
+      const started = ctx.progress?.drainStarting() ?? 0;
       const ok = await drainMailbox(client, ctx, uidValidity);
       if (signal.aborted) break;
       assertUsable(client);
+      if (ok) ctx.progress?.drained(started);
       if (!ok) {
         // onMessage failed: keep the connection, retry the same message after a pause.
         await sleep(backoffDelay(failures++, ctx.backoff, ctx.random), signal);
         continue;
       }
       failures = 0;
-      if (useIdle) useIdle = await idleUntilHint(client, wakeup, ctx);
-      else await wakeup.wait(ctx.pollIntervalMs, signal);
+      if (useIdle) {
+        ctx.progress?.listen(!wakeup.isPending);
+        try {
+          useIdle = await idleUntilHint(client, wakeup, ctx);
+        } finally {
+          ctx.progress?.listen(false);
+        }
+      } else await wakeup.wait(ctx.pollIntervalMs, signal);
       assertUsable(client);
     }
   } finally {

@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { SourceProgress } from './progress.ts';
 import { backoffDelay, sleep, Wakeup } from './timing.ts';
 import { DEFAULT_BACKOFF, type BackoffOptions, type MailHandler, type RawMail } from './types.ts';
 
@@ -18,6 +19,8 @@ export interface MaildirSourceOptions {
   pollIntervalMs: number;
   backoff?: BackoffOptions;
   random?: () => number;
+  /** Told when a pass over new/ completes (the turn job's catch-up). */
+  progress?: SourceProgress;
 }
 
 export async function ensureMaildir(dir: string): Promise<void> {
@@ -93,10 +96,12 @@ export async function runMaildirSource(opts: MaildirSourceOptions): Promise<void
   while (!opts.signal.aborted) {
     let ok: boolean;
     wakeup.clear();
+    const started = opts.progress?.drainStarting() ?? 0;
     try {
       await ensureMaildir(opts.dir); // again each pass: someone may have removed it
       watcher ??= watchHint(opts.dir, wakeup, log);
       ok = await drainMaildir(opts, log);
+      if (ok) opts.progress?.drained(started);
     } catch (err) {
       log.error({ err }, 'Maildir pass failed');
       watcher?.close(); // the directory may have been replaced; watch the new one

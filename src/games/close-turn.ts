@@ -1,0 +1,91 @@
+// Closing a turn at its deadline (R-TURN-2 step 4): the standing sheet of every player, the pure
+// engine, the edict (version 1) with what it was made from, the next turn opened (or the game
+// ended by a victory, R-WIN-1), and every player's edict mail queued — all in one transaction.
+// Idempotent: a turn that is no longer open is left alone, so two instances, or a restart after a
+// crash, close each turn exactly once.
+import { adjudicate } from '../adjudicator/adjudicate.ts';
+import { ENGINE_VERSION } from '../adjudicator/version.ts';
+import { renderEdict } from '../adjudicator/render/edict-text.ts';
+import type { Edict, GameState } from '../adjudicator/types.ts';
+import { recordAudit } from '../db/audit.ts';
+import type { Db } from '../db/client.ts';
+import { edicts } from '../db/schema.ts';
+import { lockGame, updateGame, type Game } from '../db/games.ts';
+import { enqueueMany } from '../db/outbox.ts';
+import { listPlayers } from '../db/players.ts';
+import { standingSheets } from '../db/sheets.ts';
+import { insertTurn, lockTurn, updateTurn, type Turn } from '../db/turns.ts';
+import { storeEdictAssets, edictMails } from './edict-mail.ts';
+import type { GamesContext } from './context.ts';
+import { boardFor } from './input.ts';
+import { nextTurnDeadlines } from './schedule.ts';
+
+export type CloseOutcome =
+  | { closed: true; game: Game; turn: number; edict: Edict; next: Turn | null }
+  | { closed: false; reason: 'no-game' | 'not-open' | 'not-due' | 'not-current' };
+
+export interface CloseTurnOptions {
+  /** Close even before the deadline (early processing, a referee's decision). */
+  force?: boolean;
+}
+
+export async function closeTurn(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions = {}): Promise<CloseOutcome> {
+  const now = ctx.now?.() ?? new Date();
+  return db.transaction(async (tx) => {
+    // Lock order everywhere: game, then turn (lockGame).
+    const game = await lockGame(tx, gameId);
+    if (!game) return { closed: false, reason: 'no-game' } as const;
+    if (game.currentTurn !== number || game.status === 'finished') return { closed: false, reason: 'not-current' } as const;
+    const turn = await lockTurn(tx, gameId, number);
+    if (!turn || turn.status !== 'open') return { closed: false, reason: 'not-open' } as const;
+    if (!opts.force && turn.deadline > now) return { closed: false, reason: 'not-due' } as const;
+
+    const board = boardFor(game.map);
+    const standing = await standingSheets(tx, gameId, number, turn.deadline);
+    const texts: Record<string, string> = {};
+    for (const sheet of standing) texts[sheet.faction] = sheet.text;
+    const { state: next, edict } = adjudicate(board, turn.state, texts);
+
+    const finished = edict.winners.length > 0; // R-WIN-1: no more deadlines
+    const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now);
+    await tx.insert(edicts).values({
+      gameId,
+      turn: number,
+      version: 1,
+      json: edict,
+      textIt: renderEdict(edict, board, 'it'),
+      textEn: renderEdict(edict, board, 'en'),
+      reason: null,
+      createdBy: 'system',
+      engineVersion: ENGINE_VERSION,
+      sheetIds: Object.fromEntries(standing.map((s) => [s.faction, s.id])),
+      stateAfter: next,
+    });
+    await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
+    const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
+
+    const players = await listPlayers(tx, gameId);
+    const assets = await storeEdictAssets(tx, board, game, edict);
+    await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, players, nextTurn, assets, mail: ctx.mail }));
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId,
+      action: 'turn.close',
+      detail: { turn: number, deadline: turn.deadline.toISOString(), sheets: standing.map((s) => s.faction), winners: edict.winners, late: now.getTime() - turn.deadline.getTime() },
+    });
+    return { closed: true, game: updated ?? game, turn: number, edict, next: nextTurn } as const;
+  });
+}
+
+async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date): Promise<Turn> {
+  const { deadline, declarationDeadline } = nextTurnDeadlines(game, turn.deadline, now);
+  return insertTurn(tx, {
+    gameId: game.id,
+    number: turn.number + 1,
+    election: state.election,
+    state,
+    deadline,
+    declarationDeadline,
+    status: 'open',
+  });
+}

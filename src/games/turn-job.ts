@@ -1,0 +1,167 @@
+// The weekly turn, driven by a clock: each pass closes the turns whose deadline has passed (after
+// intake has caught up with the mail received before it), tells everyone when the Chancellor
+// missed the declaration deadline (R-TURN-3), and reminds players whose orders are not in yet.
+// Every mail it queues has a dedupe key, and closing is idempotent, so passes may repeat, overlap
+// across instances, or be cut short by a crash without anything happening twice.
+import type { Logger } from 'pino';
+import { reviewSheet } from '../adjudicator/review.ts';
+import { sideName } from '../adjudicator/render/vocabulary.ts';
+import type { Lang, Problem } from '../adjudicator/types.ts';
+import type { Db } from '../db/client.ts';
+import { findGames, lockGame, type Game } from '../db/games.ts';
+import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { listPlayers, type Player } from '../db/players.ts';
+import { latestSheetsOf } from '../db/sheets.ts';
+import { lockTurn, openTurns, type Turn } from '../db/turns.ts';
+import { renderMail } from '../templates.ts';
+import { closeTurn } from './close-turn.ts';
+import type { GamesContext } from './context.ts';
+import { boardFor } from './input.ts';
+import { dueReminderOffset } from './schedule.ts';
+import { gameThread } from './thread.ts';
+import { formatInstant } from './time-format.ts';
+import { privateAddress } from './welcome.ts';
+
+export interface TurnJobDeps {
+  db: Db;
+  ctx: GamesContext;
+  log: Logger;
+  /**
+   * Resolves true once every mail the mail server received before `deadline` has been read and
+   * processed (the intake queue's line); false when that cannot be known yet (the mail server is
+   * unreachable): the turn then waits, it is never closed on a partial mailbox.
+   */
+  catchUp(deadline: Date): Promise<boolean>;
+}
+
+export interface TurnJobPass {
+  closed: string[];
+  waiting: string[];
+  notices: number;
+}
+
+export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
+  const now = deps.ctx.now?.() ?? new Date();
+  const open = await openTurns(deps.db);
+  const games = new Map((await findGames(deps.db, open.map((t) => t.gameId))).map((g) => [g.id, g]));
+  const pass: TurnJobPass = { closed: [], waiting: [], notices: 0 };
+  for (const turn of open) {
+    const game = games.get(turn.gameId);
+    if (!game || game.status !== 'active' || game.currentTurn !== turn.number) continue;
+    try {
+      if (turn.deadline <= now) await closeWhenCaughtUp(deps, game, turn, pass);
+      else pass.notices += await noticesFor(deps, game.id, turn.number, now);
+    } catch (err) {
+      // One game's failure never holds up the others; the next pass tries again.
+      deps.log.error({ err, game: turn.gameId, turn: turn.number }, 'turn job failed for this game');
+    }
+  }
+  return pass;
+}
+
+async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, pass: TurnJobPass): Promise<void> {
+  const key = `${game.id}#${turn.number}`;
+  if (!(await deps.catchUp(turn.deadline))) {
+    pass.waiting.push(key);
+    deps.log.warn({ game: game.id, turn: turn.number, deadline: turn.deadline }, 'deadline passed, waiting for intake to catch up before closing');
+    return;
+  }
+  const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx);
+  if (outcome.closed) {
+    pass.closed.push(key);
+    deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
+  }
+}
+
+/** Reminders and the missed-declaration notice of one open turn, decided under the turn's lock. */
+async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now: Date): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    // The locks order these mails after any sheet being stored (intake holds the turn's lock):
+    // a reminder is computed from the sheets as they stand, never from a stale view.
+    const game = await lockGame(tx, gameId);
+    const turn = game && (await lockTurn(tx, gameId, number));
+    if (!game || !turn || turn.status !== 'open') return 0;
+    const players = (await listPlayers(tx, gameId)).filter((p) => p.joinedTurn <= number);
+    const mails: OutboxInput[] = [];
+    const chancellor = turn.state.chancellor;
+    const chancellorPlayer = chancellor ? players.find((p) => p.faction === chancellor) : undefined;
+    const sheets = await latestSheetsOf(tx, players.map((p) => ({ gameId, turn: number, faction: p.faction })));
+    const sheetOf = new Map(sheets.map((s) => [s.faction, s]));
+
+    // R-TURN-3: the Chancellor's declaration deadline has passed with no sheet from them.
+    if (chancellorPlayer && turn.number > 1 && turn.declarationDeadline <= now && !sheetOf.has(chancellorPlayer.faction)) {
+      for (const p of players) mails.push(declarationMissed(deps, game, turn, p, chancellorPlayer));
+    }
+    const offset = dueReminderOffset(game.reminderMinutes, turn.deadline, now);
+    if (offset !== null) {
+      const board = boardFor(game.map);
+      for (const p of players) {
+        // The Chancellor's sheet is final once sent; only a missing one is worth a reminder.
+        const sheet = sheetOf.get(p.faction) ?? null;
+        if (sheet?.status === 'valid' || (sheet && p.faction === chancellor)) continue;
+        const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
+        mails.push(reminder(deps, game, turn, p, offset, problems));
+      }
+    }
+    await enqueueMany(tx, mails);
+    return mails.length;
+  });
+}
+
+const when = (game: Game, p: Player, at: Date) => formatInstant(at, p.timeZone ?? game.timeZone, p.lang);
+
+function notice(deps: TurnJobDeps, game: Game, p: Player, kind: string, dedupeKey: string, rendered: { subject: string; text: string }): OutboxInput {
+  const thread = gameThread(game.id, deps.ctx.mail.domain);
+  return {
+    kind,
+    gameId: game.id,
+    toAddress: p.email,
+    replyTo: privateAddress(deps.ctx.mail, p.secret),
+    subject: rendered.subject,
+    inReplyTo: thread,
+    references: thread,
+    messageId: newMessageId(deps.ctx.mail.domain),
+    bodyText: rendered.text,
+    dedupeKey,
+  };
+}
+
+/** One per offset per deadline: a moved deadline is a new version, and gets its own reminders. */
+function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, offset: number, problems: Problem[] | null): OutboxInput {
+  const lang: Lang = p.lang;
+  const it = lang === 'it';
+  const missing = problems
+    ? [
+        it ? 'Il foglio che abbiamo per te ha dei problemi:' : 'The sheet we hold for you has problems:',
+        ...problems.slice(0, 20).map((q) => `  ${it ? 'riga' : 'line'} ${q.line}: ${q.message[lang]}`),
+        ...(problems.length > 20 ? [it ? `  … e altri ${problems.length - 20}` : `  … and ${problems.length - 20} more`] : []),
+        it ? 'Puoi mandarne uno corretto fino alla scadenza.' : 'You may send a corrected one until the deadline.',
+      ].join('\n')
+    : it
+      ? 'Non abbiamo ancora ricevuto ordini da te per questo turno: senza, le tue unità restano ferme (R-TURN-5).'
+      : 'We have no orders from you for this turn yet: without them your units hold (R-TURN-5).';
+  const rendered = renderMail('reminder', lang, {
+    game: game.id,
+    gameName: game.name,
+    turn: turn.number,
+    player: p.displayName ?? p.email,
+    deadline: when(game, p, turn.deadline),
+    missing,
+    address: privateAddress(deps.ctx.mail, p.secret),
+  });
+  return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${offset}:${p.id}`, rendered);
+}
+
+function declarationMissed(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, chancellor: Player): OutboxInput {
+  const board = boardFor(game.map);
+  const rendered = renderMail('declaration-missed', p.lang, {
+    game: game.id,
+    gameName: game.name,
+    turn: turn.number,
+    chancellor: sideName(board, chancellor.faction, p.lang),
+    declarationDeadline: when(game, p, turn.declarationDeadline),
+    deadline: when(game, p, turn.deadline),
+  });
+  const key = `declaration-missed:${game.id}:${turn.number}:${turn.declarationDeadline.toISOString()}:${p.id}`;
+  return notice(deps, game, p, 'declaration-missed', key, rendered);
+}

@@ -1,0 +1,223 @@
+// Closing turns and the turn job, run on PGlite (turn.test.ts) and on PostgreSQL (turn.int.test.ts).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewSheet } from '../../src/adjudicator/review.ts';
+import type { GameState } from '../../src/adjudicator/types.ts';
+import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
+import type { Database } from '../../src/db/client.ts';
+import { listEdicts } from '../../src/db/edicts.ts';
+import { findGame } from '../../src/db/games.ts';
+import { listOutbox } from '../../src/db/outbox.ts';
+import { listPlayers } from '../../src/db/players.ts';
+import { turns } from '../../src/db/schema.ts';
+import { addSheetVersion } from '../../src/db/sheets.ts';
+import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
+import { closeTurn } from '../../src/games/close-turn.ts';
+import { createGame, type GamesContext } from '../../src/games/index.ts';
+import { boardFor } from '../../src/games/input.ts';
+import { runTurnJob } from '../../src/games/turn-job.ts';
+import { pino } from 'pino';
+
+// Thursday 20 March 2025 in Rome: turn 1 is due Sunday 23 March 20:00 (19:00 UTC).
+const START = new Date('2025-03-20T10:00:00Z');
+const TURN1_DEADLINE = new Date('2025-03-23T19:00:00Z');
+const MINUTE = 60_000;
+
+/** A clock the test moves. */
+export function testClock(start = START) {
+  let t = start.getTime();
+  return { now: () => new Date(t), set: (d: Date) => void (t = d.getTime()), advance: (ms: number) => void (t += ms) };
+}
+
+const input = (name: string) => ({
+  name,
+  players: ['a', 'b', 'c', 'd'].map((x, i) => ({ email: `${x}@example.com`, lang: i === 1 ? ('it' as const) : ('en' as const) })),
+  timeZone: 'Europe/Rome',
+  weeklyDeadline: 'sun 20:00',
+  declarationLeadMinutes: 120,
+  reminderMinutes: [1440, 60],
+});
+
+export function turnCases(open: () => Promise<Database>): void {
+  let database: Database;
+  let db: Database['db'];
+  beforeAll(async () => {
+    database = await open();
+    db = database.db;
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const clock = testClock();
+  const ctx: GamesContext = { actor: 'system', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: clock.now };
+
+  /** A sheet as intake stores it: reviewed against the position, received now. */
+  async function send(gameId: string, faction: string, text: string) {
+    const game = (await findGame(db, gameId))!;
+    const turn = (await findTurn(db, gameId, game.currentTurn))!;
+    const review = reviewSheet(boardFor(game.map), turn.state, faction, text);
+    const r = await addSheetVersion(db, {
+      gameId, turn: turn.number, faction, text, parsed: {}, status: review.status, receivedAt: clock.now(), inboundId: null,
+    });
+    expect(r.ok).toBe(true);
+  }
+
+  const caughtUp = async () => true;
+  const job = () => runTurnJob({ db, ctx, log: pino({ level: 'silent' }), catchUp: caughtUp });
+
+  describe('closeTurn', () => {
+    it('R-TURN-1, R-ELEC-4: turn 1 elects the first Chancellor; the edict is stored once, the next turn opens a week later', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Close One'), ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      await send(game.id, 'aristocrats', 'V: Hutt;');
+      await send(game.id, 'sith', 'V: Sith');
+      // Knights send nothing: an NMR casts no vote (R-TURN-5).
+
+      expect(await closeTurn(db, game.id, 1, ctx)).toEqual({ closed: false, reason: 'not-due' });
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const out = await closeTurn(db, game.id, 1, ctx);
+      expect(out.closed).toBe(true);
+      if (!out.closed) return;
+      expect(out.edict.chancellor).toBe('hutt');
+      expect(out.edict.election?.tally).toEqual({ hutt: 6, sith: 3 });
+
+      // Next Sunday 20:00 in Rome, one week later; declaration 120 minutes before.
+      expect(out.next?.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
+      expect(out.next?.declarationDeadline.toISOString()).toBe('2025-03-30T16:00:00.000Z');
+      const t2 = (await findTurn(db, game.id, 2))!;
+      expect(t2).toMatchObject({ status: 'open', election: false });
+      expect(t2.state.chancellor).toBe('hutt');
+      expect(t2.state.units).toContainEqual({ side: 'hutt', at: 'N9' }); // R-ELEC-5
+      expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
+      expect((await findGame(db, game.id))!.currentTurn).toBe(2);
+
+      const [edict, ...more] = await listEdicts(db, game.id);
+      expect(more).toEqual([]);
+      expect(edict).toMatchObject({ turn: 1, version: 1, createdBy: 'system', engineVersion: '1' });
+      expect(Object.keys(edict!.sheetIds as object).sort()).toEqual(['aristocrats', 'hutt', 'sith']);
+      expect((edict!.stateAfter as GameState).chancellor).toBe('hutt');
+
+      // Once closed, never again: a second call (another instance, a restart) changes nothing.
+      expect(await closeTurn(db, game.id, 1, ctx)).toEqual({ closed: false, reason: 'not-current' });
+      expect(await listEdicts(db, game.id)).toHaveLength(1);
+    });
+
+    it('R-EDICT-1: every player gets the edict in their language, with their address, the next deadline and the JSON attached once', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Close Mail'), ctx);
+      await send(game.id, 'hutt', 'V: Sith');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      const mails = await listOutbox(db, { gameId: game.id, kind: 'edict' });
+      const players = await listPlayers(db, game.id);
+      expect(mails.map((m) => m.toAddress).sort()).toEqual(players.map((p) => p.email).sort());
+      const it = mails.find((m) => m.toAddress === 'b@example.com')!;
+      const en = mails.find((m) => m.toAddress === 'a@example.com')!;
+      expect(it.subject).toBe(`[SF ${game.id}] Editto Imperiale, turno 1`);
+      expect(en.subject).toBe(`[SF ${game.id}] Imperial Edict, turn 1`);
+      expect(en.bodyText).toContain(`orders+${players[0]!.secret}@sf.test`);
+      expect(en.bodyText).toContain('Next deadline for orders: Sunday, 30 March 2025 at 20:00 CEST');
+      expect(it.bodyText).toContain('Prossima scadenza per gli ordini: domenica 30 marzo 2025');
+      expect(en.references).toBe(`<game.${game.id}@sf.test>`);
+      expect(en.bodyHtml).toContain('<pre');
+      // One stored asset for everybody.
+      const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);
+      expect(new Set(refs.map((r) => r.assetId)).size).toBe(1);
+      const asset = (await findAssets(db, [refs[0]!.assetId])).get(refs[0]!.assetId)!;
+      expect(JSON.parse(asset.bytes.toString('utf8'))).toMatchObject({ gameId: game.id, turn: 1, chancellor: 'sith' });
+    });
+
+    it('R-TURN-4: only a sheet received by the deadline stands; the last version before it wins', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Close Late'), ctx);
+      await send(game.id, 'hutt', 'V: Sith');
+      clock.advance(MINUTE);
+      await send(game.id, 'hutt', 'V: Hutt');
+      // A version stored with a reception time past the deadline (clock skew between instances).
+      await db.update(turns).set({ deadline: clock.now() }).where(eq(turns.gameId, game.id));
+      clock.advance(MINUTE);
+      await send(game.id, 'hutt', 'V: Knights');
+      const out = await closeTurn(db, game.id, 1, ctx);
+      expect(out.closed && out.edict.election?.tally).toEqual({ hutt: 3 });
+    });
+
+    it('R-WIN-1: a victory ends the game: no next turn, no more deadlines, and the edict says so', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Close Win'), victoryPlanets: 3 }, ctx);
+      // Turn 1 is only an election; with 3 planets to win, every faction already has them.
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const out = await closeTurn(db, game.id, 1, ctx);
+      expect(out.closed && out.edict.winners.length).toBe(4);
+      expect(out.closed && out.next).toBeNull();
+      expect((await findGame(db, game.id))!.status).toBe('finished');
+      expect(await listTurns(db, game.id)).toHaveLength(1);
+      const [mail] = await listOutbox(db, { gameId: game.id, kind: 'edict' });
+      expect(mail!.bodyText).toContain('The game is over.');
+      expect((await job()).closed.filter((k) => k.startsWith(game.id))).toEqual([]);
+    });
+  });
+
+  describe('the turn job', () => {
+    it('closes a due turn only once intake has caught up, and each deadline once however often it runs', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Job Close'), ctx);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const waiting = await runTurnJob({ db, ctx, log: pino({ level: 'silent' }), catchUp: async () => false });
+      expect(waiting.waiting).toContain(`${game.id}#1`);
+      expect((await findTurn(db, game.id, 1))!.status).toBe('open');
+      const passes = await Promise.all([job(), job(), job()]);
+      expect(passes.flatMap((p) => p.closed).filter((k) => k === `${game.id}#1`)).toHaveLength(1);
+      expect(await listEdicts(db, game.id)).toHaveLength(1);
+      expect(await listOutbox(db, { gameId: game.id, kind: 'edict' })).toHaveLength(4);
+    });
+
+    it('reminds only players whose orders are not valid, once per offset, saying what is missing', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Job Remind'), ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      await send(game.id, 'aristocrats', 'V: Hutt\nplease');
+      // 1440 minutes before the deadline: the first reminder is due.
+      clock.set(new Date(TURN1_DEADLINE.getTime() - 1439 * MINUTE));
+      await job();
+      await job();
+      let reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
+      expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
+      const b = reminders.find((m) => m.toAddress === 'b@example.com')!;
+      expect(b.bodyText).toContain('riga 2'); // aristocrats play in Italian; "please" is line 2
+      expect(reminders.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain('We have no orders from you');
+
+      // A sheet arrives; the next reminder (60 minutes before) skips that player.
+      await send(game.id, 'sith', 'V: Sith');
+      clock.set(new Date(TURN1_DEADLINE.getTime() - 59 * MINUTE));
+      await job();
+      reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
+      expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'd@example.com']);
+
+      // The deadline moves (a referee's extension): it is a new deadline, with reminders of its own.
+      await updateTurn(db, game.id, 1, { deadline: new Date(TURN1_DEADLINE.getTime() + 24 * 60 * MINUTE) });
+      await job();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'reminder' })).toHaveLength(5); // 1440 before the new one is not yet
+      clock.set(new Date(TURN1_DEADLINE.getTime() + 1 * MINUTE));
+      await job();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'reminder' })).toHaveLength(7);
+    });
+
+    it('R-TURN-3: a Chancellor who has not declared by the declaration deadline: everybody is told, once', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Job Declare'), ctx);
+      await send(game.id, 'hutt', 'V: Knights');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await job(); // closes turn 1: the knights are Chancellor in turn 2
+      const t2 = (await findTurn(db, game.id, 2))!;
+      expect(t2.state.chancellor).toBe('knights');
+      clock.set(new Date(t2.declarationDeadline.getTime() + MINUTE));
+      await job();
+      await job();
+      const notices = await listOutbox(db, { gameId: game.id, kind: 'declaration-missed' });
+      expect(notices).toHaveLength(4);
+      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('R-TURN-3');
+    });
+  });
+}
