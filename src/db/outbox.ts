@@ -100,6 +100,14 @@ export async function claimBatch(db: Db, opts: ClaimOptions = {}): Promise<Outbo
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/** Hands a claimed mail back untried: due at once again, the claim not counted as an attempt. */
+export async function releaseClaim(db: Db, id: number, now: Date = new Date()): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ nextAttemptAt: now, attempts: sql`greatest(${outbox.attempts} - 1, 0)` })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'pending')));
+}
+
 export async function markSent(db: Db, id: number, at: Date = new Date()): Promise<OutboxMail | null> {
   const [row] = await db
     .update(outbox)

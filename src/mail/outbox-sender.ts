@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { findAssets, type AttachmentRef, type MailAsset } from '../db/assets.ts';
-import { claimBatch, markFailed, markSent, type OutboxMail } from '../db/outbox.ts';
+import { claimBatch, markFailed, markSent, releaseClaim, type OutboxMail } from '../db/outbox.ts';
 import { bracketed } from './send/headers.ts';
 import type { MailTransport, OutgoingMail } from './send/types.ts';
 
@@ -13,6 +13,8 @@ export interface OutboxSenderDeps {
   from: string;
   log: Logger;
   now?: () => Date;
+  /** The clock the lease runs on (milliseconds): the wall clock, whatever clock the game uses. */
+  leaseClock?: () => number;
 }
 
 export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<number, MailAsset> = new Map()): OutgoingMail {
@@ -40,22 +42,48 @@ function isPermanent(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
+/**
+ * How long a claim holds a mail. An instance killed mid-batch leaves its claimed mail to others
+ * after this; a live sender never starts a mail past half of it (the rest is handed back), so a
+ * mail is sent twice only when a sender dies inside the SMTP transaction, with the same Message-ID.
+ */
+export const SEND_LEASE_MS = 60_000;
+/** Mails in flight at once: the SMTP pool's connections. */
+const CONCURRENCY = 3;
+
 /** Sends one batch of due mail; returns how many were sent. */
 export async function sendDueMail(deps: OutboxSenderDeps, limit = 20): Promise<number> {
   const now = deps.now ?? (() => new Date());
-  let sent = 0;
-  const rows = await claimBatch(deps.db, { limit, now: now() });
+  const leaseClock = deps.leaseClock ?? Date.now;
+  const claimedAt = leaseClock();
+  const rows = await claimBatch(deps.db, { limit, now: now(), leaseMs: SEND_LEASE_MS });
   // One read for the batch: an edict's map is the same asset in every player's mail.
   const assets = await findAssets(deps.db, rows.flatMap((r) => attachmentsOf(r).map((a) => a.assetId)));
-  for (const row of rows) {
-    try {
-      await deps.transport.send(toOutgoing(row, deps.from, assets));
-      await markSent(deps.db, row.id, now());
-      sent++;
-    } catch (err) {
-      deps.log.warn({ err, outbox: row.id, to: row.toAddress }, 'sending failed');
-      await markFailed(deps.db, row.id, String((err as Error).message ?? err), { now: now(), permanent: isPermanent(err) });
+  let sent = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const row = rows[next++]!;
+      if (leaseClock() - claimedAt > SEND_LEASE_MS / 2) {
+        await releaseClaim(deps.db, row.id, now());
+        continue;
+      }
+      if (await sendOne(deps, row, assets, now)) sent++;
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
   return sent;
+}
+
+async function sendOne(deps: OutboxSenderDeps, row: OutboxMail, assets: ReadonlyMap<number, MailAsset>, now: () => Date): Promise<boolean> {
+  try {
+    await deps.transport.send(toOutgoing(row, deps.from, assets));
+    await markSent(deps.db, row.id, now());
+    return true;
+  } catch (err) {
+    const permanent = isPermanent(err);
+    deps.log.warn({ err, outbox: row.id, to: row.toAddress, permanent }, 'sending failed');
+    await markFailed(deps.db, row.id, String((err as Error).message ?? err), { now: now(), permanent });
+    return false;
+  }
 }

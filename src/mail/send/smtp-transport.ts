@@ -1,11 +1,31 @@
-// Sends through an SMTP relay given as a URL (SMTP_URL), e.g. smtps://user:pass@mail.example:465.
+// Sends through an SMTP relay given as a URL (SMTP_URL), e.g. smtps://user:pass@mail.example:465,
+// over a small pool of connections (an edict goes to every player at once), DKIM-signed when a key
+// is configured.
 import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
 import { toMailOptions } from './headers.ts';
 import type { MailTransport } from './types.ts';
 
-export function createSmtpTransport(smtpUrl: string, log: Logger): MailTransport & { close(): Promise<void> } {
-  const transporter = createTransport(smtpUrl);
+export interface DkimSettings {
+  domainName: string;
+  keySelector: string;
+  /** PEM. */
+  privateKey: string;
+}
+
+export interface SmtpOptions {
+  dkim?: DkimSettings | null;
+  /** Connections kept open at once. */
+  maxConnections?: number;
+}
+
+export function createSmtpTransport(smtpUrl: string, log: Logger, opts: SmtpOptions = {}): MailTransport & { close(): Promise<void> } {
+  const transporter = createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: opts.maxConnections ?? 3,
+    ...(opts.dkim ? { dkim: opts.dkim } : {}),
+  });
   const safeUrl = smtpUrl.replace(/\/\/[^@/]*@/, '//***@'); // never log credentials
   return {
     async send(mail) {

@@ -1,0 +1,86 @@
+// The outbox sender on PGlite, writing real .eml files: attachments read once per batch, every
+// mail sent once, a claim handed back rather than sent late.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { putAsset } from '../../src/db/assets.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
+import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
+import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/outbox-sender.ts';
+import { createFileTransport } from '../../src/mail/send/file-transport.ts';
+import type { MailTransport } from '../../src/mail/send/types.ts';
+
+const log = pino({ level: 'silent' });
+let database: Database;
+const dir = mkdtempSync(join(tmpdir(), 'sf-outbox-'));
+beforeAll(async () => {
+  database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+}, 120_000);
+afterAll(async () => {
+  await database?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mail = (i: number, attachments: OutboxInput['attachments'] = null): OutboxInput => ({
+  kind: 'edict', gameId: null, toAddress: `p${i}@example.org`, subject: `Edict ${i}`, messageId: `m${i}-${Math.random()}@sf.test`,
+  bodyText: `Edict for ${i}`, bodyHtml: '<p><img src="cid:map@sf" alt="map"></p>', attachments, dedupeKey: `k${i}-${Math.random()}`,
+});
+
+describe('sendDueMail', () => {
+  it('sends each mail once with its stored attachments, the map inline by its Content-ID', async () => {
+    const db = database.db;
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const map = await putAsset(db, 'image/png', png);
+    const json = await putAsset(db, 'application/json', Buffer.from('{"turn":1}'));
+    expect(await putAsset(db, 'image/png', png)).toBe(map); // stored once
+    const refs = [
+      { assetId: json, filename: 'edict.json', contentType: 'application/json' },
+      { assetId: map, filename: 'map.png', contentType: 'image/png', cid: 'map@sf' },
+    ];
+    await enqueueMany(db, [1, 2, 3, 4, 5].map((i) => mail(i, refs)));
+    const out = join(dir, 'a');
+    const transport = createFileTransport(out, log);
+    expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log })).toBe(5);
+    expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log })).toBe(0);
+    const files = readdirSync(out).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(5);
+    for (const f of files) {
+      const parsed = await simpleParser(readFileSync(join(out, f)));
+      expect(parsed.attachments.find((a) => a.filename === 'edict.json')?.content.toString()).toBe('{"turn":1}');
+      const img = parsed.attachments.find((a) => a.contentType === 'image/png');
+      expect(img?.cid).toBe('map@sf');
+      expect(img?.content.equals(png)).toBe(true);
+    }
+  });
+
+  it('hands back what it could not start within half the lease: sent later, never twice', async () => {
+    const db = database.db;
+    await enqueueMany(db, [11, 12, 13, 14, 15, 16].map((i) => mail(i)));
+    const sent: string[] = [];
+    let t = 0;
+    // Each send takes a third of the lease on the lease's clock: after two rounds the rest go back.
+    const slow: MailTransport = {
+      async send(m) {
+        sent.push(String(m.to));
+        t += SEND_LEASE_MS / 3;
+        return { messageId: m.messageId };
+      },
+    };
+    const first = await sendDueMail({ db, transport: slow, from: 'orders@sf.test', log, leaseClock: () => t });
+    expect(first).toBeLessThan(6);
+    const pending = (await listOutbox(db)).filter((r) => r.status === 'pending');
+    expect(pending).toHaveLength(6 - first);
+    expect(pending.every((r) => r.attempts === 0)).toBe(true);
+    t = 0;
+    let rest = 0;
+    for (let i = 0; i < 5 && rest < 6 - first; i++) {
+      t = 0;
+      rest += await sendDueMail({ db, transport: slow, from: 'orders@sf.test', log, leaseClock: () => t });
+    }
+    expect(first + rest).toBe(6);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+});
