@@ -101,6 +101,11 @@ export async function standingSheets(db: Db, gameId: string, turn: number, deadl
     .orderBy(asc(sheets.faction), desc(sheets.version));
 }
 
+export async function sheetsById(db: Db, ids: readonly number[]): Promise<Sheet[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(sheets).where(inArray(sheets.id, [...ids]));
+}
+
 /** Every version of one faction's sheet, oldest first (the referee console). */
 export async function sheetHistory(db: Db, gameId: string, turn: number, faction: string): Promise<Sheet[]> {
   return db

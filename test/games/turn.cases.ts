@@ -1,5 +1,5 @@
 // Closing turns and the turn job, run on PGlite (turn.test.ts) and on PostgreSQL (turn.int.test.ts).
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { GameState } from '../../src/adjudicator/types.ts';
@@ -15,6 +15,7 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
+import { replayTurns } from '../../src/games/replay.ts';
 import { runTurnJob } from '../../src/games/turn-job.ts';
 import { pino } from 'pino';
 
@@ -156,6 +157,29 @@ export function turnCases(open: () => Promise<Database>): void {
       const [mail] = await listOutbox(db, { gameId: game.id, kind: 'edict' });
       expect(mail!.bodyText).toContain('The game is over.');
       expect((await job()).closed.filter((k) => k.startsWith(game.id))).toEqual([]);
+    });
+  });
+
+  describe('replayTurns (sf turn replay)', () => {
+    it('R-EDICT-2: re-adjudicates every stored turn from its own sheets and finds no difference; a changed edict shows', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Replay'), ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      await send(game.id, 'sith', 'V: Sith\nV: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      await send(game.id, 'hutt', 'H: Sith\nB2-C3\nN9#');
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, game.id, 2, ctx);
+      const replay = await replayTurns(db, game.id);
+      expect(replay.turns.map((t) => [t.turn, t.same, t.storedEngine])).toEqual([[1, true, '1'], [2, true, '1']]);
+
+      // An edict that no longer matches what the engine says (as after an engine change).
+      await db.execute(sql`update edicts set json = jsonb_set(json, '{chancellor}', '"sith"') where game_id = ${game.id} and turn = 2`);
+      const changed = await replayTurns(db, game.id);
+      expect(changed.turns.map((t) => t.same)).toEqual([true, false]);
+      expect(changed.turns[1]!.diff).toContain('-   "chancellor": "sith",');
+      expect(changed.turns[1]!.diff).toContain('+   "chancellor": "hutt",');
     });
   });
 
