@@ -84,6 +84,9 @@ function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
       : '',
     gameOver: a.nextTurn ? '' : it ? 'La partita è finita.\n' : 'The game is over.\n',
     address: privateAddress(a.mail, player.secret),
+    attachmentsNote: a.assets.png
+      ? it ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : 'The map is attached (PNG), and the edict as data (JSON).'
+      : it ? "In allegato l'editto come dati (JSON)." : 'The edict as data is attached (JSON).',
     edict: text,
   });
   const thread = gameThread(game.id, a.mail.domain);

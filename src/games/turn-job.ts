@@ -92,16 +92,17 @@ async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now
     if (chancellorPlayer && turn.number > 1 && turn.declarationDeadline <= now && !sheetOf.has(chancellorPlayer.faction)) {
       for (const p of players) mails.push(declarationMissed(deps, game, turn, p, chancellorPlayer));
     }
-    const offset = dueReminderOffset(game.reminderMinutes, turn.deadline, now);
-    if (offset !== null) {
-      const board = boardFor(game.map);
-      for (const p of players) {
-        // The Chancellor's sheet is final once sent; only a missing one is worth a reminder.
-        const sheet = sheetOf.get(p.faction) ?? null;
-        if (sheet?.status === 'valid' || (sheet && p.faction === chancellor)) continue;
-        const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
-        mails.push(reminder(deps, game, turn, p, offset, problems));
-      }
+    const board = boardFor(game.map);
+    for (const p of players) {
+      // The Chancellor's sheet is due at the declaration deadline and final once sent (R-TURN-3):
+      // reminded only while nothing has come and the declaration can still be made.
+      const isChancellor = p.faction === chancellor && turn.number > 1;
+      const due = isChancellor ? turn.declarationDeadline : turn.deadline;
+      const offset = dueReminderOffset(game.reminderMinutes, due, now);
+      const sheet = sheetOf.get(p.faction) ?? null;
+      if (offset === null || sheet?.status === 'valid' || (sheet && isChancellor)) continue;
+      const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
+      mails.push(reminder(deps, game, turn, p, due, offset, problems));
     }
     await enqueueMany(tx, mails);
     return mails.length;
@@ -127,7 +128,7 @@ function notice(deps: TurnJobDeps, game: Game, p: Player, kind: string, dedupeKe
 }
 
 /** One per offset per deadline: a moved deadline is a new version, and gets its own reminders. */
-function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, offset: number, problems: Problem[] | null): OutboxInput {
+function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Date, offset: number, problems: Problem[] | null): OutboxInput {
   const lang: Lang = p.lang;
   const it = lang === 'it';
   const missing = problems
@@ -145,11 +146,11 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, offset: 
     gameName: game.name,
     turn: turn.number,
     player: p.displayName ?? p.email,
-    deadline: when(game, p, turn.deadline),
+    deadline: when(game, p, due),
     missing,
     address: privateAddress(deps.ctx.mail, p.secret),
   });
-  return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${offset}:${p.id}`, rendered);
+  return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${due.toISOString()}:${offset}:${p.id}`, rendered);
 }
 
 function declarationMissed(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, chancellor: Player): OutboxInput {

@@ -242,6 +242,10 @@ export function turnCases(open: () => Promise<Database>): void {
       const notices = await listOutbox(db, { gameId: game.id, kind: 'declaration-missed' });
       expect(notices).toHaveLength(4);
       expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('R-TURN-3');
+      // D-TURN-4: the others are reminded of the orders deadline; the Chancellor, whose declaration
+      // can no longer be made, is not.
+      const reminders = (await listOutbox(db, { gameId: game.id, kind: 'reminder' })).filter((m) => m.dedupeKey.startsWith(`reminder:${game.id}:2:`));
+      expect(reminders.map((m) => m.toAddress).sort()).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
     });
   });
 }

@@ -1,0 +1,267 @@
+// A whole 4-player game through real mail (issue 9): players' sheets APPENDed to a real Dovecot
+// mailbox, the real service (IMAP source, intake, turn job, outbox) on PostgreSQL, everything it
+// sends captured by an SMTP server, and a clock the test moves from deadline to deadline.
+//
+// The game: turn 1 elects the Hutt (a reminder to the player who has not written); turn 2 the
+// Chancellor's declaration is broadcast, the Hutt jump out, the Sith sacrifice their home unit
+// (R-HYP-3) and rebuild it (R-PROD-1), and the Merchants join late (R-SETUP-4); turn 3 a mutual
+// elimination (R-COMB-5) with an advance and the Hutt's production; turn 4 the Chancellor misses
+// the declaration (R-TURN-3) and a late declaration is refused; turn 5 the Hutt reach 5 planets
+// and win (R-WIN-1). Every mail sent is compared with test/e2e/golden/whole-game.txt (dates and
+// Message-IDs normalised): any change in what players receive shows up in review.
+// UPDATE_GOLDEN=1 rewrites the golden file.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
+import { findGame } from '../../src/db/games.ts';
+import { listPlayers, type Player } from '../../src/db/players.ts';
+import { findTurn } from '../../src/db/turns.ts';
+import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
+import { startService, type Service } from '../../src/service.ts';
+import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
+import { freshDatabase } from '../harness/postgres.ts';
+import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../harness/smtp.ts';
+import { Cleanups } from '../support/cleanups.ts';
+import { eventually } from '../support/eventually.ts';
+
+const DOMAIN = 'sf.example';
+const IMAP = { user: 'orders', password: 'whole-game' };
+const GOLDEN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden', 'whole-game.txt');
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+// Thursday 20 March 2025 in Rome. Everything is in the past: Dovecot keeps past INTERNALDATEs only.
+const CREATED = new Date('2025-03-20T10:00:00Z');
+
+let clock = CREATED.getTime();
+const now = () => new Date(clock);
+const cleanups = new Cleanups();
+let db: Database;
+let smtp: SmtpCapture;
+let dovecot: DovecotServer;
+let service: Service;
+let config: Config;
+let gameId = '';
+let players: Player[] = [];
+const transcript: string[] = [];
+let seen = 0;
+
+const secrets = ['hutt-0001', 'arst-0002', 'sith-0003', 'kngt-0004', 'mrch-0005'];
+const ctx = (): GamesContext => ({ actor: 'cli:test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now, newSecret: () => secrets.shift()! });
+
+beforeAll(async () => {
+  const pg = await freshDatabase();
+  cleanups.push(() => pg.drop());
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sf-whole-game-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  smtp = await startSmtpCapture();
+  cleanups.push(() => smtp.stop());
+  dovecot = await startDovecot({ users: { [IMAP.user]: IMAP.password } });
+  cleanups.push(() => dovecot.stop());
+  config = loadConfig({
+    DATABASE_URL: pg.url,
+    DATA_DIR: dataDir,
+    IMAP_HOST: dovecot.host,
+    IMAP_PORT: String(dovecot.port),
+    IMAP_USER: IMAP.user,
+    IMAP_PASSWORD: IMAP.password,
+    IMAP_SECURE: 'false',
+    SMTP_URL: smtp.url,
+    MAIL_DOMAIN: DOMAIN,
+    LOG_LEVEL: 'warn',
+  });
+  db = await openDatabase(config);
+  cleanups.push(() => db.close());
+  const created = await createGame(
+    db.db,
+    {
+      name: 'Whole Game',
+      players: [
+        { email: 'hutt@example.org', lang: 'en', name: 'Jabba' },
+        { email: 'arist@example.org', lang: 'it', name: 'Amidala' },
+        { email: 'sith@example.org', lang: 'en' },
+        { email: 'knights@example.org', lang: 'it', timeZone: 'America/New_York' },
+      ],
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+      declarationLeadMinutes: 120,
+      reminderMinutes: [1440],
+      victoryPlanets: 5,
+    },
+    ctx(),
+  );
+  gameId = created.game.id;
+  players = created.players;
+  service = await startService(config, pino({ level: 'warn' }), {
+    listen: false, now, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000, turnJobIntervalMs: 100,
+  });
+  cleanups.push(() => service.stop());
+}, 120_000);
+
+afterAll(async () => {
+  await cleanups.run();
+}, 60_000);
+
+// --- the players and the clock ----------------------------------------------------------------
+
+const player = (faction: string) => players.find((p) => p.faction === faction)!;
+
+/** A player writes to their private address; the mail server receives it at the test's now. */
+async function write(faction: string, body: string): Promise<void> {
+  const p = player(faction);
+  const raw = [
+    `From: ${p.email}`,
+    `To: orders+${p.secret}@${DOMAIN}`,
+    `Subject: orders`,
+    `Message-ID: <${faction}-${clock}@example.org>`,
+    `Date: ${now().toUTCString()}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    body,
+    '',
+  ].join('\r\n');
+  await dovecot.append(IMAP.user, 'INBOX', raw, [], now());
+}
+
+/** Waits until `count` more mails have been sent, and adds them to the transcript under `step`. */
+async function sent(step: string, count: number): Promise<CapturedMail[]> {
+  await eventually(() => expect(smtp.messages.length - seen).toBeGreaterThanOrEqual(count), { timeoutMs: 60_000, why: `${step}: ${count} mails` });
+  // Nothing more comes for this step (the loops run every 100 ms).
+  await new Promise((r) => setTimeout(r, 500));
+  const mails = smtp.messages.slice(seen);
+  expect(mails.length, `${step}: mails sent (${mails.map((m) => `${m.envelope.to.join(',')}: ${m.subject}`).join(' | ')})`).toBe(count);
+  seen = smtp.messages.length;
+  const entries = mails.map(describeMail).sort();
+  transcript.push(`######## ${step}\n`, ...entries);
+  return mails;
+}
+
+/** A mail as the golden file keeps it: what the player sees, our Message-IDs replaced by numbers. */
+function describeMail(m: CapturedMail): string {
+  const ids = (v: string | string[] | undefined) =>
+    [v ?? []].flat().map((id) => (id.includes(`@${DOMAIN}`) && !id.startsWith('<game.') ? '<ours>' : id)).join(' ');
+  const files = m.parsed.attachments.map((a) => {
+    const what = a.contentType === 'application/json' ? createHash('sha256').update(a.content).digest('hex').slice(0, 16) : `${a.content.length > 0 ? 'non-empty' : 'empty'}`;
+    return `${a.filename ?? '-'} ${a.contentType}${a.cid ? ` cid:${a.cid}` : ''} ${what}`;
+  });
+  return [
+    `==== to: ${m.envelope.to.join(', ')}`,
+    `subject: ${m.subject}`,
+    `in-reply-to: ${ids(m.inReplyTo)}`,
+    `references: ${ids(m.references)}`,
+    ...(files.length ? [`attachments: ${files.join('; ')}`] : []),
+    `html: ${m.parsed.html ? 'yes' : 'no'}`,
+    '',
+    (m.text ?? '').replace(/\r\n/g, '\n').trimEnd(),
+    '',
+    '',
+  ].join('\n');
+}
+
+async function at(when: Date): Promise<void> {
+  clock = when.getTime();
+}
+
+async function deadlineOf(turn: number) {
+  return (await findTurn(db.db, gameId, turn))!;
+}
+
+// --- the game ---------------------------------------------------------------------------------
+
+describe('a whole game through real mail', () => {
+  it('plays five turns: election, declaration, jumps, production, a late joiner, combat, a missed declaration, victory', async () => {
+    await sent('welcome', 4);
+
+    // Turn 1: the election (R-TURN-1). Three players vote; the Knights get a reminder, then vote.
+    const t1 = await deadlineOf(1);
+    await at(new Date(t1.deadline.getTime() - 2 * 24 * HOUR));
+    await write('hutt', 'V: Hutt');
+    await write('aristocrats', 'V: Hutt.');
+    await write('sith', 'V: Sith\nB2-C3');
+    await sent('turn 1: acknowledgements', 3);
+    // The Sith sheet has a problem (a unit order in turn 1), the Knights sent nothing: both are reminded.
+    await at(new Date(t1.deadline.getTime() - 1439 * MINUTE));
+    await sent('turn 1: reminders', 2);
+    await at(new Date(t1.deadline.getTime() - 3 * HOUR));
+    await write('knights', 'V: Knights');
+    await sent('turn 1: late voter acknowledged', 1);
+    await at(new Date(t1.deadline.getTime() + MINUTE));
+    await sent('turn 1: edict', 4);
+    expect((await findGame(db.db, gameId))!.currentTurn).toBe(2);
+    expect((await deadlineOf(2)).state.chancellor).toBe('hutt');
+
+    // Turn 2: the Chancellor declares first (broadcast, R-TURN-3); a late joiner (R-SETUP-4).
+    const t2 = await deadlineOf(2);
+    await at(new Date(t2.declarationDeadline.getTime() - 25 * HOUR)); // before the Chancellor's reminder
+    await write('hutt', 'H: Aristocrats\nB2=F5\nB1=F3');
+    await sent('turn 2: the declaration, acknowledged and broadcast to everyone', 5);
+    await write('sith', 'T7=T6');
+    await write('aristocrats', 'H: Hutt');
+    await write('knights', '');
+    await sent('turn 2: acknowledgements', 3);
+    const joined = await joinGame(db.db, { gameId, email: 'merchants@example.org', lang: 'en' }, ctx());
+    players.push(joined.player);
+    await sent('turn 2: the late joiner welcomed', 1);
+    await at(new Date(t2.deadline.getTime() + MINUTE));
+    await sent('turn 2: edict', 5);
+    const s3 = (await deadlineOf(3)).state;
+    expect(s3.units).toContainEqual({ side: 'sith', at: 'T7' }); // R-PROD-1 after the sacrifice
+    expect(s3.units).toContainEqual({ side: 'merchants', at: 'T12' });
+
+    // Turn 3: combat. The Hutt close in on G6; the Aristocrats are hostile too: both fall (R-COMB-5).
+    const t3 = await deadlineOf(3);
+    await at(new Date(t3.deadline.getTime() - 2 * 24 * HOUR)); // before any reminder is due
+    await write('hutt', 'H: Aristocrats\nF5-F6\nF3=G5');
+    await sent('turn 3: the declaration, acknowledged and broadcast to everyone', 6);
+    await write('aristocrats', 'H: Hutt');
+    await write('merchants', 'H: Sith\nT12-S11');
+    await sent('turn 3: acknowledgements', 2);
+    await at(new Date(t3.deadline.getTime() + MINUTE));
+    await sent('turn 3: edict', 5);
+    const s4 = (await deadlineOf(4)).state;
+    expect(s4.units).toContainEqual({ side: 'hutt', at: 'G6' }); // R-ADV-1
+    expect(s4.units).toContainEqual({ side: 'hutt', at: 'B2' }); // R-PROD-1
+    expect(s4.units).toContainEqual({ side: 'aristocrats', at: 'F6' });
+
+    // Turn 4: the Chancellor misses the declaration deadline; a declaration after it is refused.
+    // Nobody has written yet and the day-before reminder is due: everyone but the Chancellor (who
+    // can no longer declare) is reminded, and everyone is told.
+    const t4 = await deadlineOf(4);
+    await at(new Date(t4.declarationDeadline.getTime() + MINUTE));
+    await sent('turn 4: the missed declaration, and reminders', 9);
+    await write('hutt', 'B2-B1');
+    await sent('turn 4: a late declaration refused', 1);
+    await write('aristocrats', 'F6-F7');
+    await sent('turn 4: acknowledgement', 1);
+    await at(new Date(t4.deadline.getTime() + MINUTE));
+    await sent('turn 4: edict', 5);
+
+    // Turn 5: B2-B1 gives the Hutt their fifth planet: victory (R-WIN-1), the game is over.
+    const t5 = await deadlineOf(5);
+    await at(new Date(t5.deadline.getTime() - 2 * 24 * HOUR));
+    await write('hutt', 'B2-B1');
+    await sent('turn 5: the declaration, acknowledged and broadcast to everyone', 6);
+    await at(new Date(t5.deadline.getTime() + MINUTE));
+    const final = await sent('turn 5: the final edict', 5);
+    expect(final.every((m) => /game is over|partita è finita/.test(m.text ?? ''))).toBe(true);
+    const game = (await findGame(db.db, gameId))!;
+    expect(game.status).toBe('finished');
+    expect(await findTurn(db.db, gameId, 6)).toBeNull();
+    expect((await listPlayers(db.db, gameId)).length).toBe(5);
+
+    // Every mail any player received, as the golden file has it.
+    const text = transcript.join('');
+    if (process.env.UPDATE_GOLDEN) {
+      mkdirSync(path.dirname(GOLDEN), { recursive: true });
+      writeFileSync(GOLDEN, text);
+    }
+    expect(existsSync(GOLDEN), `${GOLDEN} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
+    expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
+  }, 600_000);
+});
