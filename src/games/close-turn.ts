@@ -27,7 +27,14 @@ export type CloseOutcome =
 export interface CloseTurnOptions {
   /** Close even before the deadline (early processing, a referee's decision). */
   force?: boolean;
+  /**
+   * Closed this long after the deadline, the service was not running at the deadline: the edict
+   * says so (D-TURN-2). Default 15 minutes.
+   */
+  lateMarginMs?: number;
 }
+
+export const LATE_CLOSE_MARGIN_MS = 15 * 60_000;
 
 export async function closeTurn(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions = {}): Promise<CloseOutcome> {
   const now = ctx.now?.() ?? new Date();
@@ -66,7 +73,8 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
 
     const players = await listPlayers(tx, gameId);
     const assets = await storeEdictAssets(tx, board, game, edict);
-    await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, players, nextTurn, assets, mail: ctx.mail }));
+    const late = now.getTime() - turn.deadline.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: turn.deadline, closedAt: now } : null;
+    await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, late, players, nextTurn, assets, mail: ctx.mail }));
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId,

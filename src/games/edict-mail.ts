@@ -49,6 +49,8 @@ export interface EdictMailArgs {
   version: number;
   /** Why the referee amended it (R-EDICT-3); null for version 1. */
   reason: string | null;
+  /** The turn was closed well after its deadline (the service was down): when, to tell players. */
+  late?: { deadline: Date; closedAt: Date } | null;
   players: readonly Player[];
   /** The turn opened by this edict; null when the game is over. */
   nextTurn: Pick<Turn, 'deadline' | 'declarationDeadline'> | null;
@@ -83,6 +85,11 @@ function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
         : `The referee has amended this edict (R-EDICT-3). Reason: ${a.reason}\n\n`
       : '',
     gameOver: a.nextTurn ? '' : it ? 'La partita è finita.\n' : 'The game is over.\n',
+    lateNote: a.late
+      ? it
+        ? `\nQuesto turno è stato chiuso in ritardo, ${formatInstant(a.late.closedAt, tz, lang)}, perché il servizio non era attivo alla scadenza (${formatInstant(a.late.deadline, tz, lang)}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
+        : `\nThis turn was closed late, ${formatInstant(a.late.closedAt, tz, lang)}, because the service was not running at its deadline (${formatInstant(a.late.deadline, tz, lang)}). Only sheets received by the deadline count (D-TURN-2).\n`
+      : '',
     address: privateAddress(a.mail, player.secret),
     attachmentsNote: a.assets.png
       ? it ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : 'The map is attached (PNG), and the edict as data (JSON).'

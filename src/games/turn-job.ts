@@ -14,7 +14,7 @@ import { listPlayers, type Player } from '../db/players.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, type Turn } from '../db/turns.ts';
 import { renderMail } from '../templates.ts';
-import { closeTurn } from './close-turn.ts';
+import { closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { dueReminderOffset } from './schedule.ts';
@@ -69,6 +69,8 @@ async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, pass
   const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx);
   if (outcome.closed) {
     pass.closed.push(key);
+    const lateMs = (deps.ctx.now?.() ?? new Date()).getTime() - turn.deadline.getTime();
+    if (lateMs > LATE_CLOSE_MARGIN_MS) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round(lateMs / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict)');
     deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
   }
 }

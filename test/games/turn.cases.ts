@@ -123,11 +123,24 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(it.bodyText).toContain('Prossima scadenza per gli ordini: domenica 30 marzo 2025');
       expect(en.references).toBe(`<game.${game.id}@sf.test>`);
       expect(en.bodyHtml).toContain('<pre');
+      expect(en.bodyText).not.toContain('closed late');
       // One stored asset for everybody.
       const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);
       expect(new Set(refs.map((r) => r.assetId)).size).toBe(1);
       const asset = (await findAssets(db, [refs[0]!.assetId])).get(refs[0]!.assetId)!;
       expect(JSON.parse(asset.bytes.toString('utf8'))).toMatchObject({ gameId: game.id, turn: 1, chancellor: 'sith' });
+    });
+
+    it('D-TURN-2: a turn closed well after its deadline (the service was down) says so in the edict', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Close Outage'), ctx);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + 3 * 60 * MINUTE));
+      const out = await closeTurn(db, game.id, 1, ctx);
+      const mails = await listOutbox(db, { gameId: game.id, kind: 'edict' });
+      expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('This turn was closed late, Sunday, 23 March 2025 at 23:00 CET');
+      expect(mails.find((m) => m.toAddress === 'b@example.com')!.bodyText).toContain('Questo turno è stato chiuso in ritardo');
+      // The next deadline still leaves a day: 30 March, not an hour away.
+      expect(out.closed && out.next?.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
     });
 
     it('R-TURN-4: only a sheet received by the deadline stands; the last version before it wins', async () => {
