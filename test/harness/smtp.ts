@@ -35,7 +35,14 @@ function headerText(parsed: ParsedMail, name: string): string | undefined {
   return String(v);
 }
 
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+export interface SmtpCaptureOptions {
+  /** Listen on this port (to bring a stopped server back where its clients look for it). */
+  port?: number;
+  /** Each message is answered this much later: a slow relay, to widen windows in crash tests. */
+  delayMs?: number;
+}
+
+export async function startSmtpCapture(opts: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -65,22 +72,25 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
           header: (name) => headerText(parsed, name),
         });
         for (const w of waiters) w();
+        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
         callback();
       } catch (err) {
         callback(err as Error);
       }
     },
   });
+  // A client that dies mid-session (a crash test's SIGKILL) resets its connection: not our error.
+  server.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    waitFor(n, timeoutMs = 5_000) {
+    waitFor(n, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (messages.length < n) return;
