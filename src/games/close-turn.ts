@@ -72,7 +72,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
     const players = await listPlayers(tx, gameId);
-    const assets = await storeEdictAssets(tx, board, game, edict);
+    const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
     const late = now.getTime() - turn.deadline.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: turn.deadline, closedAt: now } : null;
     await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, late, players, nextTurn, assets, mail: ctx.mail }));
     await recordAudit(tx, {

@@ -11,6 +11,7 @@ import type { Game } from '../db/games.ts';
 import { newMessageId, type OutboxInput } from '../db/outbox.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
+import { describeMap, renderMapPngAsync, renderMapSvg } from '../edict/index.ts';
 import { renderMail } from '../templates.ts';
 import { escapeHtml } from '../text/escape.ts';
 import { gameThread } from './thread.ts';
@@ -19,25 +20,27 @@ import { privateAddress, type MailAddressing } from './welcome.ts';
 
 export interface EdictAssets {
   json: AttachmentRef;
-  png: AttachmentRef | null;
-  /** The map's text description, for the HTML part's alt text. */
-  mapAlt: string | null;
+  /** The map in each language the players read (its title and legend are in words). */
+  maps: Partial<Record<Lang, { png: AttachmentRef; alt: string }>>;
 }
 
-/** A map renderer: the PNG of the final situation and its description. Optional, so a missing renderer never blocks an edict. */
-export type MapPicture = (board: Board, game: Game, edict: Edict) => { png: Buffer; alt: string } | null;
-let mapPicture: MapPicture = () => null;
-export function useMapPicture(render: MapPicture): void {
-  mapPicture = render;
-}
-
-export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict): Promise<EdictAssets> {
+/**
+ * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
+ * language some player reads, rendered off the event loop (resvg on libuv's threads).
+ */
+export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
   const jsonId = await putAsset(tx, 'application/json', Buffer.from(edictToJson(edict)));
   const json: AttachmentRef = { assetId: jsonId, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' };
-  const picture = mapPicture(board, game, edict);
-  if (!picture) return { json, png: null, mapAlt: null };
-  const pngId = await putAsset(tx, 'image/png', picture.png);
-  return { json, png: { assetId: pngId, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID }, mapAlt: picture.alt };
+  const maps: EdictAssets['maps'] = {};
+  for (const lang of new Set(langs)) {
+    const png = await renderMapPngAsync(renderMapSvg(board, edict, { lang, gameName: game.name }));
+    const id = await putAsset(tx, 'image/png', png);
+    maps[lang] = {
+      png: { assetId: id, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID },
+      alt: describeMap(board, edict, lang, game.name),
+    };
+  }
+  return { json, maps };
 }
 
 const MAP_CID = 'map@starts-foundation';
@@ -91,13 +94,14 @@ function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
         : `\nThis turn was closed late, ${formatInstant(a.late.closedAt, tz, lang)}, because the service was not running at its deadline (${formatInstant(a.late.deadline, tz, lang)}). Only sheets received by the deadline count (D-TURN-2).\n`
       : '',
     address: privateAddress(a.mail, player.secret),
-    attachmentsNote: a.assets.png
+    attachmentsNote: a.assets.maps[lang]
       ? it ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : 'The map is attached (PNG), and the edict as data (JSON).'
       : it ? "In allegato l'editto come dati (JSON)." : 'The edict as data is attached (JSON).',
     edict: text,
   });
   const thread = gameThread(game.id, a.mail.domain);
-  const attachments = [a.assets.json, ...(a.assets.png ? [a.assets.png] : [])];
+  const map = a.assets.maps[lang];
+  const attachments = [a.assets.json, ...(map ? [map.png] : [])];
   return {
     kind: a.version > 1 ? 'edict-amended' : 'edict',
     gameId: game.id,
@@ -108,16 +112,14 @@ function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
     references: thread,
     messageId: newMessageId(a.mail.domain),
     bodyText: body,
-    bodyHtml: edictHtml(body, a.assets, lang),
+    bodyHtml: edictHtml(body, map?.alt ?? null, lang),
     attachments,
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   };
 }
 
 /** The same text, monospaced (the ASCII map and tables need it), with the map inline above it. */
-function edictHtml(text: string, assets: EdictAssets, lang: Lang): string {
-  const img = assets.png
-    ? `<p><img src="cid:${MAP_CID}" alt="${escapeHtml(assets.mapAlt ?? (lang === 'it' ? 'Mappa' : 'Map'))}" style="max-width:100%;height:auto"></p>\n`
-    : '';
+function edictHtml(text: string, mapAlt: string | null, lang: Lang): string {
+  const img = mapAlt !== null ? `<p><img src="cid:${MAP_CID}" alt="${escapeHtml(mapAlt)}" style="max-width:100%;height:auto"></p>\n` : '';
   return `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"></head><body>\n${img}<pre style="font-family:monospace;white-space:pre-wrap">${escapeHtml(text)}</pre>\n</body></html>\n`;
 }

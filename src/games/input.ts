@@ -17,12 +17,22 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** The canonical spelling of a valid IANA zone (`europe/rome` → `Europe/Rome`). */
+const canonicalZone = (tz: string) => new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+
+/**
+ * The canonical spelling of a valid IANA zone (`europe/rome` → `Europe/Rome`). An alias that names
+ * another zone (`CET` → Europe/Brussels, `US/Eastern`) is refused, saying which: silently storing
+ * another zone than the one written would surprise the referee (issue 7).
+ */
 const timeZone = z
   .string()
   .trim()
-  .refine(isTimeZone, 'is not a time zone (write it like Europe/Rome)')
-  .transform((tz) => new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone);
+  .superRefine((tz, ctx) => {
+    if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: 'is not a time zone (write it like Europe/Rome)' });
+    else if (canonicalZone(tz).toLowerCase() !== tz.toLowerCase())
+      ctx.addIssue({ code: 'custom', message: `${tz} is another name for ${canonicalZone(tz)}: write that, or your own city's zone (like Europe/Rome)` });
+  })
+  .transform(canonicalZone);
 
 const lang = z.enum(['it', 'en'], 'must be it or en');
 const email = z
@@ -39,7 +49,8 @@ const minutes = (min: number, max = WEEK_MINUTES - 1) =>
 
 export const playerInput = z.object({
   email,
-  lang: lang.default('it'),
+  // English unless the game says otherwise: the README and the CLI are in English (issue 7).
+  lang: lang.default('en'),
   name: z.string().trim().min(1).max(100).optional(),
   /** Deadlines in this player's mail are shown in this zone; the game's when absent. */
   timeZone: timeZone.optional(),

@@ -40,22 +40,43 @@ export interface TurnJobPass {
   notices: number;
 }
 
+/** Games handled at once: each is its own transaction, so a pass over many due games overlaps database round trips. */
+const CONCURRENCY = 4;
+
 export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
   const now = deps.ctx.now?.() ?? new Date();
   const open = await openTurns(deps.db);
   const games = new Map((await findGames(deps.db, open.map((t) => t.gameId))).map((g) => [g.id, g]));
   const pass: TurnJobPass = { closed: [], waiting: [], notices: 0 };
-  for (const turn of open) {
-    const game = games.get(turn.gameId);
-    if (!game || game.status !== 'active' || game.currentTurn !== turn.number) continue;
-    try {
-      if (turn.deadline <= now) await closeWhenCaughtUp(deps, game, turn, pass);
-      else pass.notices += await noticesFor(deps, game.id, turn.number, now);
-    } catch (err) {
-      // One game's failure never holds up the others; the next pass tries again.
-      deps.log.error({ err, game: turn.gameId, turn: turn.number }, 'turn job failed for this game');
+  const work = open.filter((t) => {
+    const game = games.get(t.gameId);
+    return game && game.status === 'active' && game.currentTurn === t.number;
+  });
+  // Games due at the same deadline share one catch-up (a thousand games due at 20:00: one sweep).
+  const caughtUp = new Map<number, Promise<boolean>>();
+  const shared: TurnJobDeps = {
+    ...deps,
+    catchUp: (deadline) => {
+      let p = caughtUp.get(deadline.getTime());
+      if (!p) caughtUp.set(deadline.getTime(), (p = deps.catchUp(deadline)));
+      return p;
+    },
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < work.length) {
+      const turn = work[next++]!;
+      const game = games.get(turn.gameId)!;
+      try {
+        if (turn.deadline <= now) await closeWhenCaughtUp(shared, game, turn, pass);
+        else pass.notices += await noticesFor(shared, game.id, turn.number, now);
+      } catch (err) {
+        // One game's failure never holds up the others; the next pass tries again.
+        deps.log.error({ err, game: turn.gameId, turn: turn.number }, 'turn job failed for this game');
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
   return pass;
 }
 

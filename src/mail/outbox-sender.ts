@@ -48,11 +48,11 @@ function isPermanent(err: unknown): boolean {
  * mail is sent twice only when a sender dies inside the SMTP transaction, with the same Message-ID.
  */
 export const SEND_LEASE_MS = 60_000;
-/** Mails in flight at once: the SMTP pool's connections. */
-const CONCURRENCY = 3;
+/** Mails in flight at once: a few more than the SMTP pool's 3 connections, so that one mail's database write overlaps another's SMTP transaction. */
+const CONCURRENCY = 5;
 
 /** Sends one batch of due mail; returns how many were sent. */
-export async function sendDueMail(deps: OutboxSenderDeps, limit = 20): Promise<number> {
+export async function sendDueMail(deps: OutboxSenderDeps, limit = 50): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const leaseClock = deps.leaseClock ?? Date.now;
   const claimedAt = leaseClock();

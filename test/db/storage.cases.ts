@@ -207,10 +207,11 @@ export function storageCases(open: () => Promise<Database>): void {
     it('marks mail sent, and a permanent refusal failed at once', async () => {
       const { mail: a } = await enqueue(db, letter('ack:sent'));
       const { mail: b } = await enqueue(db, letter('ack:refused'));
-      expect(await markSent(db, a.id, T0)).toMatchObject({ status: 'sent', sentAt: T0 });
+      expect(await markSent(db, a.id, T0)).toBe(true);
+      expect(await findOutbox(db, a.id)).toMatchObject({ status: 'sent', sentAt: T0 });
       expect(await markFailed(db, b.id, '550 no such user', { permanent: true })).toMatchObject({ status: 'failed' });
       expect((await findOutbox(db, b.id))?.lastError).toBe('550 no such user');
-      expect(await markSent(db, 999_999)).toBeNull();
+      expect(await markSent(db, 999_999)).toBe(false);
     });
 
     it('backs off 1, 2, 4 … minutes, at most 6 hours', () => {

@@ -1,8 +1,8 @@
-// The games service on PGlite, in memory: a fresh instance for this file.
+// The games service on PGlite, in memory: a fresh instance for this file, loaded from the migrated template.
 import { describe } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
+import { openTestPglite } from '../harness/pglite.ts';
 import { gamesCases } from './games.cases.ts';
 
 describe('games on PGlite', () => {
-  gamesCases(() => openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } }));
+  gamesCases(openTestPglite);
 });

@@ -1,8 +1,8 @@
-// Closing turns and the turn job on PGlite, in memory.
+// Closing turns and the turn job on PGlite, in memory, loaded from the migrated template.
 import { describe } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
+import { openTestPglite } from '../harness/pglite.ts';
 import { turnCases } from './turn.cases.ts';
 
 describe('the weekly turn on PGlite', () => {
-  turnCases(() => openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } }));
+  turnCases(openTestPglite);
 });

@@ -1,0 +1,136 @@
+// `npm run bench:deadline` (issue 9): 1,000 games of 4–8 players, mid-game, all due at the same
+// minute, on PostgreSQL, mail to a local SMTP server. Prints:
+//   - the time from the deadline until every turn is closed and every edict mail (with its map)
+//     is queued — target < 60 s on this 2-core machine;
+//   - the map render time per edict;
+//   - the send rate of the outbox sender as a ratio to raw pooled nodemailer sending the same
+//     messages to the same server in the same run — target ≥ 0.8.
+// BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server. Always exits 0.
+import { pino } from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { createTransport } from 'nodemailer';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { classicMap, type CellIndex } from '../src/adjudicator/map.ts';
+import type { FactionId, GameState, Side } from '../src/adjudicator/types.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { listOutbox } from '../src/db/outbox.ts';
+import { outbox, turns } from '../src/db/schema.ts';
+import { insertSheets } from '../src/db/sheets.ts';
+import { createGame } from '../src/games/index.ts';
+import { runTurnJob } from '../src/games/turn-job.ts';
+import { sendDueMail, toOutgoing } from '../src/mail/outbox-sender.ts';
+import { toMailOptions } from '../src/mail/send/headers.ts';
+import { createSmtpTransport } from '../src/mail/send/smtp-transport.ts';
+import { findAssets } from '../src/db/assets.ts';
+import { freshDatabase } from '../test/harness/postgres.ts';
+import { seededRandom } from '../test/support/seeded-random.ts';
+
+const GAMES = Number(process.env.BENCH_GAMES ?? 1000);
+const DOMAIN = 'bench.example';
+const board = classicMap();
+const log = pino({ level: 'silent' });
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+/** A mid-game position: starting units, 2–4 more a faction near home, the Chancellor on N9. */
+function midGame(r: () => number, gameId: string, factions: FactionId[]): { state: GameState; sheets: Map<FactionId, string> } {
+  const taken = new Set<CellIndex>();
+  const units: { side: Side; at: CellIndex }[] = [];
+  const put = (side: Side, at: CellIndex) => (taken.add(at), units.push({ side, at }));
+  for (const f of factions) for (const c of board.startingCells(f)) put(f, c);
+  put(factions[0]!, board.capital[0]!);
+  const all = Array.from({ length: board.size }, (_, i) => i);
+  for (const f of factions) {
+    const home = board.homeCell.get(f)!;
+    const near = all.filter((c) => !board.isPlanet[c] && board.distance(c, home) <= 5);
+    for (let k = 2 + Math.floor(r() * 3); k > 0; k--) put(f, pick(r, near.filter((c) => !taken.has(c))));
+  }
+  const sheets = new Map<FactionId, string>();
+  for (const f of factions) {
+    const others = factions.filter((x) => x !== f);
+    const lines = [`H: ${[pick(r, others), pick(r, others)].join(', ')}`];
+    for (const u of units.filter((x) => x.side === f)) {
+      if (r() < 0.3) continue;
+      lines.push(`${board.name(u.at)}-${board.name(pick(r, board.moveNeighbours(u.at)))}`);
+    }
+    sheets.set(f, lines.join('\n'));
+  }
+  const state: GameState = {
+    gameId, turn: 6, factions, chancellor: factions[0]!, election: false, hostility: {},
+    units: units.map((u) => ({ side: u.side, at: board.name(u.at) })), settings: { victoryPlanets: 12, nmrHostility: 'keep' }, joining: [],
+  };
+  return { state, sheets };
+}
+
+async function startSink(): Promise<{ url: string; count: () => number; stop: () => Promise<void> }> {
+  let n = 0;
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    onData(stream, _s, cb) {
+      stream.on('data', () => {});
+      stream.on('end', () => (n++, cb()));
+    },
+  });
+  server.on('error', () => {});
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, count: () => n, stop: () => new Promise((res) => server.close(() => res())) };
+}
+
+async function main(): Promise<void> {
+  const fresh = await freshDatabase();
+  const database = await openDatabase({ database: { kind: 'postgres', url: fresh.url } });
+  const db = database.db;
+  const r = seededRandom(0xdead1e);
+  const deadline = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+  const ctx = { actor: 'bench', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => new Date(deadline.getTime() - 7 * 86_400_000) };
+  process.stdout.write(`setting up ${GAMES} games… `);
+  let players = 0;
+  for (let g = 0; g < GAMES; g++) {
+    const n = 4 + (g % 5);
+    const { game } = await createGame(db, { name: `Bench ${g}`, players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@g${g}.example`, lang: i % 2 ? 'it' : 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' }, ctx);
+    players += n;
+    const { state, sheets } = midGame(r, game.id, board.factionIds.slice(0, n));
+    await db.update(turns).set({ state, election: false, deadline, declarationDeadline: deadline }).where(eq(turns.gameId, game.id));
+    await insertSheets(db, [...sheets].map(([faction, text]) => ({ gameId: game.id, turn: 1, faction, text, parsed: {}, status: 'valid' as const, receivedAt: new Date(deadline.getTime() - 3_600_000), inboundId: null, version: 1 })));
+  }
+  await db.delete(outbox); // the welcome mails are not what is measured
+  console.log(`${players} players`);
+
+  // 1. From the deadline until every turn is closed and every edict is queued.
+  const t0 = performance.now();
+  const at = () => new Date(deadline.getTime() + (performance.now() - t0));
+  const pass = await runTurnJob({ db, ctx: { ...ctx, now: at }, log, catchUp: async () => true });
+  const closeSeconds = (performance.now() - t0) / 1000;
+  const queued = (await listOutbox(db, { kind: 'edict' })).length;
+  const withMap = Number((await db.execute(sql`select count(*)::int as n from outbox where kind = 'edict' and attachments::text like '%image/png%'`) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  console.log(`closing: ${pass.closed.length} turns closed, ${queued} edict mails queued (${withMap} with a map) in ${closeSeconds.toFixed(1)} s — target < 60 s: ${closeSeconds < 60 && pass.closed.length === GAMES ? 'PASS' : 'MISS'}`);
+  console.log(`per turn: ${((closeSeconds * 1000) / GAMES).toFixed(1)} ms (adjudication, edict texts in two languages, map, mails, one transaction)`);
+
+  // 2. Sending: the outbox sender, then raw pooled nodemailer with the same messages, to one server.
+  const sink = await startSink();
+  const sample = (await listOutbox(db, { kind: 'edict' })).slice(0, Math.min(queued, 2000));
+  const assets = await findAssets(db, sample.flatMap((m) => ((m.attachments ?? []) as { assetId: number }[]).map((a) => a.assetId)));
+  const ids = sample.map((m) => m.id);
+  await db.update(outbox).set({ status: 'sent' }).where(sql`${outbox.kind} = 'edict' and not (${outbox.id} = any(${sql.param(ids)}::bigint[]))`);
+  const transport = createSmtpTransport(sink.url, log);
+  const s0 = performance.now();
+  while ((await sendDueMail({ db, transport, from: `orders@${DOMAIN}`, log }, 50)) > 0);
+  const oursSeconds = (performance.now() - s0) / 1000;
+  await transport.close();
+  const raw = createTransport({ url: sink.url, pool: true, maxConnections: 3 });
+  const messages = sample.map((m) => toMailOptions(toOutgoing(m, `orders@${DOMAIN}`, assets)));
+  const r0 = performance.now();
+  let k = 0;
+  await Promise.all(Array.from({ length: 3 }, async () => {
+    while (k < messages.length) await raw.sendMail(messages[k++]!);
+  }));
+  const rawSeconds = (performance.now() - r0) / 1000;
+  raw.close();
+  const ratio = (sample.length / oursSeconds) / (sample.length / rawSeconds);
+  console.log(`sending ${sample.length} edict mails: outbox sender ${(sample.length / oursSeconds).toFixed(0)}/s, raw pooled nodemailer ${(sample.length / rawSeconds).toFixed(0)}/s — ratio ${ratio.toFixed(2)}, target ≥ 0.8: ${ratio >= 0.8 ? 'PASS' : 'MISS'}`);
+  await sink.stop();
+  await database.close();
+  await fresh.drop();
+}
+
+await main();

@@ -1,0 +1,49 @@
+// Map rendering speed: `node --import tsx bench/map-render.bench.ts`.
+// Two edicts on the classic map: a typical mid-game turn (6 factions, 31 units, a few arrows and
+// losses) and a crowded 8-faction board (about 110 units, dozens of arrows and losses). For each,
+// the SVG render and the PNG render (resvg at 1,200 px, bundled fonts) are timed after a warm-up,
+// each for at least BENCH_SECONDS (default 2), and printed per map. Always exits 0.
+import { classicMap } from '../src/adjudicator/map.ts';
+import type { Edict } from '../src/adjudicator/types.ts';
+import { MAP_PNG_WIDTH, renderMapPng } from '../src/edict/map-png.ts';
+import { renderMapSvg } from '../src/edict/map-svg.ts';
+import { midGameEdict } from '../test/adjudicator/render/fixtures.ts';
+import { crowdedEdict } from '../test/edict/positions.ts';
+
+const board = classicMap();
+const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+
+/**
+ * Mean wall and CPU milliseconds per call of `fn`, run for at least MIN_SECONDS after a short
+ * warm-up. On a shared machine the CPU figure is the steadier one.
+ */
+function time(fn: () => unknown): { ms: number; cpu: number; runs: number } {
+  for (let i = 0; i < 3; i++) fn();
+  const start = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
+  let runs = 0;
+  let elapsed = 0;
+  while (elapsed < MIN_SECONDS * 1e3 || runs < 5) {
+    fn();
+    runs++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: elapsed / runs, cpu: (cpu.user + cpu.system) / 1e3 / runs, runs };
+}
+
+const cases: [string, Edict][] = [
+  ['typical (6 factions, 31 units)', midGameEdict()],
+  [`crowded (8 factions, ${crowdedEdict().units.length} units)`, crowdedEdict()],
+];
+
+console.log(`map render, classic map, PNG ${MAP_PNG_WIDTH} px wide, ≥ ${MIN_SECONDS} s per measure`);
+for (const [name, edict] of cases) {
+  const svg = renderMapSvg(board, edict, { lang: 'it' });
+  const png = renderMapPng(svg);
+  const s = time(() => renderMapSvg(board, edict, { lang: 'it' }));
+  const p = time(() => renderMapPng(svg));
+  console.log(name);
+  console.log(`  SVG ${s.ms.toFixed(2).padStart(7)} ms/map (CPU ${s.cpu.toFixed(2)} ms), ${(svg.length / 1024).toFixed(0)} kB, ${s.runs} runs`);
+  console.log(`  PNG ${p.ms.toFixed(1).padStart(7)} ms/map (CPU ${p.cpu.toFixed(1)} ms), ${(png.length / 1024).toFixed(0)} kB, ${p.runs} runs`);
+}
