@@ -12,21 +12,24 @@ import type { Db } from '../db/client.ts';
 import { edicts } from '../db/schema.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { enqueueMany } from '../db/outbox.ts';
-import { listPlayers } from '../db/players.ts';
-import { standingSheets } from '../db/sheets.ts';
+import { listPlayers, type Player } from '../db/players.ts';
+import { standingSheets, type Sheet } from '../db/sheets.ts';
 import { insertTurn, lockTurn, updateTurn, type Turn } from '../db/turns.ts';
 import { storeEdictAssets, edictMails } from './edict-mail.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
-import { nextTurnDeadlines } from './schedule.ts';
+import { moveForAbsences } from './absence-record.ts';
+import { declarationDeadlineOf, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
 
 export type CloseOutcome =
   | { closed: true; game: Game; turn: number; edict: Edict; next: Turn | null }
-  | { closed: false; reason: 'no-game' | 'not-open' | 'not-due' | 'not-current' };
+  | { closed: false; reason: 'no-game' | 'not-open' | 'not-due' | 'not-current' | 'not-all-valid' };
 
 export interface CloseTurnOptions {
-  /** Close even before the deadline (early processing, a referee's decision). */
+  /** Close even before the deadline (a referee's decision). */
   force?: boolean;
+  /** Early processing: close before the deadline, only if every player in play has a valid sheet. */
+  early?: boolean;
   /**
    * Closed this long after the deadline, the service was not running at the deadline: the edict
    * says so (D-TURN-2). Default 15 minutes.
@@ -45,16 +48,22 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     if (game.currentTurn !== number || game.status === 'finished') return { closed: false, reason: 'not-current' } as const;
     const turn = await lockTurn(tx, gameId, number);
     if (!turn || turn.status !== 'open') return { closed: false, reason: 'not-open' } as const;
-    if (!opts.force && turn.deadline > now) return { closed: false, reason: 'not-due' } as const;
+    const closesAt = turnClosesAt(game, turn);
+    const early = (opts.force || opts.early) && now < closesAt;
+    if (!early && closesAt > now) return { closed: false, reason: 'not-due' } as const;
 
     const board = boardFor(game.map);
-    const standing = await standingSheets(tx, gameId, number, turn.deadline);
+    // The sheets received while the turn took them: to its deadline and grace period (R-TURN-4), or
+    // until now when it closes early.
+    const standing = await standingSheets(tx, gameId, number, early ? now : closesAt);
+    const players = await listPlayers(tx, gameId);
+    if (opts.early && !allSheetsIn(players, number, standing, turn.state.chancellor)) return { closed: false, reason: 'not-all-valid' } as const;
     const texts: Record<string, string> = {};
     for (const sheet of standing) texts[sheet.faction] = sheet.text;
     const { state: next, edict } = adjudicate(board, turn.state, texts);
 
     const finished = edict.winners.length > 0; // R-WIN-1: no more deadlines
-    const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now);
+    const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now, ctx);
     await tx.insert(edicts).values({
       gameId,
       turn: number,
@@ -71,9 +80,8 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
-    const players = await listPlayers(tx, gameId);
     const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
-    const late = now.getTime() - turn.deadline.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: turn.deadline, closedAt: now } : null;
+    const late = now.getTime() - closesAt.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: closesAt, closedAt: now } : null;
     await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, late, players, nextTurn, assets, mail: ctx.mail }));
     await recordAudit(tx, {
       actor: ctx.actor,
@@ -85,8 +93,22 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
   });
 }
 
-async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date): Promise<Turn> {
-  const { deadline, declarationDeadline } = nextTurnDeadlines(game, turn.deadline, now);
+/** Every player in play has a valid sheet; the Chancellor's, final once sent, counts as in (R-TURN-3). */
+export function allSheetsIn(players: readonly Player[], turn: number, standing: readonly Sheet[], chancellor: string | null): boolean {
+  const inPlay = players.filter((p) => p.joinedTurn <= turn);
+  const byFaction = new Map(standing.map((s) => [s.faction, s]));
+  return inPlay.length > 0 && inPlay.every((p) => {
+    const s = byFaction.get(p.faction);
+    return s !== undefined && (s.status === 'valid' || (p.faction === chancellor && turn > 1));
+  });
+}
+
+async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date, ctx: GamesContext): Promise<Turn> {
+  const planned = nextTurnDeadlines(game, turn.deadline, now);
+  // D-ABS-1: a deadline inside an announced absence moves to its end.
+  const moved = await moveForAbsences(tx, game, turn.number + 1, planned.deadline, ctx);
+  const deadline = moved?.to ?? planned.deadline;
+  const declarationDeadline = declarationDeadlineOf(game, deadline);
   return insertTurn(tx, {
     gameId: game.id,
     number: turn.number + 1,

@@ -74,6 +74,12 @@ export const createGameInput = z
       .default([1440, 120])
       .transform((r) => [...new Set(r)].sort((a, b) => b - a)),
     disputeWindowMinutes: minutes(0).default(1440),
+    /** Early processing: the turn closes this long after every valid sheet is in; null (default) = off. */
+    earlyProcessingMinutes: minutes(0).nullable().default(null),
+    /** Sheets are still accepted this long after the deadline. */
+    graceMinutes: minutes(0).default(0),
+    absenceDaysPerPlayer: z.number('must be a number of days').int('must be a whole number of days').min(0).max(365).default(14),
+    absenceDaysPerGame: z.number('must be a number of days').int('must be a whole number of days').min(0).max(730).default(28),
     victoryPlanets: z.number('must be a number of planets').int('must be a whole number').min(1, 'must be at least 1').default(12),
     nmrHostility: z.enum(['keep', 'none'], 'must be keep or none').default('keep'),
   })

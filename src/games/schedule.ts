@@ -43,3 +43,8 @@ export function dueReminderOffset(reminderMinutes: readonly number[], deadline: 
   }
   return due;
 }
+
+/** When a turn stops taking sheets: its deadline plus the game's grace period. */
+export function turnClosesAt(game: { graceMinutes: number }, turn: { deadline: Date }): Date {
+  return new Date(turn.deadline.getTime() + game.graceMinutes * 60_000);
+}

@@ -12,12 +12,12 @@ import { findGames, lockGame, type Game } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
-import { lockTurn, openTurns, type Turn } from '../db/turns.ts';
+import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
 import { renderMail } from '../templates.ts';
-import { closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
+import { allSheetsIn, closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
-import { dueReminderOffset } from './schedule.ts';
+import { dueReminderOffset, turnClosesAt } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
@@ -68,7 +68,9 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
       const turn = work[next++]!;
       const game = games.get(turn.gameId)!;
       try {
-        if (turn.deadline <= now) await closeWhenCaughtUp(shared, game, turn, pass);
+        const closesAt = turnClosesAt(game, turn);
+        if (closesAt <= now) await closeWhenCaughtUp(shared, game, turn, closesAt, pass);
+        else if (turn.earlyAt && turn.earlyAt <= now) await closeEarly(shared, game, turn, pass);
         else pass.notices += await noticesFor(shared, game.id, turn.number, now);
       } catch (err) {
         // One game's failure never holds up the others; the next pass tries again.
@@ -80,9 +82,9 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
   return pass;
 }
 
-async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, pass: TurnJobPass): Promise<void> {
+async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, closesAt: Date, pass: TurnJobPass): Promise<void> {
   const key = `${game.id}#${turn.number}`;
-  if (!(await deps.catchUp(turn.deadline))) {
+  if (!(await deps.catchUp(closesAt))) {
     pass.waiting.push(key);
     deps.log.warn({ game: game.id, turn: turn.number, deadline: turn.deadline }, 'deadline passed, waiting for intake to catch up before closing');
     return;
@@ -90,9 +92,28 @@ async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, pass
   const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx);
   if (outcome.closed) {
     pass.closed.push(key);
-    const lateMs = (deps.ctx.now?.() ?? new Date()).getTime() - turn.deadline.getTime();
+    const lateMs = (deps.ctx.now?.() ?? new Date()).getTime() - closesAt.getTime();
     if (lateMs > LATE_CLOSE_MARGIN_MS) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round(lateMs / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict)');
     deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
+  }
+}
+
+/**
+ * Early processing, when its time has come: the turn closes if every sheet is still valid; if a
+ * player has since sent one with problems, the announcement is withdrawn and the deadline stands.
+ */
+async function closeEarly(deps: TurnJobDeps, game: Game, turn: Turn, pass: TurnJobPass): Promise<void> {
+  const key = `${game.id}#${turn.number}`;
+  if (!(await deps.catchUp(turn.earlyAt!))) {
+    pass.waiting.push(key);
+    return;
+  }
+  const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx, { early: true });
+  if (outcome.closed) {
+    pass.closed.push(key);
+    deps.log.info({ game: game.id, turn: turn.number }, 'turn closed early: every sheet was in');
+  } else if (outcome.reason === 'not-all-valid') {
+    pass.notices += await withdrawEarly(deps, game.id, turn.number);
   }
 }
 
@@ -127,9 +148,52 @@ async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now
       const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
       mails.push(reminder(deps, game, turn, p, due, offset, problems));
     }
+    // The grace period has begun (the deadline passed): one reminder to whoever has sent nothing.
+    if (turn.deadline <= now) {
+      for (const p of players) if (!sheetOf.has(p.faction)) mails.push(graceReminder(deps, game, turn, p));
+    }
+    // Early processing: every player in play has a valid sheet.
+    const closesAt = turnClosesAt(game, turn);
+    if (game.earlyProcessingMinutes !== null && !turn.earlyAt && allSheetsIn(players, number, sheets, chancellor)) {
+      const earlyAt = new Date(now.getTime() + game.earlyProcessingMinutes * 60_000);
+      if (earlyAt < closesAt) {
+        await updateTurn(tx, gameId, number, { earlyAt });
+        for (const p of players) mails.push(earlyNotice(deps, game, turn, p, earlyAt));
+      }
+    }
     await enqueueMany(tx, mails);
     return mails.length;
   });
+}
+
+/** Early processing withdrawn: a sheet with problems came after the announcement. */
+async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    const game = await lockGame(tx, gameId);
+    const turn = game && (await lockTurn(tx, gameId, number));
+    if (!game || !turn || turn.status !== 'open' || !turn.earlyAt) return 0;
+    await updateTurn(tx, gameId, number, { earlyAt: null });
+    const players = (await listPlayers(tx, gameId)).filter((p) => p.joinedTurn <= number);
+    const mails = players.map((p) =>
+      notice(deps, game, p, 'early-withdrawn', `early-withdrawn:${game.id}:${number}:${turn.earlyAt!.toISOString()}:${p.id}`,
+        renderMail('early-withdrawn', p.lang, { game: game.id, gameName: game.name, turn: number, deadline: when(game, p, turn.deadline) })),
+    );
+    await enqueueMany(tx, mails);
+    return mails.length;
+  });
+}
+
+function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
+  const rendered = renderMail('early', p.lang, { game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt) });
+  return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
+}
+
+function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): OutboxInput {
+  const rendered = renderMail('grace', p.lang, {
+    game: game.id, gameName: game.name, turn: turn.number, player: p.displayName ?? p.email,
+    closesAt: when(game, p, turnClosesAt(game, turn)), address: privateAddress(deps.ctx.mail, p.secret),
+  });
+  return notice(deps, game, p, 'grace', `grace:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${p.id}`, rendered);
 }
 
 const when = (game: Game, p: Player, at: Date) => formatInstant(at, p.timeZone ?? game.timeZone, p.lang);

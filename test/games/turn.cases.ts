@@ -12,6 +12,7 @@ import { listPlayers } from '../../src/db/players.ts';
 import { turns } from '../../src/db/schema.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
+import { recordAbsence } from '../../src/games/absence-record.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
@@ -177,6 +178,77 @@ export function turnCases(open: () => Promise<Database>): void {
       const [mail] = await listOutbox(db, { gameId: game.id, kind: 'edict' });
       expect(mail!.bodyText).toContain('The game is over.');
       expect((await job()).closed.filter((k) => k.startsWith(game.id))).toEqual([]);
+    });
+  });
+
+  describe('early processing, grace, absence', () => {
+    it('early processing: all valid sheets in → everyone told when; the turn closes then, not at the deadline', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Early Bird'), earlyProcessingMinutes: 60 }, ctx);
+      for (const f of ['hutt', 'aristocrats', 'sith']) await send(game.id, f, 'V: Hutt');
+      await job();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'early' })).toHaveLength(0);
+      await send(game.id, 'knights', 'V: Sith');
+      await job();
+      await job();
+      const notices = await listOutbox(db, { gameId: game.id, kind: 'early' });
+      expect(notices).toHaveLength(4);
+      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Thursday, 20 March 2025 at 12:00 CET');
+      clock.advance(59 * MINUTE);
+      expect((await job()).closed).not.toContain(`${game.id}#1`);
+      clock.advance(2 * MINUTE);
+      expect((await job()).closed).toContain(`${game.id}#1`);
+      expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
+    });
+
+    it('early processing is withdrawn when a sheet with problems comes in after the announcement', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Early Change'), earlyProcessingMinutes: 30 }, ctx);
+      for (const f of ['hutt', 'aristocrats', 'sith', 'knights']) await send(game.id, f, 'V: Hutt');
+      await job();
+      await send(game.id, 'sith', 'V: Hutt\nwhatever');
+      clock.advance(31 * MINUTE);
+      await job();
+      expect((await findTurn(db, game.id, 1))!.status).toBe('open');
+      expect((await findTurn(db, game.id, 1))!.earlyAt).toBeNull();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'early-withdrawn' })).toHaveLength(4);
+    });
+
+    it('grace period: a sheet received after the deadline but within the grace counts; the silent are reminded once', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Grace'), graceMinutes: 120 }, ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await job();
+      await job();
+      expect((await findTurn(db, game.id, 1))!.status).toBe('open');
+      const grace = await listOutbox(db, { gameId: game.id, kind: 'grace' });
+      expect(grace.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
+      await send(game.id, 'sith', 'V: Sith');
+      await send(game.id, 'knights', 'V: Sith');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + 121 * MINUTE));
+      await job();
+      const [edict] = await listEdicts(db, game.id);
+      expect(edict!.json.election?.tally).toEqual({ hutt: 3, sith: 6 });
+    });
+
+    it('D-ABS-1: an absence moves a deadline inside it to its end, within the limits, never earlier; everyone is told', async () => {
+      clock.set(START);
+      const { game, players } = await createGame(db, { ...input('Away'), absenceDaysPerPlayer: 5 }, ctx);
+      const knights = players.find((p) => p.faction === 'knights')!;
+      // Turn 1 is due Sunday 23 March 20:00; away from Saturday 22 to Tuesday 25: the deadline moves to Wednesday 26, 20:00.
+      const out = await recordAbsence(db, game.id, knights, { fromDay: '2025-03-22', toDay: '2025-03-25' }, ctx);
+      expect(out).toEqual({ ok: true, moved: { from: TURN1_DEADLINE, to: new Date('2025-03-26T19:00:00Z') } });
+      const t1 = (await findTurn(db, game.id, 1))!;
+      expect(t1.deadline.toISOString()).toBe('2025-03-26T19:00:00.000Z');
+      expect(t1.declarationDeadline.toISOString()).toBe('2025-03-26T17:00:00.000Z');
+      expect(await listOutbox(db, { gameId: game.id, kind: 'deadline-moved' })).toHaveLength(4);
+      // A second, longer absence: only what the player's limit (5 days) leaves: 2 more days.
+      const again = await recordAbsence(db, game.id, knights, { fromDay: '2025-03-26', toDay: '2025-04-10' }, ctx);
+      expect(again).toEqual({ ok: true, moved: { from: new Date('2025-03-26T19:00:00Z'), to: new Date('2025-03-28T19:00:00Z') } });
+      // An absence in the past is refused; one that misses the deadline changes nothing.
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({ ok: false, reason: 'in-the-past' });
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({ ok: true, moved: null });
     });
   });
 

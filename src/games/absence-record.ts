@@ -1,0 +1,92 @@
+// Recording an absence and moving deadlines for it (D-ABS-1): the application side of absence.ts.
+// Moves are written to the audit log (`turn.deadline-moved`), which is also what counts against the
+// game's limits; every player is told the new deadline.
+import { and, eq } from 'drizzle-orm';
+import { listAudit, recordAudit } from '../db/audit.ts';
+import type { Db } from '../db/client.ts';
+import { lockGame, type Game } from '../db/games.ts';
+import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { listPlayers, type Player } from '../db/players.ts';
+import { absences } from '../db/schema.ts';
+import { lockTurn, updateTurn } from '../db/turns.ts';
+import { renderMail } from '../templates.ts';
+import { deadlineAfterAbsences, localDay, type AbsenceDays } from './absence.ts';
+import type { GamesContext } from './context.ts';
+import { declarationDeadlineOf } from './schedule.ts';
+import { gameThread } from './thread.ts';
+import { formatInstant } from './time-format.ts';
+import { privateAddress } from './welcome.ts';
+
+const MOVED = 'turn.deadline-moved';
+
+export type AbsenceOutcome =
+  | { ok: true; moved: { from: Date; to: Date } | null }
+  | { ok: false; reason: 'in-the-past' | 'no-open-turn' };
+
+/** A player's absence: stored, and the open turn's deadline moved if it falls inside it. */
+export async function recordAbsence(db: Db, gameId: string, player: Player, days: AbsenceDays, ctx: GamesContext, inboundId: number | null = null): Promise<AbsenceOutcome> {
+  const now = ctx.now?.() ?? new Date();
+  return db.transaction(async (tx) => {
+    const game = await lockGame(tx, gameId);
+    if (!game || game.status !== 'active') return { ok: false, reason: 'no-open-turn' } as const;
+    if (days.toDay < localDay(now, game.timeZone)) return { ok: false, reason: 'in-the-past' } as const;
+    await tx.insert(absences).values({ gameId, playerId: player.id, fromDay: days.fromDay, toDay: days.toDay, inboundId });
+    await recordAudit(tx, { actor: `player:${player.faction}`, gameId, action: 'absence', detail: { ...days, player: player.id } });
+    const turn = await lockTurn(tx, gameId, game.currentTurn);
+    if (!turn || turn.status !== 'open') return { ok: true, moved: null } as const;
+    const moved = await moveForAbsences(tx, game, turn.number, turn.deadline, ctx);
+    if (moved) {
+      await updateTurn(tx, gameId, turn.number, { deadline: moved.to, declarationDeadline: declarationDeadlineOf(game, moved.to) });
+    }
+    return { ok: true, moved } as const;
+  });
+}
+
+/**
+ * Where a turn's deadline goes for the absences in force, within what the limits still allow; the
+ * move is recorded and every player told. Null when it stays. The caller stores the new deadline.
+ */
+export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline: Date, ctx: GamesContext): Promise<{ from: Date; to: Date } | null> {
+  const all = await tx.select().from(absences).where(and(eq(absences.gameId, game.id)));
+  if (all.length === 0) return null;
+  const past = await listAudit(tx, { gameId: game.id, action: MOVED, limit: 10_000 });
+  const perPlayer = new Map<number, number>();
+  let usedGame = 0;
+  for (const e of past) {
+    const d = e.detail as { days: number; players: number[] };
+    usedGame += d.days;
+    for (const p of d.players) perPlayer.set(p, (perPlayer.get(p) ?? 0) + d.days);
+  }
+  const result = deadlineAfterAbsences(deadline, game.timeZone, all, { perPlayerDays: game.absenceDaysPerPlayer, perGameDays: game.absenceDaysPerGame }, { perPlayer, game: usedGame });
+  if (result.movedDays === 0) return null;
+  await recordAudit(tx, { actor: 'system', gameId: game.id, action: MOVED, detail: { turn, from: deadline.toISOString(), to: result.deadline.toISOString(), days: result.movedDays, players: result.for } });
+  const players = await listPlayers(tx, game.id);
+  await enqueueMany(tx, players.map((p) => deadlineMovedMail(game, turn, p, players, result.for, result.deadline, ctx)));
+  return { from: deadline, to: result.deadline };
+}
+
+function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Player[], absent: number[], to: Date, ctx: GamesContext): OutboxInput {
+  const tz = p.timeZone ?? game.timeZone;
+  const who = all.filter((x) => absent.includes(x.id)).map((x) => x.displayName ?? x.faction).join(', ');
+  const rendered = renderMail('deadline-moved', p.lang, {
+    game: game.id,
+    gameName: game.name,
+    turn,
+    who,
+    deadline: formatInstant(to, tz, p.lang),
+    declarationDeadline: formatInstant(declarationDeadlineOf(game, to), tz, p.lang),
+  });
+  const thread = gameThread(game.id, ctx.mail.domain);
+  return {
+    kind: 'deadline-moved',
+    gameId: game.id,
+    toAddress: p.email,
+    replyTo: privateAddress(ctx.mail, p.secret),
+    subject: rendered.subject,
+    inReplyTo: thread,
+    references: thread,
+    messageId: newMessageId(ctx.mail.domain),
+    bodyText: rendered.text,
+    dedupeKey: `deadline-moved:${game.id}:${turn}:${to.toISOString()}:${p.id}`,
+  };
+}
