@@ -11,6 +11,25 @@ export default tseslint.config(
     },
   },
   {
+    // The adjudicator is a pure function of (map, state, sheets): no database, mail, web, logging or
+    // I/O may reach it (STYLE.md, functional core).
+    files: ['src/adjudicator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/db/**', '**/mail/**', '**/http/**', '**/games/**', '**/cli/**', '**/config*', '**/service*'], message: 'src/adjudicator stays pure: no imports from db, mail, http, games, cli or the service.' },
+            { group: ['pino', 'pino-*', 'fastify', 'drizzle-orm*', 'pg', '@electric-sql/*', 'nodemailer', 'imapflow', 'mailparser'], message: 'src/adjudicator stays pure: no logging, database, web or mail library.' },
+            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:net', 'node:http', 'node:https', 'node:child_process', 'node:worker_threads', 'node:os', 'node:dgram', 'node:dns'], message: 'src/adjudicator stays pure: no I/O.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'src/adjudicator stays pure: no I/O.' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'src/adjudicator has no clock.' }, { object: 'Math', property: 'random', message: 'src/adjudicator: randomness only seeded by the game (R-ELEC-4).' }],
+    },
+  },
+  {
     files: ['bin/**/*.js', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
