@@ -7,19 +7,19 @@ import { planetsControlled } from './control.ts';
 import { countElection, seatNewChancellor } from './elections.ts';
 import { assignAllOrders, declareHostility } from './declarations.ts';
 import { resolveJumps } from './hyperspace.ts';
-import type { Board } from './map.ts';
+import type { Board, CellIndex } from './map.ts';
 import { resolveMoves } from './moves.ts';
 import { electionsCalled, resolvePolitics } from './politics.ts';
 import { produce, winners } from './production.ts';
 import { readSheet, type SheetReading } from './sheet.ts';
 import { readPosition } from './state-check.ts';
 import { TurnContext } from './turn-context.ts';
-import type { AdjudicationResult, Edict, FactionId, GameState, PoliticsReport, Side } from './types.ts';
+import type { AdjudicationChoices, AdjudicationResult, Edict, FactionId, GameState, PoliticsReport, Side } from './types.ts';
 
 /** Sheets as the players wrote them, by faction; a faction without one is an NMR (R-TURN-5). */
 export type Sheets = Readonly<Partial<Record<FactionId, string>>>;
 
-export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): AdjudicationResult {
+export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, choices: AdjudicationChoices = {}): AdjudicationResult {
   const position = readPosition(board, state);
   const factions = board.factionIds.filter((f) => state.factions.includes(f)); // R-SETUP-1 order
   const sheets = new Map<FactionId, SheetReading>();
@@ -49,7 +49,7 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
       rule: f.rule,
       by: f.by.map((u) => ({ side: u.side, at: board.name(u.at) })),
     }));
-    edictParts.advances = resolveAdvances(ctx, falls);
+    edictParts.advances = resolveAdvances(ctx, falls, advanceChoices(board, choices));
     ({ report: politics, completed } = resolvePolitics(ctx, capitalFullAtStart));
   }
 
@@ -119,4 +119,15 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets): 
     settings: { ...state.settings },
   };
   return { state: next, edict };
+}
+
+/** The referee's advance choices as cell indices; names that are not cells are left out. */
+function advanceChoices(board: Board, choices: AdjudicationChoices): Map<CellIndex, CellIndex> {
+  const out = new Map<CellIndex, CellIndex>();
+  for (const [to, from] of Object.entries(choices.advances ?? {})) {
+    const t = board.parseCell(to);
+    const f = board.parseCell(from);
+    if (t !== null && f !== null) out.set(t, f);
+  }
+  return out;
 }

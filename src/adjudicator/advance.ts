@@ -13,29 +13,43 @@ interface Freed {
   advance: Advance | null;
 }
 
-export function resolveAdvances(ctx: TurnContext, falls: readonly Fall[]): Advance[] {
+/**
+ * `chosen`: freed cell → the cell of the candidate the referee chose for it, in an amendment after a
+ * dispute (R-ADV-2: "the Chancellor's different choice may be applied by the referee"). A choice
+ * that names no candidate of that cell is ignored.
+ */
+export function resolveAdvances(ctx: TurnContext, falls: readonly Fall[], chosen: ReadonlyMap<CellIndex, CellIndex> = new Map()): Advance[] {
   // Falls come in board order of their cells, and the units of each in board order (combat.ts);
   // nobody has moved since.
   const freed: Freed[] = falls.map((f) => ({ cell: f.cell, candidates: f.by.filter((u) => u.alive), advance: null }));
   const advanced = new Set<number>();
   const orderedInto = (u: UnitRecord, cell: CellIndex) => u.order === 'move' && u.target === cell;
 
-  const fill = (f: Freed, pool: UnitRecord[], chosen: UnitRecord) => {
-    const from = chosen.at;
-    ctx.place(chosen, f.cell);
-    advanced.add(chosen.id);
+  const fill = (f: Freed, pool: UnitRecord[], unit: UnitRecord, byReferee = false) => {
+    const from = unit.at;
+    ctx.place(unit, f.cell);
+    advanced.add(unit.id);
     f.advance = {
-      side: chosen.side,
+      side: unit.side,
       from: ctx.cellName(from),
       to: ctx.cellName(f.cell),
-      rule: orderedInto(chosen, f.cell) ? 'R-ADV-2' : pool.length > 1 ? 'R-ADV-4' : 'R-ADV-1',
+      rule: byReferee || orderedInto(unit, f.cell) ? 'R-ADV-2' : pool.length > 1 ? 'R-ADV-4' : 'R-ADV-1',
       contested: pool.length > 1,
       candidates: pool.map((u) => ctx.cellName(u.at === f.cell ? from : u.at)),
+      ...(byReferee ? { chosenByReferee: true } : {}),
     };
   };
 
+  // Pass 0: the referee's choices in an amendment.
+  for (const f of freed) {
+    const want = chosen.get(f.cell);
+    const pool = f.candidates.filter((u) => !advanced.has(u.id));
+    const unit = want === undefined ? undefined : pool.find((u) => u.at === want);
+    if (unit) fill(f, pool, unit, true);
+  }
   // Pass 1: cells with a candidate that ordered a move into them (R-ADV-4).
   for (const f of freed) {
+    if (f.advance) continue;
     const pool = f.candidates.filter((u) => !advanced.has(u.id));
     const mover = pool.find((u) => orderedInto(u, f.cell));
     if (mover) fill(f, pool, mover);

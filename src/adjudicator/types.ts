@@ -154,6 +154,8 @@ export interface Advance {
   /** Two or more units were eligible (R-ADV-4); the Chancellor may choose otherwise. */
   contested: boolean;
   candidates: string[];
+  /** The referee applied another choice than the rules' default, in an amendment (R-ADV-2, R-EDICT-3). */
+  chosenByReferee?: true;
 }
 
 export interface PoliticsReport {
@@ -221,6 +223,12 @@ export interface Edict {
   winners: FactionId[];
   /** Factions entering at the start of the next turn (R-SETUP-4). */
   joiningNextTurn: FactionId[];
+}
+
+/** What a referee may decide when amending a turn after a dispute (R-ADV-2, R-EDICT-3). */
+export interface AdjudicationChoices {
+  /** Freed cell → the cell of the unit that advances into it instead of the rules' default. */
+  advances?: Readonly<Record<string, string>>;
 }
 
 export interface AdjudicationResult {
