@@ -53,7 +53,7 @@ export async function updateTurn(
   db: Db,
   gameId: string,
   number: number,
-  change: Partial<Pick<Turn, 'state' | 'status' | 'adjudicatedAt' | 'deadline' | 'declarationDeadline' | 'earlyAt'>>,
+  change: Partial<Pick<Turn, 'state' | 'election' | 'status' | 'adjudicatedAt' | 'deadline' | 'declarationDeadline' | 'earlyAt'>>,
 ): Promise<Turn | null> {
   const [row] = await db
     .update(turns)

@@ -9,6 +9,7 @@ import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import type { Edict, GameState } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
+import { latestEdict } from '../db/edicts.ts';
 import { edicts } from '../db/schema.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { enqueueMany } from '../db/outbox.ts';
@@ -64,14 +65,17 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
 
     const finished = edict.winners.length > 0; // R-WIN-1: no more deadlines
     const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now, ctx);
+    // Version 1, or the next one when a rolled-back turn closes again (the archive keeps the old).
+    const version = ((await latestEdict(tx, gameId, number))?.version ?? 0) + 1;
+    const reason = version > 1 ? 'adjudicated again after the turn was rolled back' : null;
     await tx.insert(edicts).values({
       gameId,
       turn: number,
-      version: 1,
+      version,
       json: edict,
       textIt: renderEdict(edict, board, 'it'),
       textEn: renderEdict(edict, board, 'en'),
-      reason: null,
+      reason,
       createdBy: 'system',
       engineVersion: ENGINE_VERSION,
       sheetIds: Object.fromEntries(standing.map((s) => [s.faction, s.id])),
@@ -82,7 +86,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
 
     const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
     const late = now.getTime() - closesAt.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: closesAt, closedAt: now } : null;
-    await enqueueMany(tx, edictMails({ board, game, edict, version: 1, reason: null, late, players, nextTurn, assets, mail: ctx.mail }));
+    await enqueueMany(tx, edictMails({ board, game, edict, version, reason, late, players, nextTurn, assets, mail: ctx.mail }));
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId,

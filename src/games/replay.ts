@@ -35,8 +35,8 @@ export async function replayTurns(db: Db, gameId: string): Promise<Replay> {
   const turns = new Map((await listTurns(db, gameId)).map((t) => [t.number, t]));
   const out: ReplayedTurn[] = [];
   for (const e of await listEdicts(db, gameId)) {
-    // Amendments (R-EDICT-3) carry the referee's changes: only version 1 is the engine's own work.
-    if (e.version !== 1) continue;
+    // Amendments (R-EDICT-3) carry the referee's choices: only what the turn job wrote is the engine's own work.
+    if (e.createdBy !== 'system') continue;
     const turn = turns.get(e.turn);
     const ids = Object.values((e.sheetIds ?? {}) as Record<string, number>);
     const sheets = await sheetsById(db, ids);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { GameState } from '../../src/adjudicator/types.ts';
 import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
+import { listAudit } from '../../src/db/audit.ts';
 import type { Database } from '../../src/db/client.ts';
 import { listEdicts } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
@@ -13,6 +14,7 @@ import { turns } from '../../src/db/schema.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
+import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
@@ -249,6 +251,85 @@ export function turnCases(open: () => Promise<Database>): void {
       // An absence in the past is refused; one that misses the deadline changes nothing.
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({ ok: false, reason: 'in-the-past' });
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({ ok: true, moved: null });
+    });
+  });
+
+  describe('amending and rolling back (R-EDICT-3, R-ADV-2)', () => {
+    const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
+    /** Hutt I8 between Aristocrats H8 and L8: if the Aristocrats are hostile, I8 falls and H8 advances, contested. */
+    async function contestedGame(name: string) {
+      clock.set(START);
+      const { game } = await createGame(db, input(name), ctx);
+      const units = [...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))), { side: 'sith', at: 'N9' }, { side: 'hutt', at: 'I8' }, { side: 'aristocrats', at: 'H8' }, { side: 'aristocrats', at: 'L8' }];
+      const t1 = (await findTurn(db, game.id, 1))!;
+      await updateTurn(db, game.id, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
+      await send(game.id, 'aristocrats', 'H: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const out = await closeTurn(db, game.id, 1, ctx);
+      expect(out.closed && out.edict.advances).toEqual([expect.objectContaining({ from: 'H8', to: 'I8', contested: true })]);
+      return game.id;
+    }
+
+    it('the referee chooses the other unit: a new edict version with the reason, mailed to all, the next turn re-opened from it', async () => {
+      const id = await contestedGame('Amend Advance');
+      const referee = { ...ctx, actor: 'referee:ada' };
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'x', advances: { I8: 'B2' } }, referee)).rejects.toThrow(/not one of that cell's candidates/);
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: '  ', advances: { I8: 'L8' } }, referee)).rejects.toThrow(/reason/);
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'The Chancellor chose L8 <b>', advances: { I8: 'L8' } }, referee)).toEqual({ version: 2 });
+
+      const versions = await listEdicts(db, id);
+      expect(versions.map((e) => [e.version, e.reason, e.createdBy])).toEqual([[1, null, 'system'], [2, 'The Chancellor chose L8 <b>', 'referee:ada']]);
+      expect(versions[1]!.json.advances[0]).toMatchObject({ from: 'L8', to: 'I8', rule: 'R-ADV-2', chosenByReferee: true });
+      const t2 = (await findTurn(db, id, 2))!;
+      expect(t2.state.units).toContainEqual({ side: 'aristocrats', at: 'H8' });
+      expect(t2.state.units).not.toContainEqual({ side: 'aristocrats', at: 'L8' });
+      const mails = await listOutbox(db, { gameId: id, kind: 'edict-amended' });
+      expect(mails).toHaveLength(4);
+      expect(mails.find((m) => m.toAddress === 'a@example.com')!.subject).toContain('(amended, version 2)');
+      expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Reason: The Chancellor chose L8 <b>');
+      expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyHtml).toContain('The Chancellor chose L8 &lt;b&gt;');
+      const audit = await listAudit(db, { gameId: id, action: 'edict.amend' });
+      expect(audit[0]).toMatchObject({ actor: 'referee:ada', detail: expect.objectContaining({ turn: 1, version: 2, advances: { I8: 'L8' } }) });
+    });
+
+    it('is refused outside the dispute window unless confirmed, and once the next turn has closed', async () => {
+      const id = await contestedGame('Amend Window');
+      clock.advance(1441 * MINUTE);
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'late', advances: { I8: 'L8' } }, ctx)).rejects.toThrow(/dispute window/);
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'late, confirmed', advances: { I8: 'L8' }, confirmOutsideWindow: true }, ctx)).toEqual({ version: 2 });
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, id, 2, ctx);
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'too late', confirmOutsideWindow: true }, ctx)).rejects.toThrow(/turn 2 has been closed/);
+    });
+
+    it('a corrected sheet for a justified dispute is adjudicated in place of the stored one', async () => {
+      const id = await contestedGame('Amend Sheet');
+      // The Aristocrats' sheet was misread: they meant no hostility. I8 stands.
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
+      expect((await findTurn(db, id, 2))!.state.units).toContainEqual({ side: 'hutt', at: 'I8' });
+    });
+
+    it('rolls back the last closed turn: it re-opens with its sheets, players told; closing it again publishes the next version', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Roll Back'), ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      await send(game.id, 'hutt', 'B2-C3'); // a sheet for turn 2, which will go
+      await expect(rollBackTurn(db, game.id, 'wrong deadline', new Date(TURN1_DEADLINE.getTime()), ctx)).rejects.toThrow(/future/);
+      const reopened = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
+      await rollBackTurn(db, game.id, 'the deadline was announced wrongly', reopened, ctx);
+      expect(await findTurn(db, game.id, 2)).toBeNull();
+      expect((await findTurn(db, game.id, 1))).toMatchObject({ status: 'open', deadline: reopened });
+      expect((await findGame(db, game.id))!.currentTurn).toBe(1);
+      expect(await listOutbox(db, { gameId: game.id, kind: 'rollback' })).toHaveLength(4);
+      await send(game.id, 'sith', 'V: Sith');
+      await send(game.id, 'knights', 'V: Sith');
+      clock.set(new Date(reopened.getTime() + MINUTE));
+      const out = await closeTurn(db, game.id, 1, ctx);
+      expect(out.closed && out.edict.chancellor).toBe('sith');
+      expect((await listEdicts(db, game.id)).map((e) => [e.version, e.reason])).toEqual([[1, null], [2, 'adjudicated again after the turn was rolled back']]);
+      expect((await replayTurns(db, game.id)).turns.map((t) => [t.version, t.same])).toEqual([[1, true], [2, true]]);
     });
   });
 

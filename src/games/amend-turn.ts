@@ -1,0 +1,131 @@
+// The referee corrects a closed turn after a dispute (R-TURN-2 step 5, R-EDICT-3): re-adjudicates
+// it from its stored position and sheets, with a different advance (R-ADV-2) or a corrected sheet,
+// publishes the result as a new edict version with the reason, mails it to every player, and
+// re-opens the next turn from the amended position. Or rolls the last closed turn back: the turn
+// re-opens with its sheets. One transaction each, audited.
+import { adjudicate } from '../adjudicator/adjudicate.ts';
+import { renderEdict } from '../adjudicator/render/edict-text.ts';
+import type { AdjudicationChoices } from '../adjudicator/types.ts';
+import { ENGINE_VERSION } from '../adjudicator/version.ts';
+import { recordAudit } from '../db/audit.ts';
+import type { Db } from '../db/client.ts';
+import { latestEdict } from '../db/edicts.ts';
+import { lockGame, updateGame } from '../db/games.ts';
+import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { listPlayers } from '../db/players.ts';
+import { edicts, sheets as sheetsTable, turns } from '../db/schema.ts';
+import { sheetsById } from '../db/sheets.ts';
+import { lockTurn, updateTurn } from '../db/turns.ts';
+import { and, eq } from 'drizzle-orm';
+import type { GamesContext } from './context.ts';
+import { edictMails, storeEdictAssets } from './edict-mail.ts';
+import { GameError } from './errors.ts';
+import { boardFor } from './input.ts';
+import { renderMail } from '../templates.ts';
+import { gameThread } from './thread.ts';
+import { formatInstant } from './time-format.ts';
+import { privateAddress } from './welcome.ts';
+
+export interface Amendment {
+  gameId: string;
+  turn: number;
+  /** Why, in words every player will read (R-EDICT-3). */
+  reason: string;
+  /** Freed cell → the cell of the unit that advances into it instead (R-ADV-2). */
+  advances?: Record<string, string>;
+  /** Faction → the sheet as it should have been read (a justified dispute). */
+  correctedSheets?: Record<string, string>;
+  /** Amend outside the game's dispute window anyway. */
+  confirmOutsideWindow?: boolean;
+}
+
+export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promise<{ version: number }> {
+  const reason = a.reason.trim();
+  if (!reason) throw new GameError('invalid-input', 'an amendment needs a reason (R-EDICT-3)', 'reason');
+  const now = ctx.now?.() ?? new Date();
+  return db.transaction(async (tx) => {
+    const game = await lockGame(tx, a.gameId);
+    if (!game) throw new GameError('no-game', `there is no game ${a.gameId}`);
+    const turn = await lockTurn(tx, a.gameId, a.turn);
+    if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `turn ${a.turn} of ${game.id} has not been adjudicated`);
+    const next = await lockTurn(tx, a.gameId, a.turn + 1);
+    if (next && next.status !== 'open') throw new GameError('turn-closed', `turn ${a.turn + 1} has been closed since: turn ${a.turn} can no longer be amended`);
+    const windowEnds = new Date((turn.adjudicatedAt ?? now).getTime() + game.disputeWindowMinutes * 60_000);
+    if (now > windowEnds && !a.confirmOutsideWindow)
+      throw new GameError('turn-closed', `the dispute window of turn ${a.turn} ended ${windowEnds.toISOString()}: confirm to amend anyway`);
+
+    const previous = await latestEdict(tx, a.gameId, a.turn);
+    if (!previous) throw new GameError('turn-closed', `turn ${a.turn} has no edict`);
+    const ids = Object.values((previous.sheetIds ?? {}) as Record<string, number>);
+    const texts: Record<string, string> = Object.fromEntries((await sheetsById(tx, ids)).map((s) => [s.faction, s.text]));
+    for (const [f, text] of Object.entries(a.correctedSheets ?? {})) texts[f] = text;
+    const board = boardFor(game.map);
+    const choices: AdjudicationChoices = { advances: a.advances ?? {} };
+    const { state: after, edict } = adjudicate(board, turn.state, texts, choices);
+    for (const [to, from] of Object.entries(a.advances ?? {})) {
+      if (!edict.advances.some((x) => x.to === to.toUpperCase() && x.from === from.toUpperCase()))
+        throw new GameError('invalid-input', `${from} cannot advance into ${to}: it is not one of that cell's candidates (R-ADV-1)`, 'advances');
+    }
+
+    const version = previous.version + 1;
+    await tx.insert(edicts).values({
+      gameId: a.gameId, turn: a.turn, version, json: edict,
+      textIt: renderEdict(edict, board, 'it'), textEn: renderEdict(edict, board, 'en'),
+      reason, createdBy: ctx.actor, engineVersion: ENGINE_VERSION,
+      sheetIds: previous.sheetIds, stateAfter: after,
+    });
+    // The next turn re-opens from the amended position: its deadline stands.
+    const finished = edict.winners.length > 0;
+    if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: after, election: after.election });
+    if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
+    const players = await listPlayers(tx, a.gameId);
+    const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
+    await enqueueMany(tx, edictMails({ board, game, edict, version, reason, players, nextTurn: next, assets, mail: ctx.mail }));
+    await recordAudit(tx, {
+      actor: ctx.actor, gameId: a.gameId, action: 'edict.amend',
+      detail: { turn: a.turn, version, reason, advances: a.advances ?? {}, correctedSheets: Object.keys(a.correctedSheets ?? {}), outsideWindow: now > windowEnds },
+    });
+    return { version };
+  });
+}
+
+/**
+ * Rolls back the last closed turn: it re-opens with the sheets it had, the turn it had opened is
+ * removed (its sheets with it: they answered a position that no longer stands), everyone is told.
+ * The withdrawn edict stays in the archive; the turn's next close publishes the next version.
+ */
+export async function rollBackTurn(db: Db, gameId: string, reason: string, newDeadline: Date, ctx: GamesContext): Promise<void> {
+  if (!reason.trim()) throw new GameError('invalid-input', 'a roll-back needs a reason', 'reason');
+  const now = ctx.now?.() ?? new Date();
+  if (newDeadline <= now) throw new GameError('invalid-input', 'the re-opened turn needs a deadline in the future', 'deadline');
+  await db.transaction(async (tx) => {
+    const game = await lockGame(tx, gameId);
+    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    const last = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
+    const turn = last >= 1 ? await lockTurn(tx, gameId, last) : null;
+    if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `game ${gameId} has no closed turn to roll back`);
+    if (last !== game.currentTurn) {
+      await tx.delete(sheetsTable).where(and(eq(sheetsTable.gameId, gameId), eq(sheetsTable.turn, last + 1)));
+      await tx.delete(turns).where(and(eq(turns.gameId, gameId), eq(turns.number, last + 1)));
+    }
+    await updateTurn(tx, gameId, last, {
+      status: 'open', adjudicatedAt: null, earlyAt: null, deadline: newDeadline,
+      declarationDeadline: new Date(newDeadline.getTime() - game.declarationLeadMinutes * 60_000),
+    });
+    await updateGame(tx, gameId, { status: 'active', currentTurn: last });
+    await recordAudit(tx, { actor: ctx.actor, gameId, action: 'turn.rollback', detail: { turn: last, reason, deadline: newDeadline.toISOString() } });
+    const players = await listPlayers(tx, gameId);
+    const thread = gameThread(gameId, ctx.mail.domain);
+    await enqueueMany(tx, players.map((p) => {
+      const r = renderMail('turn-rolled-back', p.lang, {
+        game: gameId, gameName: game.name, turn: last, reason: reason.trim(),
+        deadline: formatInstant(newDeadline, p.timeZone ?? game.timeZone, p.lang),
+      });
+      return {
+        kind: 'rollback', gameId, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
+        inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
+        dedupeKey: `rollback:${gameId}:${last}:${now.toISOString()}:${p.id}`,
+      };
+    }));
+  });
+}
