@@ -16,6 +16,7 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
+import { extendDeadline, pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
 import { replayTurns } from '../../src/games/replay.ts';
@@ -330,6 +331,36 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(out.closed && out.edict.chancellor).toBe('sith');
       expect((await listEdicts(db, game.id)).map((e) => [e.version, e.reason])).toEqual([[1, null], [2, 'adjudicated again after the turn was rolled back']]);
       expect((await replayTurns(db, game.id)).turns.map((t) => [t.version, t.same])).toEqual([[1, true], [2, true]]);
+    });
+  });
+
+  describe('pausing, resuming and extending', () => {
+    it('a paused game passes no deadline; resuming moves the deadline on by the pause; everyone is told', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Pause'), ctx);
+      clock.set(new Date(TURN1_DEADLINE.getTime() - 60 * MINUTE));
+      await pauseGame(db, game.id, 'a dispute to settle', ctx);
+      await expect(pauseGame(db, game.id, 'again', ctx)).rejects.toThrow(/paused/);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + 24 * 60 * MINUTE));
+      expect((await job()).closed.filter((k) => k.startsWith(game.id))).toEqual([]);
+      const deadline = await resumeGame(db, game.id, 'settled', ctx);
+      expect(deadline.toISOString()).toBe(new Date(TURN1_DEADLINE.getTime() + 25 * 60 * MINUTE).toISOString());
+      expect((await findTurn(db, game.id, 1))!.deadline).toEqual(deadline);
+      expect(await listOutbox(db, { gameId: game.id, kind: 'game-paused' })).toHaveLength(4);
+      expect((await listOutbox(db, { gameId: game.id, kind: 'game-resumed' }))[0]!.bodyText).toContain('settled');
+      expect((await listAudit(db, { gameId: game.id })).map((e) => e.action).slice(0, 2)).toEqual(['game.resume', 'game.pause']);
+    });
+
+    it('an extension only moves a deadline later, by at most 14 days, with a reason', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Extend'), ctx);
+      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() - MINUTE), 'earlier', ctx)).rejects.toThrow(/later/);
+      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() + 15 * 24 * 60 * MINUTE), 'far', ctx)).rejects.toThrow(/14 days/);
+      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() + MINUTE), ' ', ctx)).rejects.toThrow(/reason/);
+      const to = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
+      await extendDeadline(db, game.id, to, 'a player is travelling', ctx);
+      expect((await findTurn(db, game.id, 1))!).toMatchObject({ deadline: to, declarationDeadline: new Date(to.getTime() - 120 * MINUTE) });
+      expect(await listOutbox(db, { gameId: game.id, kind: 'deadline-extended' })).toHaveLength(4);
     });
   });
 
