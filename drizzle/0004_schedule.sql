@@ -38,6 +38,7 @@ ALTER TABLE "games" ADD COLUMN "early_processing_minutes" integer;--> statement-
 ALTER TABLE "games" ADD COLUMN "grace_minutes" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "absence_days_per_player" integer DEFAULT 14 NOT NULL;--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "absence_days_per_game" integer DEFAULT 28 NOT NULL;--> statement-breakpoint
+ALTER TABLE "games" ADD COLUMN "paused_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "turns" ADD COLUMN "early_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "absences" ADD CONSTRAINT "absences_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "absences" ADD CONSTRAINT "absences_player_id_players_id_fk" FOREIGN KEY ("player_id") REFERENCES "public"."players"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

@@ -3,6 +3,7 @@
 import { assignAllOrders, declareHostility } from './declarations.ts';
 import type { Board } from './map.ts';
 import { orderProblem } from './order-messages.ts';
+import { abstentionNote, eliminateProblem } from './review-notes.ts';
 import { readSheet } from './sheet.ts';
 import { TurnContext } from './turn-context.ts';
 import type { FactionId, GameState, ParsedSheet, Problem, Side } from './types.ts';
@@ -15,6 +16,8 @@ export interface SheetReview {
   vote: Side | null;
   problems: Problem[];
   normalised: Problem[];
+  /** Choices confirmed without being problems: an abstention (D-PARSE-15). Absent when none. */
+  notes?: Problem[];
   status: 'valid' | 'problems';
 }
 
@@ -44,7 +47,9 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
   const orderProblems = outcomes
     .map(orderProblem)
     .filter((p): p is Problem => p !== null && !(p.code === 'order-off-board' && offBoardLines.has(p.line)));
-  const problems = [...(d?.problems ?? parsed.problems), ...orderProblems].sort((a, b) => a.line - b.line);
+  const eliminate = eliminateProblem(board, parsed);
+  const problems = [...(d?.problems ?? parsed.problems), ...orderProblems, ...(eliminate ? [eliminate] : [])].sort((a, b) => a.line - b.line);
+  const abstention = abstentionNote(text, parsed);
   return {
     parsed,
     orders: outcomes.map((o) => ({ order: o.order, line: o.line, applies: orderProblem(o) === null })),
@@ -52,6 +57,7 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
     vote: d?.vote ?? null,
     problems,
     normalised: parsed.normalised,
+    ...(abstention ? { notes: [abstention] } : {}),
     status: problems.length ? 'problems' : 'valid',
   };
 }

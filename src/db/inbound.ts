@@ -2,7 +2,7 @@
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
-import { rowsOf, recordsetInsert } from './arrays.ts';
+import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
 
@@ -244,4 +244,35 @@ export async function listPendingInbound(db: Db, limit = 100): Promise<InboundMe
     .where(eq(inboundMessages.status, 'pending'))
     .orderBy(asc(inboundMessages.receivedAt), asc(inboundMessages.id))
     .limit(limit);
+}
+
+/** How a player's code has been misused lately: when they were last warned and what came since. */
+export interface CodeMisuse {
+  lastWarnedAt: Date | null;
+  /** Attempts since that warning (or in the window, if none), not yet reported to the player. */
+  unreported: number;
+  firstUnreportedAt: Date | null;
+}
+
+/**
+ * For each player, mail that used their code from another address (`sender-mismatch`) received
+ * since `since`, in the games given (which the game index narrows to): one statement. A warning
+ * sent is marked in the row's detail (`warned: true`).
+ */
+export async function codeMisuseOf(db: Db, players: Array<{ id: number; gameId: string }>, since: Date): Promise<Map<number, CodeMisuse>> {
+  if (players.length === 0) return new Map();
+  const ids = pgArray(players.map((p) => p.id));
+  const games = pgArray([...new Set(players.map((p) => p.gameId))]);
+  const rows = await rowsOf<{ playerId: string | number; lastWarned: string | Date | null; n: number; first: string | Date | null }>(db, sql`
+    with m as (
+      select player_id, processed_at, coalesce(outcome_detail->>'warned', '') = 'true' as warned from ${inboundMessages}
+      where game_id = any(${games}::text[]) and received_at >= ${since.toISOString()}::timestamptz
+        and outcome = 'sender-mismatch' and player_id = any(${ids}::bigint[])),
+    w as (select player_id, max(processed_at) as last from m where warned group by player_id)
+    select m.player_id as "playerId", w.last as "lastWarned",
+      count(*) filter (where w.last is null or m.processed_at > w.last)::int as n,
+      min(m.processed_at) filter (where w.last is null or m.processed_at > w.last) as first
+    from m left join w using (player_id) group by m.player_id, w.last`);
+  const at = (d: string | Date | null) => (d === null ? null : new Date(d));
+  return new Map(rows.map((r) => [Number(r.playerId), { lastWarnedAt: at(r.lastWarned), unreported: Number(r.n), firstUnreportedAt: at(r.first) }]));
 }

@@ -78,3 +78,11 @@ export async function findPlayer(db: Db, id: number): Promise<Player | null> {
 export async function listPlayers(db: Db, gameId: string): Promise<Player[]> {
   return db.select().from(players).where(eq(players.gameId, gameId)).orderBy(asc(players.id));
 }
+
+/** Which of these addresses are a player's, in any game (lower case): whose mail is worth reading. */
+export async function registeredAddresses(db: Db, emails: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  if (wanted.length === 0) return new Set();
+  const rows = await db.selectDistinct({ email: players.email }).from(players).where(inArray(players.email, wanted));
+  return new Set(rows.map((r) => r.email));
+}

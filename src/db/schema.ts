@@ -44,11 +44,20 @@ export const games = pgTable(
     /** Reminders go out this many minutes before the deadline. */
     reminderMinutes: integer('reminder_minutes').array().notNull(),
     disputeWindowMinutes: integer('dispute_window_minutes').notNull(),
+    /** Early processing: once every player in play has a valid sheet, the turn closes this much later; null = off. */
+    earlyProcessingMinutes: integer('early_processing_minutes'),
+    /** Grace period after the deadline: sheets received in it are still accepted. */
+    graceMinutes: integer('grace_minutes').notNull().default(0),
+    /** Absences (ABSENCE / ASSENZA) may move deadlines by at most this many days per player, and per game. */
+    absenceDaysPerPlayer: integer('absence_days_per_player').notNull().default(14),
+    absenceDaysPerGame: integer('absence_days_per_game').notNull().default(28),
     victoryPlanets: integer('victory_planets').notNull(),
     nmrHostility: text('nmr_hostility', { enum: ['keep', 'none'] }).notNull(),
     status: text('status', { enum: ['active', 'paused', 'finished'] }).notNull(),
     /** The turn that is open (or being adjudicated). */
     currentTurn: integer('current_turn').notNull(),
+    /** While paused: since when (the deadlines move on by the pause's length when it resumes). */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -58,6 +67,7 @@ export const games = pgTable(
     check('games_status', sql`${t.status} in ('active', 'paused', 'finished')`),
     check('games_minutes', sql`${t.declarationLeadMinutes} >= 0 and ${t.disputeWindowMinutes} >= 0`),
     check('games_victory', sql`${t.victoryPlanets} > 0`),
+    check('games_schedule', sql`${t.graceMinutes} >= 0 and coalesce(${t.earlyProcessingMinutes}, 0) >= 0 and ${t.absenceDaysPerPlayer} >= 0 and ${t.absenceDaysPerGame} >= 0`),
   ],
 );
 
@@ -106,6 +116,8 @@ export const turns = pgTable(
     /** R-TURN-3: the Chancellor's sheet must be in by then (only meaningful with a Chancellor). */
     declarationDeadline: timestamp('declaration_deadline', { withTimezone: true }).notNull(),
     status: text('status', { enum: ['open', 'adjudicated'] }).notNull(),
+    /** Early processing announced: the turn closes then, if every sheet is still valid. */
+    earlyAt: timestamp('early_at', { withTimezone: true }),
     adjudicatedAt: timestamp('adjudicated_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -247,6 +259,26 @@ export const edicts = pgTable(
   ],
 );
 
+/** A player's announced absence (ABSENCE <from> <to>): deadlines inside it move to its end, within the game's limits. */
+export const absences = pgTable(
+  'absences',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    playerId: bigint('player_id', { mode: 'number' })
+      .notNull()
+      .references(() => players.id),
+    /** Whole days in the game's zone: the absence covers [from 00:00, to 24:00). */
+    fromDay: text('from_day').notNull(),
+    toDay: text('to_day').notNull(),
+    inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('absences_game').on(t.gameId), check('absences_days', sql`${t.fromDay} <= ${t.toDay}`)],
+);
+
 /**
  * Files attached to outgoing mail (an edict's map and JSON), stored once and referenced by every
  * recipient's outbox row, keyed by their content so that a retry or a resend reuses the row.
@@ -281,3 +313,50 @@ export const mailboxCursors = pgTable('mailbox_cursors', {
   lastUid: bigint('last_uid', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** People who run games from the referee console (issue 10); the password only as an argon2id hash. */
+export const referees = pgTable(
+  'referees',
+  {
+    id: id(),
+    /** Lower-cased; the login name. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    passwordSetAt: timestamp('password_set_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('referees_email').on(t.email),
+    check('referees_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('referees_hash_argon2', sql`${t.passwordHash} like '$argon2%'`),
+  ],
+);
+
+/** A logged-in browser: the cookie holds a random token, the table only its sha256. */
+export const refereeSessions = pgTable(
+  'referee_sessions',
+  {
+    tokenSha256: text('token_sha256').primaryKey(),
+    refereeId: bigint('referee_id', { mode: 'number' })
+      .notNull()
+      .references(() => referees.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('referee_sessions_referee').on(t.refereeId)],
+);
+
+/** Which referees run which games (a game has one or more). */
+export const gameReferees = pgTable(
+  'game_referees',
+  {
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    refereeId: bigint('referee_id', { mode: 'number' })
+      .notNull()
+      .references(() => referees.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'game_referees_pk', columns: [t.gameId, t.refereeId] }), index('game_referees_referee').on(t.refereeId)],
+);

@@ -1,9 +1,13 @@
 // The Fastify app, built apart from the launcher so tests use app.inject. One plugin per route
 // group; repositories are reached through the `db` decorator. Later: edict archive, referee console.
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { healthRoutes } from './health.ts';
+import { refereeConsole, type RefereeConsoleOptions } from './referee/plugin.ts';
+import { publicRoutes } from './public/index.ts';
+import { securityHooks } from './security.ts';
 import { statusRoutes } from './status.ts';
 
 declare module 'fastify' {
@@ -12,16 +16,30 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(opts: { db: Db; log?: Logger }): Promise<FastifyInstance> {
+export async function buildApp(opts: {
+  db: Db;
+  log?: Logger;
+  /** How long public pages are reused, ms (default 1000; 0 in tests that change data between requests). */
+  publicCacheMs?: number;
+  /** PUBLIC_URL, for the absolute links of the feeds. */
+  publicUrl?: string;
+  /** The referee console's mail addressing and cookie security (refereeConsoleOptions(config)). */
+  referee?: RefereeConsoleOptions;
+}): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: opts.log as FastifyBaseLogger | undefined });
   app.decorate('db', opts.db);
-  // One error handler: a 5xx never shows internals to the browser.
+  securityHooks(app);
+  // One error handler: no error shows internals, or echoes what the request sent (a 4xx message
+  // from Fastify may quote the URL), to the browser.
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status >= 500) req.log.error({ err }, 'request failed');
-    void reply.code(status).send({ error: status >= 500 ? 'internal error' : err.message });
+    else req.log.info({ err: err.message, status }, 'request refused');
+    void reply.code(status).send({ error: status >= 500 ? 'internal error' : (STATUS_CODES[status] ?? 'bad request').toLowerCase() });
   });
   await app.register(healthRoutes);
   await app.register(statusRoutes);
+  await app.register(refereeConsole, { ...opts.referee, prefix: '/referee' });
+  await app.register(publicRoutes, { cacheMs: opts.publicCacheMs, publicUrl: opts.publicUrl });
   return app;
 }

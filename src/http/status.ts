@@ -7,8 +7,12 @@ import { findTurn } from '../db/turns.ts';
 import { ordersReceivedByFaction } from '../games/orders-received.ts';
 import { escapeHtml, page } from './html.ts';
 
+const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
 export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { game: string } }>('/games/:game/status', async (req, reply) => {
+    // Game ids are slugs: anything else names no game, and is not worth a query.
+    if (!GAME_ID.test(req.params.game)) return reply.code(404).send({ error: 'no such game' });
     const game = await findGame(app.db, req.params.game);
     if (!game) return reply.code(404).send({ error: 'no such game' });
     const turn = await findTurn(app.db, game.id, game.currentTurn);

@@ -2,17 +2,18 @@
 // status of a game that shows who has sent orders but never what they sent.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/client.ts';
+import type { Database } from '../../src/db/client.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { createGame } from '../../src/games/index.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { escapeHtml } from '../../src/http/html.ts';
+import { openTestPglite } from '../harness/pglite.ts';
 
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
 
 beforeAll(async () => {
-  database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+  database = await openTestPglite();
   await createGame(
     database.db,
     { name: 'Orione <b>', players: ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'].map((email) => ({ email })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },

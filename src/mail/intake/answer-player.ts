@@ -12,7 +12,11 @@ import { ordersReceivedOf } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../extract.ts';
+import type { ReadMail } from './read-mails.ts';
 import type { IntakeStore, SheetSummary } from './intake-store.ts';
+import { storedReview } from './stored-review.ts';
+import { echoKey } from './echo-guard.ts';
+import { clip, MAX_DAMAGE_LISTED, MAX_QUOTED_LINE } from './reply-limits.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
   ackText,
@@ -30,7 +34,7 @@ import {
 export interface PlayerMailContext {
   store: IntakeStore;
   row: InboundHead;
-  mail: ExtractedMail;
+  mail: ReadMail;
   player: Player;
   game: Game;
   board: Board;
@@ -58,7 +62,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const tz = player.timeZone ?? game.timeZone;
   const when = (d: Date) => formatInstant(d, tz, lang);
   const base = { gameId: game.id, playerId: player.id };
-  const reply = (kind: ReplyKind, text: string, key = kind) =>
+  const reply = (kind: ReplyKind, text: string, echo: string | null = null) =>
     enqueueReply(store, c.replyCtx, {
       kind,
       gameId: game.id,
@@ -67,15 +71,32 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
       subject: replySubject(c.thread, game.name, game.id),
       text,
       thread: c.thread,
-      dedupeKey: `${key}:${row.id}`,
+      dedupeKey: `${kind}:${row.id}`,
+      echoKey: echo,
     });
   const refuse = (outcome: string, kind: ReplyKind, text: string): InboundOutcome => ({
     ...base, status: 'rejected', outcome, detail: { answered: reply(kind, text) },
   });
+  // Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24).
+  const echo = echoKey(mail.from, mail.sheetText, c.replyCtx.now);
+  const refuseOnce = (outcome: string, kind: ReplyKind, text: string, extra: Record<string, unknown> = {}): InboundOutcome => {
+    const repeated = echo !== null && store.answered(echo);
+    const answered = reply(kind, text, echo);
+    return { ...base, status: 'rejected', outcome, detail: { answered, ...(repeated ? { repeated } : {}), ...extra } };
+  };
 
   if (mail.oversized) return refuse('too-large', 'unreadable', unreadableText(lang, 'too-large', `${row.size} bytes`));
+  // A body over its reading budget is set aside for the referee (the stored mail, this outcome)
+  // and answered once: the sender can send their orders again as plain text.
+  if (mail.bodyFailure) {
+    return refuseOnce('too-costly', 'unreadable', unreadableText(lang, 'too-costly', ''), { bodyFailure: mail.bodyFailure });
+  }
   // Broken MIME is read as far as it goes (MAIL.md); only a mail with nothing readable is refused.
-  if (mail.broken && mail.sheetSource === 'none') return refuse('broken', 'unreadable', unreadableText(lang, 'broken', mail.broken));
+  // The reply names what is wrong with the mail in the player's language, never an internal error
+  // (issue 8); the stored outcome keeps the reasons for the referee.
+  if (mail.broken && mail.sheetSource === 'none') {
+    return refuseOnce('broken', 'unreadable', unreadableText(lang, 'broken', damageOf(mail, lang).join('; ')), { broken: mail.broken });
+  }
   if (game.status !== 'active') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
 
   const turn = store.turn(game.id, game.currentTurn);
@@ -97,7 +118,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const p = review.parsed;
   const understoodNothing = !p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0;
   // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
-  if (understoodNothing) return refuse('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
+  if (understoodNothing) return refuseOnce('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
   const standing = store.latestSheet(game.id, turn.number, player.faction);
   if (isChancellor && standing) return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
   // The sheet that counts is the last one received, not the last one read (D-MAIL-20).
@@ -108,7 +129,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     turn: turn.number,
     faction: player.faction,
     text: mail.sheetText,
-    parsed: { parsed: p, problems: review.problems, orders: review.orders },
+    parsed: storedReview(review),
     status: review.status,
     receivedAt: row.receivedAt,
     inboundId: row.id,
@@ -127,7 +148,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     deadline: formatInstant(turn.deadline, tz, l),
     declarationDeadline: isChancellor ? formatInstant(turn.declarationDeadline, tz, l) : null,
     isChancellor,
-    damage: mail.brokenReasons.map((r) => r[l]),
+    damage: damageOf(mail, l),
   });
   const answered = reply('ack', ackText(facts(lang)));
   if (isChancellor) broadcastChancellorSheet(c, turn, facts);
@@ -148,6 +169,12 @@ function receivedBefore(row: InboundHead, standing: SheetSummary): boolean {
   const a = row.receivedAt.getTime();
   const b = standing.receivedAt.getTime();
   return a < b || (a === b && standing.inboundId !== null && row.id < standing.inboundId);
+}
+
+/** What was wrong with the mail, as a reply may quote it: a few reasons, each cut short (they may quote headers). */
+function damageOf(mail: ExtractedMail, lang: Lang): string[] {
+  const shown = mail.brokenReasons.slice(0, MAX_DAMAGE_LISTED).map((r) => clip(r[lang], MAX_QUOTED_LINE * 2));
+  return mail.brokenReasons.length > MAX_DAMAGE_LISTED ? [...shown, '…'] : shown;
 }
 
 const privateAddressOf = (c: PlayerMailContext, p: Player) =>

@@ -34,8 +34,9 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     if (!owner) return refused('unknown-code', answerable(), null, null);
     const game = store.game(owner.gameId);
     if (owner.email !== from) {
-      // The registered player is told; the sender only if we know them (never the owner's name).
-      return refused('sender-mismatch', answerable(owner.gameId), owner, game);
+      // The registered player is told; the sender only if we know them, and exactly as for an
+      // unknown code (never the owner's name, nor that the code is anyone's).
+      return refused('sender-mismatch', answerable(), owner, game);
     }
     return game ? { kind: 'player', player: owner, game } : refused('unknown-game', owner, null, null);
   }

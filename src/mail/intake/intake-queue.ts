@@ -6,7 +6,7 @@
 // crash, a failure) runs in the same line, so one instance never processes two batches at once.
 import { loggableDbError } from '../../db/errors.ts';
 import type { IntakeDeps } from './process-inbound.ts';
-import { processPending, processStored, storeMails, type ArrivedMail } from './receive.ts';
+import { processPending, processStored, storeMails, type ArrivedMail, type Received } from './receive.ts';
 
 export class IntakeQueue {
   private tail: Promise<void> = Promise.resolve();
@@ -25,6 +25,16 @@ export class IntakeQueue {
     // With two batches ahead of ours, wait until the one just before ours is done: ours is then in
     // progress while the source fetches the next one.
     if (this.waiting > 2) await before;
+  }
+
+  /** One mail handed in by hand (`sf ingest`): stored, processed in line with the batches, and what became of it. */
+  async receive(mail: ArrivedMail): Promise<Received> {
+    const [item] = await storeMails(this.deps, [mail]);
+    let result: Received['result'] = null;
+    await this.run(async () => {
+      result = (await processStored(this.deps, [item!]))[0] ?? null;
+    });
+    return { id: item!.id, duplicate: item!.duplicate, result };
   }
 
   /** Processes whatever is still pending in the database, in line with the batches. */

@@ -3,12 +3,15 @@
 // can collide), the decisions are taken in memory one mail after the other — each one seeing the
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
-import { markProcessedMany, type InboundOutcome } from '../../db/inbound.ts';
+import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
 import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
 import { playersForMail, type Player } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
+import { outbox } from '../../db/schema.ts';
 import { lockTurns, type Turn } from '../../db/turns.ts';
 
 /** What identifies a mail's sender and game, read from the mail before the transaction. */
@@ -26,6 +29,13 @@ export type AddedSheet =
   | { ok: true; version: number; previousReceivedAt: Date | null }
   | { ok: false; reason: 'no-turn' | 'turn-closed' };
 
+/** Which of these outbox dedupe keys are taken (the unique index answers). */
+async function queuedKeysOf(tx: Db, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await tx.select({ key: outbox.dedupeKey }).from(outbox).where(inArray(outbox.dedupeKey, [...new Set(keys)]));
+  return new Set(rows.map((r) => r.key));
+}
+
 const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
 const turnKey = (gameId: string, turn: number) => `${gameId}\u0000${turn}`;
 const sheetKey = (gameId: string, turn: number, faction: string) => `${turnKey(gameId, turn)}\u0000${faction}`;
@@ -35,6 +45,7 @@ export class IntakeStore {
   private readonly mailToSend: OutboxInput[] = [];
   private readonly queuedKeys = new Set<string>();
   private readonly outcomes: Array<{ id: number; outcome: InboundOutcome }> = [];
+  private readonly audits: AuditInput[] = [];
 
   private constructor(
     private readonly own: Set<string>,
@@ -43,13 +54,17 @@ export class IntakeStore {
     private readonly turns: Map<string, Turn>,
     private readonly latest: Map<string, SheetSummary>,
     private readonly replies: Map<string, number>,
+    private readonly misuse: Map<number, CodeMisuse>,
+    private readonly answeredEchoes: Set<string>,
   ) {}
 
   /**
    * Loads what these mails may need, locking the current turn of every game a secret names.
    * `replyKinds` and `since`: the replies counted towards the hourly limit.
    */
-  static async load(tx: Db, clues: MailClues[], replyKinds: readonly string[], since: Date): Promise<IntakeStore> {
+  static async load(tx: Db, clues: MailClues[], replyKinds: readonly string[], since: Date, echoKeys: readonly string[] = []): Promise<IntakeStore> {
+    // A week back is far enough to tell a player how often their code was tried since the last warning.
+    const misuseSince = new Date(since.getTime() - 7 * 86_400_000);
     const secrets = clues.flatMap((c) => (c.secret ? [c.secret] : []));
     const emails = clues.flatMap((c) => (c.from ? [c.from] : []));
     const messageIds = clues.flatMap((c) => (c.messageId ? [bare(c.messageId)] : []));
@@ -65,9 +80,12 @@ export class IntakeStore {
       return g ? [{ gameId: g.id, number: g.currentTurn }] : [];
     });
     const turnList = await lockTurns(tx, wanted);
-    const [sheets, replies] = await Promise.all([
+    const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()));
+    const [sheets, replies, misuse, echoes] = await Promise.all([
       latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction })))),
       countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since),
+      codeMisuseOf(tx, owners, misuseSince),
+      queuedKeysOf(tx, echoKeys),
     ]);
     return new IntakeStore(
       own,
@@ -76,6 +94,8 @@ export class IntakeStore {
       new Map(turnList.map((t) => [turnKey(t.gameId, t.number), t])),
       new Map(sheets.map((s) => [sheetKey(s.gameId, s.turn, s.faction), s])),
       replies,
+      misuse,
+      echoes,
     );
   }
 
@@ -125,7 +145,25 @@ export class IntakeStore {
     return this.replies.get(address) ?? 0;
   }
 
+  /** Whether an answer with this key (echo-guard.ts) was written already, earlier or in this batch. */
+  answered(dedupeKey: string): boolean {
+    return this.answeredEchoes.has(dedupeKey) || this.queuedKeys.has(dedupeKey);
+  }
+
+  /** Misuse of a player's code seen so far (this batch's included). */
+  codeMisuse(playerId: number): CodeMisuse {
+    return this.misuse.get(playerId) ?? { lastWarnedAt: null, unreported: 0, firstUnreportedAt: null };
+  }
+
   // ---- writes (buffered until flush) --------------------------------------------------------
+
+  /** One more use of a player's code from another address; `warned`: the player was told of it and all before. */
+  noteCodeMisuse(playerId: number, at: Date, warned: boolean): void {
+    const m = this.codeMisuse(playerId);
+    this.misuse.set(playerId, warned
+      ? { lastWarnedAt: at, unreported: 0, firstUnreportedAt: null }
+      : { lastWarnedAt: m.lastWarnedAt, unreported: m.unreported + 1, firstUnreportedAt: m.firstUnreportedAt ?? at });
+  }
 
   /** The next version of a faction's sheet (R-TURN-4), if its turn is locked here and open. */
   addSheet(input: SheetInput): AddedSheet {
@@ -148,12 +186,17 @@ export class IntakeStore {
     if (countsAsReply) this.replies.set(mail.toAddress, this.repliesTo(mail.toAddress) + 1);
   }
 
+  /** An entry for the audit log (an alert for the referee), written with the batch. */
+  audit(entry: AuditInput): void {
+    this.audits.push(entry);
+  }
+
   /** What became of a message; a sheet's outcome gets the new sheet's id at flush. */
   record(id: number, outcome: InboundOutcome): void {
     this.outcomes.push({ id, outcome });
   }
 
-  /** Writes everything decided, in three statements. */
+  /** Writes everything decided, in three statements (and one per alert). */
   async flush(tx: Db): Promise<void> {
     const sheetIds = await insertSheets(tx, this.sheetsToAdd);
     for (const { id, outcome } of this.outcomes) {
@@ -162,5 +205,6 @@ export class IntakeStore {
     }
     await enqueueMany(tx, this.mailToSend);
     await markProcessedMany(tx, this.outcomes);
+    for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
   }
 }

@@ -38,11 +38,22 @@ export interface Reply {
   text: string;
   thread: Thread | null;
   dedupeKey: string;
+  /** For an answer to mail that is not a sheet (echo-guard.ts): sent once per sender, text and day. */
+  echoKey?: string | null;
 }
+
+/**
+ * An acknowledgement of an authenticated sheet goes out even past the hourly limit: refusals to
+ * mail forged in the player's name must not starve it (issue 8). It still counts, and this many
+ * times the limit stops it, a last guard against a loop through the player's own robot.
+ */
+export const ACK_CEILING_FACTOR = 5;
 
 /** Enqueues a reply unless the address has had its fill this hour. Returns whether it was enqueued. */
 export function enqueueReply(store: IntakeStore, ctx: ReplyContext, reply: Reply): boolean {
-  if (store.repliesTo(reply.to) >= ctx.replyRateLimitPerHour) return false;
+  const limit = reply.kind === 'ack' ? ctx.replyRateLimitPerHour * ACK_CEILING_FACTOR : ctx.replyRateLimitPerHour;
+  if (store.repliesTo(reply.to) >= limit) return false;
+  if (reply.echoKey && store.answered(reply.echoKey)) return false;
   const id = reply.thread?.messageId ?? null;
   const refs = [...(reply.thread?.references ?? []), ...(id ? [id] : [])].map(bracketed);
   store.enqueue(
@@ -56,7 +67,7 @@ export function enqueueReply(store: IntakeStore, ctx: ReplyContext, reply: Reply
       references: refs.length ? refs.join(' ') : null,
       messageId: newMessageId(ctx.domain),
       bodyText: reply.text,
-      dedupeKey: reply.dedupeKey,
+      dedupeKey: reply.echoKey ?? reply.dedupeKey,
     },
     true,
   );

@@ -7,13 +7,15 @@ import type { Logger } from 'pino';
 import { classicMap, type Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
 import { inboundRaw, lockInboundMany, type InboundHead, type InboundOutcome } from '../../db/inbound.ts';
-import { extractMail, type ExtractedMail } from '../extract.ts';
+import type { BodyReader } from './body-reader.ts';
+import { readMails, type ReadMail } from './read-mails.ts';
 import { identifySender } from './identify-sender.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
 import { IntakeStore } from './intake-store.ts';
-import { enqueueReply, REPLY_KINDS, replySubject, type ReplyContext } from './outgoing.ts';
-import { refusalText, spoofWarningText } from './reply-texts.ts';
-import { formatInstant } from '../../games/time-format.ts';
+import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
+import { echoKey } from './echo-guard.ts';
+import { refuseStranger } from './refuse-stranger.ts';
+import { probeWatchFor } from './secret-probes.ts';
 
 export interface IntakeDeps {
   db: Db;
@@ -29,6 +31,11 @@ export interface IntakeDeps {
   };
   /** The map a game is played on (R-BOARD-5). */
   boardFor?: (mapId: string) => Board;
+  /**
+   * Reads players' bodies in a worker with a time and memory budget (body-reader.ts). Without
+   * one they are read in-process, as before (tests, `sf ingest`).
+   */
+  bodyReader?: BodyReader | null;
 }
 
 export type IntakeResult = Pick<InboundOutcome, 'status' | 'outcome'> | { status: 'already'; outcome: string | null };
@@ -66,11 +73,12 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[])
     ordersLocalPart: deps.mail.ordersLocalPart,
     ourAddresses: deps.mail.ourAddresses,
   };
-  const mails = await Promise.all(items.map((i) => extractMail(raws.get(i.id)!, options)));
+  const mails = await readMails(db, items.map((i) => raws.get(i.id)!), options, deps.bodyReader ?? null);
   const now = deps.now();
   const results = await db.transaction(async (tx) => {
     const rows = await lockInboundMany(tx, items.map((i) => i.id));
-    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000));
+    const echoes = mails.flatMap((m) => echoKey(m.from, m.sheetText, now) ?? []);
+    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes);
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
@@ -90,45 +98,13 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[])
   return results;
 }
 
-function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ExtractedMail): InboundOutcome {
+function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail): InboundOutcome {
   if (mail.automatic) return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons } };
   if (mail.messageId && store.isOwnMail(mail.messageId)) return { status: 'ignored', outcome: 'own-mail' };
   const replyCtx: ReplyContext = { domain: deps.mail.domain, ordersLocalPart: deps.mail.ordersLocalPart, replyRateLimitPerHour: deps.mail.replyRateLimitPerHour, now };
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
   const who = identifySender(store, mail);
-  if (who.kind === 'refused') {
-    const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
-    if (who.answer) {
-      detail.answered = enqueueReply(store, replyCtx, {
-        kind: 'refusal',
-        gameId: who.game?.id ?? who.answer.gameId,
-        to: who.answer.email,
-        subject: replySubject(thread, 'Starts Foundation', who.game?.id ?? null),
-        text: refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
-        thread,
-        dedupeKey: `refusal:${row.id}`,
-      });
-    }
-    if (who.warn && who.warn.email !== who.answer?.email) {
-      const tz = who.warn.timeZone ?? who.game?.timeZone ?? 'UTC';
-      detail.warned = enqueueReply(store, replyCtx, {
-        kind: 'warning',
-        gameId: who.warn.gameId,
-        to: who.warn.email,
-        subject: `[SF ${who.warn.gameId}] ${who.warn.lang === 'it' ? 'Tentativo di usare il tuo codice' : 'Someone tried to use your code'}`,
-        text: spoofWarningText(who.warn.lang, mail.from ?? '?', formatInstant(row.receivedAt, tz, who.warn.lang)),
-        thread: null,
-        dedupeKey: `warning:${row.id}`,
-      });
-    }
-    return {
-      status: who.reason === 'unknown-sender' ? 'ignored' : 'rejected',
-      outcome: who.reason,
-      detail,
-      gameId: who.game?.id ?? null,
-      playerId: who.warn?.id ?? who.answer?.id ?? null,
-    };
-  }
+  if (who.kind === 'refused') return refuseStranger({ store, replyCtx, row, mail, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? (() => classicMap()))(who.game.map);
   const ctx: PlayerMailContext = { store, row, mail, player: who.player, game: who.game, board, replyCtx, thread };
   return answerPlayer(ctx);

@@ -4,6 +4,7 @@ import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
 import { IMPERIAL, type Lang, type Problem, type Side } from '../../adjudicator/types.ts';
 import type { RefusalReason } from './identify-sender.ts';
+import { MAX_ORDERS_LISTED, MAX_PROBLEMS_LISTED, MAX_QUOTED_LINE, MAX_STATUS_LINES, headLines } from './reply-limits.ts';
 
 export function sideName(board: Board, side: Side, lang: Lang): string {
   if (side === IMPERIAL) return board.map.imperial.names[lang][0]!;
@@ -57,9 +58,11 @@ export function ackText(f: AckFacts): string {
   );
   out.push('', t(lang, 'ORDINI COME LI HO CAPITI', 'ORDERS AS UNDERSTOOD'));
   if (review.orders.length === 0) out.push(t(lang, '  nessun ordine: tutte le unità restano ferme', '  no orders: every unit holds'));
-  for (const o of review.orders) {
+  for (const o of review.orders.slice(0, MAX_ORDERS_LISTED)) {
     out.push(`  ${o.order.padEnd(10)} ${o.applies ? '' : t(lang, '(non applicato: vedi i problemi)', '(not applied: see the problems)')}`.trimEnd());
   }
+  const moreOrders = review.orders.length - MAX_ORDERS_LISTED;
+  if (moreOrders > 0) out.push(t(lang, `  … e altri ${moreOrders} ordini`, `  … and ${moreOrders} more orders`));
   const hostile = review.hostility.map((s) => sideName(f.board, s, lang)).join(', ');
   out.push('', `${t(lang, 'Ostilità', 'Hostility')}: ${hostile || t(lang, 'nessuno', 'nobody')}`);
   if (f.electionTurn) {
@@ -68,7 +71,13 @@ export function ackText(f: AckFacts): string {
   }
   if (review.problems.length) {
     out.push('', t(lang, 'PROBLEMI', 'PROBLEMS'));
-    for (const p of review.problems) out.push(`  ${problemLine(p, lang)}`);
+    for (const p of review.problems.slice(0, MAX_PROBLEMS_LISTED)) out.push(`  ${problemLine(p, lang)}`);
+    const more = review.problems.length - MAX_PROBLEMS_LISTED;
+    if (more > 0) out.push(t(lang, `  … e altri ${more} problemi`, `  … and ${more} more problems`));
+  }
+  if (review.notes?.length) {
+    out.push('', t(lang, 'NOTE', 'NOTES'));
+    for (const p of review.notes) out.push(`  ${problemLine(p, lang)}`);
   }
   if (f.damage?.length) {
     out.push('', t(lang, 'LA MAIL ERA DANNEGGIATA: letta fin dove possibile', 'THE MAIL WAS DAMAGED: read as far as possible'));
@@ -107,9 +116,9 @@ export function chancellorBroadcastText(f: AckFacts): string {
 export function refusalText(lang: Lang, reason: RefusalReason, game: string | null): string {
   const g = game ?? '?';
   switch (reason) {
+    // A code that belongs to another address reads exactly as an unknown one: a prober must not
+    // learn that a guess was someone's code (issue 8).
     case 'sender-mismatch':
-      return t(lang, `Questo codice non appartiene al tuo indirizzo: nessun ordine è stato applicato.\n`,
-        `That code does not belong to your address: no orders were applied.\n`);
     case 'unknown-code':
       return t(lang, `Non riconosco il codice di questa mail: nessun ordine è stato applicato. Usa l'indirizzo personale che trovi nella mail di benvenuto.\n`,
         `I do not recognise the code in this mail: no orders were applied. Use the private address from your welcome mail.\n`);
@@ -126,21 +135,32 @@ export function refusalText(lang: Lang, reason: RefusalReason, game: string | nu
   }
 }
 
-export function spoofWarningText(lang: Lang, sender: string, at: string): string {
+/** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
+export function spoofWarningText(lang: Lang, sender: string, at: string, summary: { attempts: number; since: string } | null = null): string {
+  if (summary) {
+    return t(lang,
+      `Attenzione: dal ${summary.since} qualcuno ha provato ${summary.attempts} volte a usare il tuo codice personale, l'ultima il ${at} dall'indirizzo ${sender}. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro.\n`,
+      `Warning: since ${summary.since} someone tried ${summary.attempts} times to use your private code, the last on ${at} from ${sender}. Nothing was applied. If it was not you, tell the referee.\n`);
+  }
   return t(lang,
     `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro.\n`,
     `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee.\n`);
 }
 
-export type UnreadableReason = 'too-large' | 'broken' | 'no-sheet';
+export type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';
 export function unreadableText(lang: Lang, reason: UnreadableReason, detail: string): string {
   const why = {
     'too-large': t(lang, `la mail è troppo grande (${detail})`, `the mail is too large (${detail})`),
     broken: t(lang, `non riesco a leggere la mail (${detail})`, `I cannot read the mail (${detail})`),
+    'too-costly': t(lang, `leggerla richiedeva troppo tempo o troppa memoria, ed è stata messa da parte per l'arbitro`,
+      `reading it took too much time or memory, and it has been set aside for the referee`),
     'no-sheet': t(lang, `nessuna riga della mail è un ordine, un'ostilità o un voto`, `no line of the mail is an order, a hostility or a vote`),
   }[reason];
-  return t(lang, `Non ho letto questa mail come foglio d'ordini: ${why}. Il tuo foglio precedente resta valido.\n`,
-    `I did not read this mail as an order sheet: ${why}. Your earlier sheet still stands.\n`);
+  const again = reason === 'broken' || reason === 'too-costly'
+    ? t(lang, ` Rimanda i tuoi ordini come testo semplice nel corpo di una nuova mail.`, ` Send your orders again as plain text in the body of a new mail.`)
+    : '';
+  return t(lang, `Non ho letto questa mail come foglio d'ordini: ${why}. Il tuo foglio precedente resta valido.${again}\n`,
+    `I did not read this mail as an order sheet: ${why}. Your earlier sheet still stands.${again}\n`);
 }
 
 export function lateText(lang: Lang, receivedAt: string, deadline: string, chancellor: boolean): string {
@@ -193,7 +213,11 @@ export function statusText(f: StatusFacts): string {
     `${t(lang, 'Scadenza', 'Deadline')}: ${f.deadline}`,
     `${t(lang, 'I tuoi ordini', 'Your orders')}: ${state}${f.sheetAt ? ` (${f.sheetAt})` : ''}`,
   ];
-  if (f.sheetText !== null) lines.push('', t(lang, 'Il tuo foglio attuale:', 'Your current sheet:'), ...f.sheetText.split('\n').map((l) => `  ${l}`));
+  if (f.sheetText !== null) {
+    const quoted = headLines(f.sheetText, MAX_STATUS_LINES, MAX_QUOTED_LINE);
+    lines.push('', t(lang, 'Il tuo foglio attuale:', 'Your current sheet:'), ...quoted.lines.map((l) => `  ${l}`));
+    if (quoted.omitted > 0) lines.push(t(lang, `  … e altre ${quoted.omitted} righe`, `  … and ${quoted.omitted} more lines`));
+  }
   return lines.join('\n').trimEnd() + '\n';
 }
 

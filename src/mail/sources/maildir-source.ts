@@ -2,8 +2,11 @@
 // For each file in new/ (by name, i.e. roughly by arrival): deliver, then rename into cur/ with
 // the Seen flag. Same at-least-once contract as the IMAP source (see MailHandler in types.ts):
 // a crash between onMessage and the rename delivers that file again.
+// An entry that can never be read — a directory, a FIFO or a link, a file too large to hold, a name
+// that is not UTF-8 — is moved to quarantine/ beside new/ and cur/ with a log line, so that it
+// does not hold up the mail behind it (issue 8: one directory in new/ stopped intake for ever; D-MAIL-25).
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { SourceProgress } from './progress.ts';
@@ -21,28 +24,79 @@ export interface MaildirSourceOptions {
   random?: () => number;
   /** Told when a pass over new/ completes (the turn job's catch-up). */
   progress?: SourceProgress;
+  /** Larger files are set aside unread (default MAX_MAILDIR_FILE_BYTES). */
+  maxFileBytes?: number;
 }
+
+/**
+ * Far above any mail server's size limit, and far below what one mail may be as a string (the
+ * database drivers send bytes as hex text: twice the size must stay under V8's ~512 M characters).
+ * Mail between MAX_MAIL_BYTES and this is stored and answered unread; beyond it, set aside.
+ */
+export const MAX_MAILDIR_FILE_BYTES = 64 * 1024 * 1024;
 
 export async function ensureMaildir(dir: string): Promise<void> {
   for (const sub of ['new', 'cur', 'tmp']) await mkdir(join(dir, sub), { recursive: true });
 }
 
-/** Names in new/, sorted; dot files are not mail (Maildir spec), e.g. editors' or rsync's temps. */
-export async function listNew(dir: string): Promise<string[]> {
-  const names = await readdir(join(dir, 'new'));
-  return names.filter((n) => !n.startsWith('.')).sort();
+/** An entry of new/: its name as text, and as the bytes the file system holds. */
+export interface NewEntry {
+  name: string;
+  bytes: Buffer;
+  /** Whether the name is valid UTF-8 (else `name` has replacement characters and names nothing). */
+  validName: boolean;
 }
 
-/** Bytes and mtime of a file in new/, or null if another reader already took it. */
-export async function readNew(dir: string, name: string): Promise<{ raw: Buffer; receivedAt: Date } | null> {
-  const path = join(dir, 'new', name);
+/** Entries in new/, sorted by name; dot files are not mail (Maildir spec), e.g. editors' or rsync's temps. */
+export async function listNew(dir: string): Promise<NewEntry[]> {
+  const names = await readdir(join(dir, 'new'), { encoding: 'buffer' });
+  return names
+    .filter((b) => b[0] !== 0x2e)
+    .sort(Buffer.compare)
+    .map((bytes) => {
+      const name = bytes.toString('utf8');
+      return { name, bytes, validName: Buffer.from(name, 'utf8').equals(bytes) };
+    });
+}
+
+/** Why an entry of new/ can never be read as mail. */
+export type Unreadable = 'not-utf8-name' | 'not-a-file' | 'too-large' | 'unreadable';
+
+/** Errors that are the entry's, not the moment's: retrying will not help. */
+const ENTRY_ERRORS = new Set(['EISDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG', 'EINVAL', 'ERR_FS_FILE_TOO_LARGE']);
+
+/**
+ * Bytes and mtime of a file in new/; null if another reader already took it; `{ unreadable }` for
+ * an entry that can never be read (it goes to quarantine). Other errors throw (the pass retries).
+ */
+export async function readNew(dir: string, entry: NewEntry, maxBytes = MAX_MAILDIR_FILE_BYTES): Promise<{ raw: Buffer; receivedAt: Date } | { unreadable: Unreadable; detail?: string } | null> {
+  if (!entry.validName) return { unreadable: 'not-utf8-name' };
+  const path = join(dir, 'new', entry.name);
   try {
-    const [raw, st] = await Promise.all([readFile(path), stat(path)]);
+    // lstat: a link is not mail (it could point anywhere on this machine); a FIFO would block the read.
+    const st = await lstat(path);
+    if (!st.isFile()) return { unreadable: 'not-a-file' };
+    if (st.size > maxBytes) return { unreadable: 'too-large', detail: `${st.size} bytes` };
+    const raw = await readFile(path);
+    if (raw.byteLength > maxBytes) return { unreadable: 'too-large', detail: `${raw.byteLength} bytes` };
     return { raw, receivedAt: st.mtime };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ENOENT') return null;
+    if (ENTRY_ERRORS.has(code)) return { unreadable: 'unreadable', detail: code };
     throw err;
   }
+}
+
+/** Moves an entry of new/ to quarantine/ (created on demand), never over another one. Returns its new name. */
+export async function quarantine(dir: string, entry: NewEntry): Promise<string> {
+  const qdir = join(dir, 'quarantine');
+  await mkdir(qdir, { recursive: true });
+  const base = entry.validName ? entry.name : `x-${entry.bytes.toString('hex')}`;
+  const taken = await lstat(join(qdir, base)).then(() => true, () => false);
+  const target = taken ? `${base}.${Date.now()}` : base;
+  await rename(Buffer.concat([Buffer.from(join(dir, 'new') + '/'), entry.bytes]), join(qdir, target));
+  return target;
 }
 
 /** new/<name> → cur/<name>:2,S — "seen", so mail clients looking at the Maildir agree. */
@@ -53,10 +107,17 @@ export async function markSeen(dir: string, name: string): Promise<void> {
 
 /** Delivers everything in new/. Returns false if onMessage failed (the rest waits for a retry). */
 async function drainMaildir(opts: MaildirSourceOptions, log: Logger): Promise<boolean> {
-  for (const name of await listNew(opts.dir)) {
+  for (const entry of await listNew(opts.dir)) {
     if (opts.signal.aborted) return true;
-    const file = await readNew(opts.dir, name);
+    const name = entry.name;
+    const file = await readNew(opts.dir, entry, opts.maxFileBytes);
     if (!file) continue;
+    if ('unreadable' in file) {
+      const movedTo = await quarantine(opts.dir, entry);
+      log.error({ entry: entry.validName ? name : entry.bytes.toString('hex'), reason: file.unreadable, detail: file.detail, movedTo: `quarantine/${movedTo}` },
+        'an entry of new/ cannot be read as mail: set aside in quarantine/ for the referee');
+      continue;
+    }
     const sourceKey = `maildir:${name}`;
     try {
       await opts.onMessage({ ...file, sourceKey });

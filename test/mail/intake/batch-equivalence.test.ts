@@ -6,11 +6,12 @@ import fc from 'fast-check';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../src/db/client.ts';
+import type { Database } from '../../../src/db/client.ts';
 import { inboundMessages, outbox, sheets } from '../../../src/db/schema.ts';
 import { createGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail, receiveMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
+import { openTestPglite } from '../../harness/pglite.ts';
 import { openTurnTwo } from './world.ts';
 
 const DOMAIN = 'sf.example';
@@ -56,7 +57,7 @@ interface Arm {
 }
 
 async function openArm(): Promise<Arm> {
-  const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+  const database = await openTestPglite();
   const deps: IntakeDeps = {
     db: database.db,
     log: silent,

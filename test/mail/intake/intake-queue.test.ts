@@ -5,8 +5,7 @@
 import { Writable } from 'node:stream';
 import { asc, inArray } from 'drizzle-orm';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/client.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/client.ts';
 import { findInbound, storeInbound } from '../../../src/db/inbound.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
@@ -16,14 +15,12 @@ import { formatInstant } from '../../../src/games/time-format.ts';
 import { IntakeQueue } from '../../../src/mail/intake/intake-queue.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { processStored, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
+import { openTestPglite } from '../../harness/pglite.ts';
 import { ADDRESSES, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
 beforeEach(async () => {
   world = await makeWorld();
-});
-afterEach(async () => {
-  await world.close();
 });
 
 const minutesAfter = (at: Date, n: number) => new Date(at.getTime() + n * 60_000);
@@ -247,7 +244,7 @@ describe('when processing or storing fails', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    const closed = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+    const closed = await openTestPglite();
     await closed.close();
     try {
       const { log, lines } = capturingLog();

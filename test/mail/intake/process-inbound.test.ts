@@ -1,5 +1,5 @@
 // Intake on a real (in-process) PostgreSQL: identification, sheets, acknowledgements, refusals.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { findTurn } from '../../../src/db/turns.ts';
@@ -12,9 +12,6 @@ import { ADDRESSES, deliver, makeWorld, openTurnTwo, orderMail, privateTo, type 
 let world: World;
 beforeEach(async () => {
   world = await makeWorld();
-});
-afterEach(async () => {
-  await world.close();
 });
 
 const replies = async (kind?: string) => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
@@ -115,16 +112,13 @@ describe('mail that is never answered, and mail answered but not read', () => {
     expect((await findInbound(world.database.db, r.id))!.raw.length).toBeGreaterThan(0);
   });
 
-  it('replies to one address stop at the hourly limit', async () => {
-    await world.close();
+  it('replies to one address stop at the hourly limit (acknowledgements of sheets go past it: forged-mail.test.ts)', async () => {
     world = await makeWorld({ rateLimit: 2 });
-    for (let i = 0; i < 3; i++) await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: `V: Sith\n` }));
-    expect(await history('hutt')).toHaveLength(3);
-    expect(await replies('ack')).toHaveLength(2);
+    for (let i = 0; i < 3; i++) await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: `STATUS\n` }));
+    expect(await replies('status')).toHaveLength(2);
   });
 
   it('an oversized mail is answered once with the reason and not read', async () => {
-    await world.close();
     world = await makeWorld({ maxBytes: 2_000 });
     const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: `V: Sith\n${'x'.repeat(5_000)}\n` }));
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'too-large' });

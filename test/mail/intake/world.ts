@@ -1,12 +1,14 @@
 // A small world for intake tests: an in-memory PGlite with one game of four players, and a
-// builder of order mails as a mail client would send them.
+// builder of order mails as a mail client would send them. The database is the test file's,
+// emptied for each new world (test/harness/pglite.ts).
 import pino from 'pino';
-import { openDatabase, type Database, type Db } from '../../../src/db/client.ts';
+import type { Database, Db } from '../../../src/db/client.ts';
 import { updateGame } from '../../../src/db/games.ts';
 import { findTurn, insertTurn, updateTurn, type Turn } from '../../../src/db/turns.ts';
 import { createGame, type CreatedGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail } from '../../../src/mail/intake/receive.ts';
+import { databasePerFile } from '../../harness/pglite.ts';
 
 export const DOMAIN = 'sf.example';
 export const ADDRESSES = ['anna@example.org', 'bruno@example.org', 'carla@example.org', 'dario@example.org'];
@@ -16,11 +18,13 @@ export interface World {
   deps: IntakeDeps;
   created: CreatedGame;
   clock: { now: Date };
-  close(): Promise<void>;
 }
 
+const fileDatabase = databasePerFile();
+
+/** A new world; the previous one of this file is gone (its database emptied). */
 export async function makeWorld(opts: { rateLimit?: number; maxBytes?: number } = {}): Promise<World> {
-  const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
+  const database = await fileDatabase.fresh();
   const clock = { now: new Date('2026-03-02T10:00:00Z') };
   let n = 0;
   const created = await createGame(
@@ -45,7 +49,7 @@ export async function makeWorld(opts: { rateLimit?: number; maxBytes?: number } 
       ourAddresses: [`orders@${DOMAIN}`],
     },
   };
-  return { database, deps, created, clock, close: () => database.close() };
+  return { database, deps, created, clock };
 }
 
 let seq = 0;

@@ -1,0 +1,34 @@
+// Mail that is not a sheet, answered once (D-MAIL-24): an out-of-office reply with none of the
+// headers that mark automatic mail answers our answer, and we would answer it again, up to the
+// hourly limit, for ever (issue 8). So the answers to mail that is not a sheet (chatter, a mail we
+// cannot read, a refusal) carry a key made of the sender and a fingerprint of what they wrote:
+// the same sender writing the same thing again within the day is not answered again. Humans
+// rarely write the same words twice in a day; robots always do.
+import { createHash } from 'node:crypto';
+
+/** Letters that make a fingerprint: more would only cost time. */
+const FINGERPRINT_LETTERS = 4_000;
+
+/**
+ * What a text says, ignoring what robots vary: case, digits (dates, counters), spaces and
+ * punctuation. Linear: one pass over at most a few thousand characters.
+ */
+export function fingerprint(text: string): string {
+  let letters = '';
+  for (const ch of text.slice(0, FINGERPRINT_LETTERS * 4).toLowerCase()) {
+    if (/\p{L}/u.test(ch)) letters += ch;
+    if (letters.length >= FINGERPRINT_LETTERS) break;
+  }
+  return createHash('sha256').update(letters).digest('hex').slice(0, 24);
+}
+
+/**
+ * The outbox dedupe key of an answer to non-sheet mail: one per sender, text and day (UTC). The
+ * subject does not count: an out-of-office reply's grows by a prefix at every round.
+ */
+export function echoKey(from: string | null, text: string, now: Date): string | null {
+  if (!from) return null;
+  // Hashed with the address: an index key must stay short whatever the sender wrote.
+  const who = createHash('sha256').update(from.trim().toLowerCase()).update('\u0000').update(fingerprint(text)).digest('hex').slice(0, 32);
+  return `echo:${who}:${now.toISOString().slice(0, 10)}`;
+}

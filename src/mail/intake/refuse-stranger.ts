@@ -1,0 +1,97 @@
+// Mail whose sender or code does not check out (identify-sender.ts): what the sender is told,
+// what the owner of a misused code is told, and what the referee is alerted to.
+// - The sender learns nothing about other players: a code that belongs to someone else is
+//   answered exactly as an unknown one (same words, same subject, same language choice).
+// - The owner is warned at most once an hour, and the warning counts the attempts since the last
+//   one (issue 8: twenty forged mails were twenty warnings and used up the hourly replies).
+// - Failed codes are counted per sender and per game; past a threshold the referee is alerted
+//   (secret-probes.ts, D-MAIL-23).
+import type { Logger } from 'pino';
+import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
+import { formatInstant } from '../../games/time-format.ts';
+import type { ExtractedMail } from '../extract.ts';
+import { echoKey } from './echo-guard.ts';
+import type { Identification } from './identify-sender.ts';
+import type { IntakeStore } from './intake-store.ts';
+import { enqueueReply, replySubject, type ReplyContext, type Thread } from './outgoing.ts';
+import { refusalText, spoofWarningText } from './reply-texts.ts';
+import type { SecretProbeWatch } from './secret-probes.ts';
+
+/** One warning an hour at most to the owner of a misused code. */
+const WARNING_INTERVAL_MS = 3_600_000;
+
+export interface StrangerContext {
+  store: IntakeStore;
+  replyCtx: ReplyContext;
+  row: InboundHead;
+  mail: ExtractedMail;
+  thread: Thread;
+  probes: SecretProbeWatch;
+  log: Logger;
+}
+
+export function refuseStranger(c: StrangerContext, who: Extract<Identification, { kind: 'refused' }>): InboundOutcome {
+  const { store, replyCtx, row, mail, thread } = c;
+  const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
+  const badCode = who.reason === 'unknown-code' || who.reason === 'sender-mismatch';
+  if (who.answer) {
+    // The same refusal is not sent twice a day for the same words (D-MAIL-24: robots repeat).
+    const echo = echoKey(mail.from, mail.sheetText, replyCtx.now);
+    if (echo !== null && store.answered(echo)) detail.repeated = true;
+    // A bad code is answered without the game it belongs to: that too would tell a prober something.
+    const tag = badCode ? null : (who.game?.id ?? null);
+    detail.answered = enqueueReply(store, replyCtx, {
+      kind: 'refusal',
+      gameId: who.game?.id ?? who.answer.gameId,
+      to: who.answer.email,
+      subject: replySubject(thread, 'Starts Foundation', tag),
+      text: refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
+      thread,
+      dedupeKey: `refusal:${row.id}`,
+      echoKey: echo,
+    });
+  }
+  if (who.warn) {
+    const owner = who.warn;
+    const misuse = store.codeMisuse(owner.id);
+    const now = replyCtx.now;
+    const recentlyWarned = misuse.lastWarnedAt !== null && now.getTime() - misuse.lastWarnedAt.getTime() < WARNING_INTERVAL_MS;
+    let warned = false;
+    if (!recentlyWarned && owner.email !== who.answer?.email) {
+      const tz = owner.timeZone ?? who.game?.timeZone ?? 'UTC';
+      const when = (d: Date) => formatInstant(d, tz, owner.lang);
+      const attempts = misuse.unreported + 1;
+      warned = enqueueReply(store, replyCtx, {
+        kind: 'warning',
+        gameId: owner.gameId,
+        to: owner.email,
+        subject: `[SF ${owner.gameId}] ${owner.lang === 'it' ? 'Tentativo di usare il tuo codice' : 'Someone tried to use your code'}`,
+        text: spoofWarningText(owner.lang, mail.from ?? '?', when(row.receivedAt), attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null),
+        thread: null,
+        dedupeKey: `warning:${row.id}`,
+      });
+    }
+    detail.warned = warned;
+    if (!warned) detail.warningHeldBack = true;
+    store.noteCodeMisuse(owner.id, now, warned);
+  }
+  if (badCode) noteFailedCode(c, who.game?.id ?? null, detail);
+  return {
+    status: who.reason === 'unknown-sender' ? 'ignored' : 'rejected',
+    outcome: who.reason,
+    detail,
+    gameId: who.game?.id ?? null,
+    playerId: who.warn?.id ?? who.answer?.id ?? null,
+  };
+}
+
+function noteFailedCode(c: StrangerContext, gameId: string | null, detail: Record<string, unknown>): void {
+  const sender = c.mail.from?.trim().toLowerCase() ?? null;
+  const { alerts, probing } = c.probes.note(sender, gameId, c.replyCtx.now);
+  if (probing) detail.probing = true;
+  for (const alert of alerts) {
+    detail.alert = alert;
+    c.log.warn({ inbound: c.row.id, from: sender, gameId, ...alert }, 'codes are being guessed: the referee should look (D-MAIL-23)');
+    c.store.audit({ actor: 'intake', gameId, action: 'intake.code-guessing', detail: { ...alert, from: sender, inbound: c.row.id } });
+  }
+}
