@@ -1,6 +1,9 @@
 // Mail that is never answered (MAIL.md "loops"): answering a robot is how two robots end up
 // mailing each other forever. Stored and shown to the referee, never read as a sheet.
-import { addresses, header, headers, parseParams, type Head } from './extract-headers.ts';
+import { addresses, header, headers, mailboxes, parseParams, type Head } from './extract-headers.ts';
+import { secretFromAddress } from './identify.ts';
+import { withoutComments } from './read/linear.ts';
+import { visible } from './read/visible.ts';
 import { SF_ORIGIN_HEADER, SF_ORIGIN_VALUE } from './send/headers.ts';
 
 // Every mail the moderator sends carries `X-SF-Origin: starts-foundation` (send/headers.ts, the
@@ -17,7 +20,7 @@ const lower = (s: string) => s.trim().toLowerCase();
  * Why a mail is automatic; empty when a person wrote it. Each reason names the header that gave
  * it away, for the referee's view.
  */
-export function automaticReasons(head: Head, ourAddresses: readonly string[] = []): string[] {
+export function automaticReasons(head: Head, ourAddresses: readonly string[] = [], ourPrivate?: { domain: string; localPart: string }): string[] {
   const reasons: string[] = [];
 
   // RFC 3834: anything but "no" (parameters allowed: `auto-replied; owner-email=…`).
@@ -32,8 +35,10 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   }
 
   // `auto_reply` is what some vacation programs write instead of Auto-Submitted.
+  // The value as a word: quoted (`"bulk"`) and with a comment (`bulk (sent by a list)`) too.
   const precedence = header(head, 'precedence');
-  if (precedence !== null && ['bulk', 'list', 'junk', 'auto_reply'].includes(lower(precedence))) reasons.push(`Precedence: ${precedence}`);
+  const word = lower(withoutComments(precedence ?? '')).replace(/^"([^"]*)"?$/, '$1').trim();
+  if (precedence !== null && ['bulk', 'list', 'junk', 'auto_reply'].includes(word)) reasons.push(`Precedence: ${precedence}`);
 
   if (header(head, 'list-id') !== null) reasons.push('List-Id');
   if (header(head, 'list-unsubscribe') !== null) reasons.push('List-Unsubscribe');
@@ -43,10 +48,11 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   if (type === 'multipart/report' || type === 'message/delivery-status' || type === 'message/disposition-notification')
     reasons.push(`Content-Type: ${type}`);
 
+  // A bare `From: MAILER-DAEMON` (no domain: qmail, some MTAs) counts too.
   for (const name of ['from', 'sender']) {
-    for (const a of addresses(header(head, name))) {
-      const local = lower(a.address.slice(0, a.address.lastIndexOf('@')));
-      if (SYSTEM_LOCAL_PARTS.has(local)) reasons.push(`${canonicalName(name)}: ${a.address}`);
+    for (const address of mailboxes(header(head, name))) {
+      const at = address.lastIndexOf('@');
+      if (SYSTEM_LOCAL_PARTS.has(lower(at < 0 ? address : address.slice(0, at)))) reasons.push(`${canonicalName(name)}: ${address}`);
     }
   }
 
@@ -58,9 +64,14 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   const origin = header(head, SF_ORIGIN_HEADER.toLowerCase());
   if (origin !== null && lower(origin) === SF_ORIGIN) reasons.push(`${SF_ORIGIN_HEADER}: ${origin}`);
   const ours = new Set(ourAddresses.map(lower));
-  for (const a of addresses(header(head, 'from'))) if (ours.has(lower(a.address))) reasons.push(`From: ${a.address} (ours)`);
+  // A player's private address is ours too: nobody writes From it but our own mail coming back or
+  // a forger, and answering would tell its owner "someone used your code" (issue 8).
+  for (const a of addresses(header(head, 'from')))
+    if (ours.has(lower(a.address)) || (ourPrivate && secretFromAddress(a.address, ourPrivate.domain, ourPrivate.localPart) !== null))
+      reasons.push(`From: ${a.address} (ours)`);
 
-  return reasons;
+  // They quote header values, for the referee's page: escaped like every header text we show.
+  return reasons.map(visible);
 }
 
 function canonicalName(name: string): string {

@@ -3,6 +3,8 @@
 import { simpleParser, type SimpleParserOptions } from 'mailparser';
 import { decodeBytes, repairC1 } from './extract-charset.ts';
 import { fastBody, withoutEnvelope } from './fast-body.ts';
+import { hardenDepthChanges } from './read/flowed-depth.ts';
+import { shortenBlankRuns } from './read/linear.ts';
 
 export interface TextAttachment {
   filename: string | null;
@@ -33,8 +35,10 @@ const OPTIONS = {
 
 const BOM = /^\ufeff/;
 
-function isTextAttachment(a: { filename?: string | undefined; contentType: string }): boolean {
-  return /\.txt$/i.test(a.filename ?? '') || a.contentType.toLowerCase() === 'text/plain';
+// mailparser's typings promise strings, but `Content-Type: ;` gives a contentType that is not one
+// (issue 8: it threw here, and a mail with a valid text part was answered "could not be parsed").
+function isTextAttachment(a: { filename?: unknown; contentType?: unknown }): boolean {
+  return (typeof a.filename === 'string' && /\.txt$/i.test(a.filename)) || (typeof a.contentType === 'string' && a.contentType.toLowerCase() === 'text/plain');
 }
 
 function charsetOf(headers: Map<string, unknown>): string | null {
@@ -45,17 +49,20 @@ function charsetOf(headers: Map<string, unknown>): string | null {
 /** Parse the body. Rejects only when mailparser does; the caller reports that as broken MIME. */
 export async function parseBody(raw: Buffer): Promise<Body> {
   // Most mail is one text/plain part, which fast-body.ts reads as mailparser would, 15–40× faster.
-  return fastBody(raw) ?? parseBodyWithMailparser(raw);
+  // hardenDepthChanges: flowed lines of different quote depth are never joined (RFC 3676 §4.5).
+  const input = hardenDepthChanges(raw);
+  return fastBody(input) ?? parseBodyWithMailparser(input);
 }
 
 /** parseBody through mailparser, for every mail; exported so tests can hold the fast path to it. */
 export async function parseBodyWithMailparser(raw: Buffer): Promise<Body> {
-  const mail = await simpleParser(withoutEnvelope(raw), OPTIONS);
+  // shortenBlankRuns: mailparser's quoted-printable decoder is quadratic in a run of blanks.
+  const mail = await simpleParser(shortenBlankRuns(withoutEnvelope(raw)), OPTIONS);
   const attachments: TextAttachment[] = [];
   for (const a of mail.attachments) {
     if (!isTextAttachment(a) || !Buffer.isBuffer(a.content)) continue;
     const text = decodeBytes(a.content, charsetOf(a.headers)).replace(BOM, '').replace(/\r\n?/g, '\n');
-    attachments.push({ filename: a.filename ?? null, text });
+    attachments.push({ filename: typeof a.filename === 'string' ? a.filename : null, text });
   }
   // C1 repair: labels like ISO-8859-15 decode 0x80–0x9F as C1 controls, but Windows wrote those
   // bytes (mailparser itself already reads "ISO-8859-1" as windows-1252).

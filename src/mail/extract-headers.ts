@@ -3,6 +3,7 @@
 // must stay separate. Linear in the input and never throws.
 import addressparser from 'nodemailer/lib/addressparser';
 import { decodeBytes } from './extract-charset.ts';
+import { withoutComments } from './read/linear.ts';
 
 /** One header as it appeared: lower-case name, value unfolded but not decoded. */
 export interface HeaderField {
@@ -119,6 +120,18 @@ export function addresses(value: string | null): Address[] {
   }
 }
 
+/** Every mailbox in an address header as written, with or without a domain (`MAILER-DAEMON`). */
+export function mailboxes(value: string | null): string[] {
+  if (!value) return [];
+  try {
+    return addressparser(value, { flatten: true })
+      .map((a) => (a.address || (a.name && !/\s/.test(a.name.trim()) ? a.name : '')).trim())
+      .filter((a) => a !== '');
+  } catch {
+    return [];
+  }
+}
+
 /** `type/subtype` and parameters of a Content-Type-like value (quoted values and RFC 2231 `*0`). */
 export function parseParams(value: string | null): { value: string; params: Record<string, string> } {
   const v = value ?? '';
@@ -156,6 +169,9 @@ export function receivedAt(head: Head): string | null {
   if (!top) return null;
   const semi = top.lastIndexOf(';');
   if (semi < 0) return null;
-  const date = new Date(top.slice(semi + 1).replace(/\([^)]*\)/g, '').trim());
+  const text = withoutComments(top.slice(semi + 1)).trim();
+  // A date is some forty characters; anything much longer is not one.
+  if (text.length > 200) return null;
+  const date = new Date(text);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }

@@ -4,6 +4,7 @@
 // cut message as complete — so this walks the structure separately, just to say what is wrong.
 import { knownCharset } from './extract-charset.ts';
 import { parseParams, type Head } from './extract-headers.ts';
+import { trimEndBlanks } from './read/linear.ts';
 
 const MAX_DEPTH = 20;
 const MAX_PARTS = 1000;
@@ -86,7 +87,7 @@ class Walker {
     let closed = false;
     let current: string[] | null = null;
     for (const line of body.split('\n')) {
-      const t = line.replace(/[ \t\r]+$/, '');
+      const t = trimEndBlanks(line, true);
       if (t === close) {
         if (current) bodies.push(current.join('\n'));
         current = null;

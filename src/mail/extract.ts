@@ -8,6 +8,7 @@ import { mimeProblems, type MimeProblem } from './extract-mime.ts';
 import { htmlToText } from './html-text.ts';
 import { identify, removeCodeLines, type Recipient, type SecretSource } from './identify.ts';
 import { looksLikeSheetLine, stripQuoted } from './quoted.ts';
+import { messageIdOrNull, visible } from './read/visible.ts';
 
 export interface ExtractOptions {
   /** Larger mail is not parsed: headers only (MAIL.md, default cap 10 MB in config). */
@@ -48,7 +49,8 @@ export interface ExtractedMail {
   receivedAt: string | null;
 }
 
-const ids = (value: string | null): string[] => (value ?? '').match(/<[^<>\s]+>/g) ?? [];
+// Only printable ASCII ids: they go back out in our replies' In-Reply-To and References headers.
+const ids = (value: string | null): string[] => (value ?? '').match(/<[\x21-\x3b\x3d\x3f-\x7e]+>/g) ?? [];
 
 function envelope(head: Head) {
   const fromAddr = addresses(header(head, 'from'))[0] ?? null;
@@ -59,12 +61,13 @@ function envelope(head: Head) {
       for (const a of addresses(value)) recipients.push({ header: name, address: a.address });
   const subject = header(head, 'subject');
   return {
-    messageId: ids(header(head, 'message-id'))[0] ?? header(head, 'message-id'),
+    messageId: ids(header(head, 'message-id'))[0] ?? messageIdOrNull(header(head, 'message-id')),
     inReplyTo: ids(header(head, 'in-reply-to'))[0] ?? null,
     references: ids(headers(head, 'references').join(' ')),
     from: fromAddr ? fromAddr.address.toLowerCase() : null,
-    fromName: fromAddr?.name ? fromAddr.name : null,
-    subject: subject === null ? null : decodeWords(subject),
+    // Shown in replies and pages: control and direction characters escaped (issue 8).
+    fromName: fromAddr?.name ? visible(fromAddr.name) : null,
+    subject: subject === null ? null : visible(decodeWords(subject)),
     replyTo: addresses(header(head, 'reply-to'))[0]?.address.toLowerCase() ?? null,
     recipients,
     receivedAt: receivedAt(head),
@@ -126,7 +129,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
   try {
     const head = readHead(raw);
     env = envelope(head);
-    const reasons = automaticReasons(head, opts.ourAddresses);
+    const reasons = automaticReasons(head, opts.ourAddresses, { domain: opts.ourDomain, localPart: opts.ordersLocalPart });
     const oversized = raw.length > opts.maxBytes;
     let problems: MimeProblem[] = [];
     let sheet: Sheet = { text: '', source: 'none', codeSecret: null };
@@ -135,8 +138,10 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       problems = mimeProblems(raw, head);
       try {
         sheet = chooseSheet(await parseBody(raw));
-      } catch (e) {
-        problems.push({ en: `the message could not be parsed (${oneLine(e)})`, it: `il messaggio non si è potuto analizzare (${oneLine(e)})` });
+      } catch {
+        // What went wrong inside a library is no business of the sender's, and may reveal ours:
+        // replies quote these reasons, so they never quote the error (issue 8).
+        problems.push({ en: 'the message could not be parsed', it: 'il messaggio non si è potuto analizzare' });
       }
     }
     const id = identify({ recipients: env.recipients, subject: env.subject, codeLineSecret: sheet.codeSecret, ourDomain: opts.ourDomain, ordersLocalPart: opts.ordersLocalPart });
@@ -152,8 +157,9 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       sheetText: sheet.text,
       sheetSource: sheet.source,
     };
-  } catch (e) {
-    // Last resort: something above failed on input nobody foresaw. Keep what was read.
+  } catch {
+    // Last resort: something above failed on input nobody foresaw. Keep what was read; the
+    // reason is not quoted (replies show it).
     return {
       messageId: env?.messageId ?? null,
       inReplyTo: env?.inReplyTo ?? null,
@@ -166,8 +172,8 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       automatic: false,
       automaticReasons: [],
       oversized: raw.length > opts.maxBytes,
-      broken: `the message could not be read (${oneLine(e)})`,
-      brokenReasons: [{ en: `the message could not be read (${oneLine(e)})`, it: `il messaggio non si è potuto leggere (${oneLine(e)})` }],
+      broken: 'the message could not be read',
+      brokenReasons: [{ en: 'the message could not be read', it: 'il messaggio non si è potuto leggere' }],
       gameTag: null,
       secret: null,
       secretSource: null,
@@ -176,8 +182,4 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       receivedAt: env?.receivedAt ?? null,
     };
   }
-}
-
-function oneLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim().slice(0, 200);
 }

@@ -13,37 +13,34 @@
 //   history by quoted.ts in the same way as its text part;
 // - comments, <head>, <script>, <style>, hidden elements and Word's list markers are dropped;
 // - &nbsp; is a space (MAIL.md), not a substitution to report: HTML editors put it everywhere.
-import { htmlToText as convert, type DomNode, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import { htmlToText as convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import { decodeCommonEntities, lineBreakAtBlocks, MAX_NESTING_COST_PER_CHAR, nestingCost, stripTags } from './read/html-fallback.ts';
+import { trimEndBlanks } from './read/linear.ts';
 
 const block = (n = 1) => ({ format: 'block', options: { leadingLineBreaks: n, trailingLineBreaks: n } });
 
-const BLOCKS = new Set(['body', 'html', 'div', 'p', 'li', 'td', 'th', 'tr', 'blockquote', 'ul', 'ol', 'table', 'center', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-// Stands for an empty line (`<div><br></div>`) until the end, where it becomes nothing:
-// html-to-text drops blocks that have no text.
-const EMPTY_LINE = '\ue000';
+// Every <br> becomes this character before html-to-text sees the HTML, and a line break after:
+// a run of <br>s is then one text node instead of thousands of elements, each costing the
+// library a selector match and its own layout (issue 8: `a<br>` repeated cost seconds per MB).
+const BR_MARK = '\ue001';
+// `[^<>]*` stops at the next `<`, so an unclosed `<br` rescans nothing.
+const BR = /<br(?=[\s/>])[^<>]*>/gi;
 
-const shows = (n: DomNode) => !(n.type === 'comment' || n.type === 'script' || n.type === 'style' || (n.type === 'text' && /^\s*$/.test(n.data ?? '')));
-const hasShownSibling = (n: DomNode, dir: 1 | -1) => {
-  const siblings = n.parent?.children ?? [];
-  const i = siblings.indexOf(n);
-  return (dir === 1 ? siblings.slice(i + 1) : siblings.slice(0, i)).some(shows);
-};
-
-/** Whether nothing visible follows a node up to the end of its block. */
-function lastInBlock(node: DomNode): boolean {
-  for (let n: DomNode | undefined = node; n; n = n.parent) {
-    if (hasShownSibling(n, 1)) return false;
-    if (!n.parent || BLOCKS.has(n.parent.name ?? '')) return true;
-  }
-  return true;
+/**
+ * The line breaks back in place of the marks, as a browser draws them: nothing for a <br> that
+ * ends a block (`<div>B2-C3<br></div>`, Gmail and TinyMCE write them), so one empty line for a
+ * block that holds only a <br>; each new line keeps the line's `>` marks (a <br> in a quote).
+ */
+function placeLineBreaks(line: string): string {
+  if (!line.includes(BR_MARK)) return line;
+  const end = trimEndBlanks(line);
+  const text = end.endsWith(BR_MARK) ? end.slice(0, -1) : end;
+  const quote = /^(?:> ?)*/.exec(text)![0];
+  return text
+    .split(BR_MARK)
+    .map((piece, i) => (i === 0 ? piece : quote + piece.replace(/^[ \t]+/, '')))
+    .join('\n');
 }
-
-// A browser draws nothing for a <br> that ends a block (`<div>B2-C3<br></div>`, Gmail and
-// TinyMCE write them) and one empty line for a block that holds only a <br>.
-const lineBreak: FormatCallback = (elem, _walk, builder) => {
-  if (!lastInBlock(elem)) builder.addLineBreak();
-  else if (!hasShownSibling(elem, -1) && BLOCKS.has(elem.parent?.name ?? '')) builder.addInline(EMPTY_LINE);
-};
 
 const cell: FormatCallback = (elem, walk, builder) => {
   walk(elem.children, builder);
@@ -56,9 +53,18 @@ const rule: FormatCallback = (_elem, _walk, builder) => {
   builder.closeBlock({ trailingLineBreaks: 1 });
 };
 
+// Outlook opens the quoted message's header block with a <div> whose top border is the rule:
+// it becomes the same `____` line, then the block.
+const topRule: FormatCallback = (elem, walk, builder, options) => {
+  rule(elem, walk, builder, options);
+  builder.openBlock({ leadingLineBreaks: 1 });
+  walk(elem.children, builder);
+  builder.closeBlock({ trailingLineBreaks: 1 });
+};
+
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
-  formatters: { cell, rule, lineBreak },
+  formatters: { cell, rule, topRule },
   selectors: [
     { selector: 'a', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
@@ -72,7 +78,7 @@ const OPTIONS: HtmlToTextOptions = {
     { selector: 'td', format: 'cell' },
     { selector: 'th', format: 'cell' },
     { selector: 'hr', format: 'rule' },
-    { selector: 'br', format: 'lineBreak' },
+    ...['div[style*="border-top:solid"]', 'div[style*="border-top: solid"]', 'div[style*="border-top:1px solid"]', 'div[style*="border-top: 1px solid"]'].map((selector) => ({ selector, format: 'topRule' })),
     { selector: 'blockquote', format: 'blockquote', options: { leadingLineBreaks: 1, trailingLineBreaks: 1, trimEmptyLines: true } },
     { selector: 'div.yahoo_quoted', format: 'blockquote', options: { leadingLineBreaks: 1, trailingLineBreaks: 1, trimEmptyLines: true } },
     // Gmail's and WebKit's "indent" button also writes <blockquote>, styled without a border:
@@ -83,17 +89,21 @@ const OPTIONS: HtmlToTextOptions = {
 
 /** Text of an HTML mail body, laid out as a mail client's text/plain alternative would be. */
 export function htmlToText(html: string): string {
-  let text: string;
-  try {
-    text = convert(html, OPTIONS);
-  } catch {
-    // html-to-text gives up only on pathological input: fall back to stripping tags.
-    text = html.replace(/<!--[\s\S]*?-->|<(script|style|head)\b[\s\S]*?<\/\1\s*>|<[^>]*>/gi, ' ');
+  const marked = html.replace(BR, BR_MARK);
+  let text: string | null = null;
+  // Nesting costs htmlparser2 time in proportion to its depth at every tag, and deep nesting makes
+  // html-to-text give up: such HTML is written by no mail client, and is read by the plain fallback.
+  if (nestingCost(marked) <= MAX_NESTING_COST_PER_CHAR * marked.length + 100_000) {
+    try {
+      text = convert(marked, OPTIONS);
+    } catch {
+      // html-to-text gives up only on pathological input: fall back to stripping tags.
+    }
   }
+  text ??= decodeCommonEntities(stripTags(marked, lineBreakAtBlocks));
   return text
     .replace(/\u00a0/g, ' ')
-    .replace(/\ue000/g, '')
     .split('\n')
-    .map((l) => l.replace(/[ \t]+$/, ''))
+    .map((l) => trimEndBlanks(placeLineBreaks(l)))
     .join('\n');
 }

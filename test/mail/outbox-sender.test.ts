@@ -7,18 +7,19 @@ import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putAsset } from '../../src/db/assets.ts';
-import { openDatabase, type Database } from '../../src/db/client.ts';
+import type { Database } from '../../src/db/client.ts';
 import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
 import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
+import { openTestPglite } from '../harness/pglite.ts';
 
 const log = pino({ level: 'silent' });
 let database: Database;
 const dir = mkdtempSync(join(tmpdir(), 'sf-outbox-'));
 beforeAll(async () => {
-  database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
-}, 120_000);
+  database = await openTestPglite();
+});
 afterAll(async () => {
   await database?.close();
   rmSync(dir, { recursive: true, force: true });
