@@ -47,6 +47,7 @@ ALTER TABLE "game_referees" ADD CONSTRAINT "game_referees_game_id_games_id_fk" F
 ALTER TABLE "game_referees" ADD CONSTRAINT "game_referees_referee_id_referees_id_fk" FOREIGN KEY ("referee_id") REFERENCES "public"."referees"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "referee_sessions" ADD CONSTRAINT "referee_sessions_referee_id_referees_id_fk" FOREIGN KEY ("referee_id") REFERENCES "public"."referees"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "absences_game" ON "absences" USING btree ("game_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "absences_inbound" ON "absences" USING btree ("inbound_id");--> statement-breakpoint
 CREATE INDEX "game_referees_referee" ON "game_referees" USING btree ("referee_id");--> statement-breakpoint
 CREATE INDEX "referee_sessions_referee" ON "referee_sessions" USING btree ("referee_id");--> statement-breakpoint
 ALTER TABLE "games" ADD CONSTRAINT "games_schedule" CHECK ("games"."grace_minutes" >= 0 and coalesce("games"."early_processing_minutes", 0) >= 0 and "games"."absence_days_per_player" >= 0 and "games"."absence_days_per_game" >= 0);

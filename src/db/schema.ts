@@ -276,7 +276,12 @@ export const absences = pgTable(
     inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
     createdAt: createdAt(),
   },
-  (t) => [index('absences_game').on(t.gameId), check('absences_days', sql`${t.fromDay} <= ${t.toDay}`)],
+  (t) => [
+    index('absences_game').on(t.gameId),
+    // An absence mail is applied once, whichever instance's turn job gets to it.
+    uniqueIndex('absences_inbound').on(t.inboundId),
+    check('absences_days', sql`${t.fromDay} <= ${t.toDay}`),
+  ],
 );
 
 /**

@@ -1,15 +1,17 @@
 // Recording an absence and moving deadlines for it (D-ABS-1): the application side of absence.ts.
 // Moves are written to the audit log (`turn.deadline-moved`), which is also what counts against the
 // game's limits; every player is told the new deadline.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { listAudit, recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
-import { listPlayers, type Player } from '../db/players.ts';
-import { absences } from '../db/schema.ts';
+import { findPlayer, listPlayers, type Player } from '../db/players.ts';
+import { absences, inboundMessages } from '../db/schema.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
+import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { renderMail } from '../templates.ts';
+import { boardFor } from './input.ts';
 import { deadlineAfterAbsences, localDay, type AbsenceDays } from './absence.ts';
 import type { GamesContext } from './context.ts';
 import { declarationDeadlineOf } from './schedule.ts';
@@ -22,6 +24,32 @@ const MOVED = 'turn.deadline-moved';
 export type AbsenceOutcome =
   | { ok: true; moved: { from: Date; to: Date } | null }
   | { ok: false; reason: 'in-the-past' | 'no-open-turn' };
+
+/**
+ * Absences that intake accepted (outcome `absence`, D-ABS-1) and that are not recorded yet: each
+ * recorded with its mail, once (a unique index on the mail), the open turn's deadline moved for it.
+ */
+export async function applyAbsenceMail(db: Db, ctx: GamesContext): Promise<number> {
+  const rows = await db
+    .select({ id: inboundMessages.id, gameId: inboundMessages.gameId, playerId: inboundMessages.playerId, detail: inboundMessages.outcomeDetail })
+    .from(inboundMessages)
+    .leftJoin(absences, eq(absences.inboundId, inboundMessages.id))
+    .where(and(eq(inboundMessages.outcome, 'absence'), isNull(absences.id)))
+    .limit(100);
+  let applied = 0;
+  for (const r of rows) {
+    const days = (r.detail as { absence?: AbsenceDays } | null)?.absence;
+    const player = r.playerId === null ? null : await findPlayer(db, r.playerId);
+    if (!r.gameId || !player || !days) continue;
+    try {
+      await recordAbsence(db, r.gameId, player, days, ctx, r.id);
+      applied++;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err; // another instance recorded it first
+    }
+  }
+  return applied;
+}
 
 /** A player's absence: stored, and the open turn's deadline moved if it falls inside it. */
 export async function recordAbsence(db: Db, gameId: string, player: Player, days: AbsenceDays, ctx: GamesContext, inboundId: number | null = null): Promise<AbsenceOutcome> {
@@ -67,7 +95,8 @@ export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline
 
 function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Player[], absent: number[], to: Date, ctx: GamesContext): OutboxInput {
   const tz = p.timeZone ?? game.timeZone;
-  const who = all.filter((x) => absent.includes(x.id)).map((x) => x.displayName ?? x.faction).join(', ');
+  const board = boardFor(game.map);
+  const who = all.filter((x) => absent.includes(x.id)).map((x) => sideName(board, x.faction, p.lang)).join(', ');
   const rendered = renderMail('deadline-moved', p.lang, {
     game: game.id,
     gameName: game.name,

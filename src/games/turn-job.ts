@@ -14,6 +14,7 @@ import { listPlayers, type Player } from '../db/players.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
 import { renderMail } from '../templates.ts';
+import { applyAbsenceMail } from './absence-record.ts';
 import { allSheetsIn, closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
@@ -45,6 +46,7 @@ const CONCURRENCY = 4;
 
 export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
   const now = deps.ctx.now?.() ?? new Date();
+  await applyAbsenceMail(deps.db, deps.ctx);
   const open = await openTurns(deps.db);
   const games = new Map((await findGames(deps.db, open.map((t) => t.gameId))).map((g) => [g.id, g]));
   const pass: TurnJobPass = { closed: [], waiting: [], notices: 0 };

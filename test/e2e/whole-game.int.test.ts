@@ -4,7 +4,8 @@
 //
 // The game: turn 1 elects the Hutt (a reminder to the player who has not written); turn 2 the
 // Chancellor's declaration is broadcast, the Hutt jump out, the Sith sacrifice their home unit
-// (R-HYP-3) and rebuild it (R-PROD-1), and the Merchants join late (R-SETUP-4); turn 3 a mutual
+// (R-HYP-3) and rebuild it (R-PROD-1), a Sith absence moves the deadline by a day (D-ABS-1), and
+// the Merchants join late (R-SETUP-4); turn 3 a mutual
 // elimination (R-COMB-5) with an advance and the Hutt's production; turn 4 the Chancellor misses
 // the declaration (R-TURN-3) and a late declaration is refused; turn 5 the Hutt reach 5 planets
 // and win (R-WIN-1). Every mail sent is compared with test/e2e/golden/whole-game.txt (dates and
@@ -205,10 +206,15 @@ describe('a whole game through real mail', () => {
     await write('aristocrats', 'H: Hutt');
     await write('knights', '');
     await sent('turn 2: acknowledgements', 3);
+    // The Sith will be away on the day of the deadline (D-ABS-1): it moves to the next day, everyone told.
+    await write('sith', `ABSENCE ${t2.deadline.toISOString().slice(0, 10)} ${t2.deadline.toISOString().slice(0, 10)}`);
+    await sent('turn 2: an absence recorded, the deadline moved', 5);
+    const t2moved = await deadlineOf(2);
+    expect(t2moved.deadline.getTime() - t2.deadline.getTime()).toBe(24 * HOUR);
     const joined = await joinGame(db.db, { gameId, email: 'merchants@example.org', lang: 'en' }, ctx());
     players.push(joined.player);
     await sent('turn 2: the late joiner welcomed', 1);
-    await at(new Date(t2.deadline.getTime() + MINUTE));
+    await at(new Date(t2moved.deadline.getTime() + MINUTE));
     await sent('turn 2: edict', 5);
     const s3 = (await deadlineOf(3)).state;
     expect(s3.units).toContainEqual({ side: 'sith', at: 'T7' }); // R-PROD-1 after the sacrifice

@@ -9,6 +9,9 @@ import type { Player } from '../../db/players.ts';
 import { newMessageId } from '../../db/outbox.ts';
 import type { Turn } from '../../db/turns.ts';
 import { ordersReceivedOf } from '../../games/orders-received.ts';
+import { localDay, readAbsenceCommand } from '../../games/absence.ts';
+import { turnClosesAt } from '../../games/schedule.ts';
+import { gameThread } from '../../games/thread.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../extract.ts';
@@ -19,6 +22,7 @@ import { echoKey } from './echo-guard.ts';
 import { clip, MAX_DAMAGE_LISTED, MAX_QUOTED_LINE } from './reply-limits.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
+  absenceText,
   ackText,
   chancellorBroadcastText,
   helpText,
@@ -46,6 +50,12 @@ type Command = 'status' | 'help';
 const COMMANDS: Record<string, Command> = { status: 'status', stato: 'status', help: 'help', aiuto: 'help' };
 
 /** STATUS or HELP alone in the body, or as the subject of an otherwise empty mail. */
+/** The one line of a mail that says `ABSENCE <from> <to>` (a `Code:` line aside), read; null for any other mail. */
+function absenceOf(sheetText: string, today: string): ReturnType<typeof readAbsenceCommand> {
+  const lines = sheetText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
+  return lines.length === 1 ? readAbsenceCommand(lines[0]!, today) : null;
+}
+
 export function commandOf(sheetText: string, subject: string | null): Command | null {
   const lines = sheetText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
   if (lines.length === 1) return COMMANDS[lines[0]!.toLowerCase()] ?? null;
@@ -97,19 +107,27 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   if (mail.broken && mail.sheetSource === 'none') {
     return refuseOnce('broken', 'unreadable', unreadableText(lang, 'broken', damageOf(mail, lang).join('; ')), { broken: mail.broken });
   }
-  if (game.status !== 'active') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
+  // A paused game still takes sheets: only its deadlines wait.
+  if (game.status === 'finished') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
 
   const turn = store.turn(game.id, game.currentTurn);
   const command = commandOf(mail.sheetText, mail.subject);
   if (command === 'help') return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
   if (command === 'status') return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
 
+  // ABSENCE <from> <to> (D-ABS-1): recorded with this mail; the turn job moves deadlines for it.
+  const absence = absenceOf(mail.sheetText, localDay(row.receivedAt, game.timeZone));
+  if (absence && 'error' in absence) return refuse('absence-dates', 'refusal', absenceText(lang, null));
+  if (absence) return { ...base, status: 'processed', outcome: 'absence', detail: { absence, answered: reply('status', absenceText(lang, absence)) } };
+
   if (!turn || turn.status !== 'open') return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
   if (player.joinedTurn > turn.number) return refuse('not-in-play', 'refusal', notAcceptedText(lang, 'not-in-play'));
   const state = turn.state;
   const isChancellor = state.chancellor === player.faction;
-  // The time that counts is when our server received the mail (R-TURN-4), not its Date: header.
-  if (row.receivedAt > turn.deadline) return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(turn.deadline), false));
+  // The time that counts is when our server received the mail (R-TURN-4), not its Date: header;
+  // a game's grace period still takes sheets after the deadline (D-TURN-6).
+  const closesAt = turnClosesAt(game, turn);
+  if (row.receivedAt > closesAt) return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(closesAt), false));
   if (isChancellor && row.receivedAt > turn.declarationDeadline) {
     return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(turn.declarationDeadline), true));
   }
@@ -193,12 +211,15 @@ function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: L
 
 /** Not a reply: the broadcast does not count towards any player's hourly limit. */
 function enqueueOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string): void {
+  const thread = gameThread(c.game.id, c.replyCtx.domain);
   c.store.enqueue({
     kind: 'chancellor-sheet',
     gameId: c.game.id,
     toAddress: p.email,
     replyTo: privateAddressOf(c, p),
     subject,
+    inReplyTo: thread,
+    references: thread,
     messageId: newMessageId(c.replyCtx.domain),
     bodyText: text,
     dedupeKey,

@@ -182,6 +182,18 @@ export function notAcceptedText(lang: Lang, why: 'chancellor-final' | 'not-in-pl
   }[why];
 }
 
+/** ABSENCE (D-ABS-1): what was recorded, or how to write the dates. */
+export function absenceText(lang: Lang, days: { fromDay: string; toDay: string } | null): string {
+  if (!days) {
+    return t(lang,
+      `Non ho capito le date dell'assenza. Scrivi per esempio:\n\n    ASSENZA 2025-04-01 2025-04-10\n\noppure ASSENZA 1/4 10/4 (giorno/mese).\n`,
+      `I could not read the dates of the absence. Write for example:\n\n    ABSENCE 2025-04-01 2025-04-10\n\nor ABSENCE 1/4 10/4 (day/month).\n`);
+  }
+  return t(lang,
+    `Ho registrato la tua assenza dal ${days.fromDay} al ${days.toDay}. Se una scadenza cade in quei giorni si sposta alla fine dell'assenza, nei limiti della partita, e tutti i giocatori ricevono la nuova scadenza. Una scadenza non si sposta mai prima.\n`,
+    `Your absence from ${days.fromDay} to ${days.toDay} is recorded. A deadline that falls on those days moves to the end of the absence, within the game's limits, and every player is told the new deadline. A deadline never moves earlier.\n`);
+}
+
 /** D-MAIL-20: a sheet received before the one that stands, but processed after it (an outage). */
 export function supersededText(lang: Lang, receivedAt: string, standing: string): string {
   return t(lang,
