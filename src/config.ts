@@ -17,7 +17,10 @@ export interface ImapConfig {
 }
 
 /** PGlite keeps its files in a directory (`memory://` keeps them in memory, for tests). */
-export type DatabaseConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir: string }
+  /** `connectRetryMs`: how long the service waits for a server that is not there yet (0: not at all). */
+  | { kind: 'postgres'; url: string; connectRetryMs?: number };
 
 export interface Config {
   /** Absolute. */
@@ -54,7 +57,36 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 // Variables whose values must never be echoed in an error message.
-const SECRET = new Set(['IMAP_PASSWORD', 'SMTP_URL', 'DATABASE_URL']);
+const SECRET = new Set(['IMAP_PASSWORD', 'SMTP_URL', 'DATABASE_URL', 'DATABASE_PASSWORD']);
+
+/**
+ * Every variable loadConfig reads (a test holds this list to what it reads, and to what
+ * docker-compose.yml passes through and the README documents).
+ */
+export const CONFIG_VARIABLES = [
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_PASSWORD',
+  'DATABASE_CONNECT_RETRY_SECONDS',
+  'HTTP_HOST',
+  'HTTP_PORT',
+  'PUBLIC_URL',
+  'MAIL_DOMAIN',
+  'ORDERS_LOCAL_PART',
+  'MAIL_FROM',
+  'IMAP_HOST',
+  'IMAP_PORT',
+  'IMAP_USER',
+  'IMAP_PASSWORD',
+  'IMAP_SECURE',
+  'IMAP_MAILBOX',
+  'IMAP_PROCESSED_MAILBOX',
+  'SMTP_URL',
+  'MAILDIR',
+  'MAX_MAIL_BYTES',
+  'REPLY_RATE_LIMIT_PER_HOUR',
+  'LOG_LEVEL',
+] as const;
 
 /** A variable's schema and what it must be, said once for the error message. */
 interface Kind<T> {
@@ -65,6 +97,7 @@ const kind = <T>(schema: z.ZodType<T>, must: string): Kind<T> => ({ schema, must
 
 const port = kind(z.coerce.number().int().min(1).max(65535), 'must be a port number from 1 to 65535');
 const positiveInt = kind(z.coerce.number().int().min(1), 'must be a whole number of at least 1');
+const seconds = kind(z.coerce.number().int().min(0).max(86_400), 'must be a whole number of seconds from 0 to 86400');
 const hostName = kind(z.string().regex(/^[A-Za-z0-9.-]+$/), 'must be a host name');
 const anyText = kind(z.string(), 'must be text');
 const bool = kind(z.stringbool(), 'must be true or false');
@@ -108,6 +141,24 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * The password kept apart from the URL (a Docker secret, a .env line) is put into it here,
+ * percent-encoded: `@ : / # ? %` in a password would otherwise break the URL or be misread.
+ */
+function withPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'must be a valid URL (put the password in DATABASE_PASSWORD, not in the URL)');
+  }
+  if (parsed.password !== '') throw new ConfigError('DATABASE_PASSWORD', 'is set but DATABASE_URL already has a password: keep only one');
+  if (parsed.username === '') throw new ConfigError('DATABASE_URL', 'must name a user when DATABASE_PASSWORD is set');
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
+}
+
 /** Validates the environment once; throws ConfigError with a one-line message naming the variable. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read(env, 'DATA_DIR', anyText, './data'));
@@ -128,7 +179,9 @@ export function loadConfig(env: Env = process.env): Config {
   );
   const config: Config = {
     dataDir,
-    database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
+    database: databaseUrl
+      ? { kind: 'postgres', url: withPassword(databaseUrl, read(env, 'DATABASE_PASSWORD', anyText)), connectRetryMs: read(env, 'DATABASE_CONNECT_RETRY_SECONDS', seconds, 60) * 1000 }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
     http: {
       host,
       port: httpPort,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { parse as parsePgUrl } from 'pg-connection-string';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.ts';
 
 const error = (env: Record<string, string>) => {
   try {
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
     const c = loadConfig({
       DATA_DIR: '/srv/sf',
       DATABASE_URL: 'postgres://sf@db.example.org/sf',
+      DATABASE_PASSWORD: 'pw',
+      DATABASE_CONNECT_RETRY_SECONDS: '5',
       HTTP_HOST: '0.0.0.0',
       HTTP_PORT: '9000',
       PUBLIC_URL: 'https://sf.example.org/',
@@ -64,7 +67,7 @@ describe('loadConfig', () => {
       REPLY_RATE_LIMIT_PER_HOUR: '5',
       LOG_LEVEL: 'debug',
     });
-    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://sf@db.example.org/sf' });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://sf:pw@db.example.org/sf', connectRetryMs: 5000 });
     expect(c.http).toEqual({ host: '0.0.0.0', port: 9000, publicUrl: 'https://sf.example.org' });
     expect(c.mail).toMatchObject({
       domain: 'sf.example.org',
@@ -88,6 +91,42 @@ describe('loadConfig', () => {
     });
     expect(c.logLevel).toBe('debug');
     expect(loadConfig({ IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }).mail.imap).toMatchObject({ port: 993, secure: true });
+  });
+
+  it('waits 60 s for PostgreSQL by default, and not at all with 0', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf' }).database).toEqual({ kind: 'postgres', url: 'postgres://sf@db/sf', connectRetryMs: 60_000 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '0' }).database).toMatchObject({ connectRetryMs: 0 });
+  });
+
+  it('puts DATABASE_PASSWORD into the URL percent-encoded, so that pg reads back exactly that password', () => {
+    for (const password of ['p@ss:w/rd', 'a%41b', 'x#y?z&w=1', 'sp ace', 'ünï €', "q'\"`$"]) {
+      const c = loadConfig({ DATABASE_URL: 'postgresql://sf@db:5433/games?sslmode=disable', DATABASE_PASSWORD: password });
+      if (c.database.kind !== 'postgres') throw new Error('not postgres');
+      const parsed = parsePgUrl(c.database.url);
+      expect(parsed).toMatchObject({ user: 'sf', password, host: 'db', port: '5433', database: 'games' });
+    }
+  });
+
+  it('refuses a password given twice, or without a user', () => {
+    expect(error({ DATABASE_URL: 'postgres://sf:old@db/sf', DATABASE_PASSWORD: 'new' })).toBe(
+      'configuration: DATABASE_PASSWORD is set but DATABASE_URL already has a password: keep only one',
+    );
+    expect(error({ DATABASE_URL: 'postgres://db/sf', DATABASE_PASSWORD: 'p' })).toContain('DATABASE_URL must name a user');
+    expect(error({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '-1' })).toContain('DATABASE_CONNECT_RETRY_SECONDS must be a whole number of seconds');
+  });
+
+  it('reads exactly the variables it lists in CONFIG_VARIABLES', () => {
+    const read = new Set<string>();
+    const watching = (env: Record<string, string>) =>
+      new Proxy(env, {
+        get(target, name) {
+          if (typeof name === 'string') read.add(name);
+          return target[name as string];
+        },
+      });
+    loadConfig(watching({}));
+    loadConfig(watching({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_PASSWORD: 'p', IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }));
+    expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
   it('treats an empty variable as unset', () => {
@@ -116,6 +155,7 @@ describe('loadConfig', () => {
   it('never echoes a secret', () => {
     expect(error({ DATABASE_URL: 'mysql://root:hunter2@db' })).toBe('configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
     expect(error({ SMTP_URL: 'http://u:hunter2@x' })).not.toContain('hunter2');
+    expect(error({ DATABASE_URL: 'postgres://sf:hunter2@db/sf', DATABASE_PASSWORD: 'hunter3' })).not.toMatch(/hunter/);
   });
 
   it('reads process.env by default', () => {

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { startService } from '../service.ts';
+import { startOrExplain, stopSignal } from '../startup-errors.ts';
 
 export async function run(_args: string[]): Promise<number> {
   let config;
@@ -15,11 +16,11 @@ export async function run(_args: string[]): Promise<number> {
     throw e;
   }
   const log = createLogger(config.logLevel);
-  const service = await startService(config, log);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = stopSignal(config);
+  const service = await startOrExplain(config, log, () => startService(config, log));
+  if (!service) return 1;
+  stop.started();
+  await stop.requested;
   log.info('stopping');
   await service.stop();
   return 0;

@@ -2,6 +2,7 @@
 // the default) and PostgreSQL share one Drizzle type, so repositories are written once.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,7 +10,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.ts';
+import { initializeApart } from './pglite-init.ts';
+import { connectWithRetry, isTransient, rootCause } from './retry.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -28,17 +32,66 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 // Any fixed 64-bit number; it only has to be the same for every instance of this program.
 const MIGRATION_LOCK = 0x5f_5354_4152_5453n; // "_STARTS"
 
-export async function openDatabase(config: { database: DatabaseConfig }): Promise<Database> {
+/** A migration failed: the schema could not be brought up to date. `cause`: the database's own error. */
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+  constructor(err: unknown) {
+    const cause = rootCause(err);
+    const code = (cause as { code?: unknown }).code;
+    super(`migration failed: ${typeof code === 'string' ? `${code} ` : ''}${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Runs the migrations; a lost connection stays itself (it may be retried), anything else is a MigrationError. */
+async function migrating(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    throw isTransient(err) ? err : new MigrationError(err);
+  }
+}
+
+/**
+ * PGlite's PostgreSQL keeps its default 128 MB of shared buffers inside the WebAssembly memory,
+ * which never shrinks: touched once, they stay resident (~130 MiB of the service's idle RSS).
+ * A game's working set is a few hundred kilobytes; 16 MB holds it many times over (issue 7,
+ * measured by bench/memory.bench.ts).
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * `log`: where a lost connection and each retry of the first connection are reported. Without
+ * one, PostgreSQL is tried once: retrying in silence would look like a hang.
+ */
+export async function openDatabase(config: { database: DatabaseConfig }, log?: Logger): Promise<Database> {
   const c = config.database;
-  return c.kind === 'pglite' ? openPglite(c.dataDir) : openPostgres(c.url);
+  return c.kind === 'pglite' ? openPglite(c.dataDir) : openPostgres(c.url, log, log ? (c.connectRetryMs ?? 0) : 0);
+}
+
+/**
+ * V8 compiles PGlite's WebAssembly twice, a quick baseline and then optimised code for what runs
+ * hot, and keeps both: ~60 MiB of the idle RSS. The baseline compiler alone is enough for a
+ * service whose queries are small: bench:ingest on PGlite ran ~245 against ~270 mails/s, within
+ * its noise (issue 7; bench/memory.bench.ts). The flag must be set before the module is
+ * compiled; it only concerns WebAssembly.
+ */
+let baselineWasmOnly = false;
+function compileWasmLean(): void {
+  if (baselineWasmOnly) return;
+  setFlagsFromString('--liftoff-only');
+  baselineWasmOnly = true;
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  compileWasmLean();
+  if (!dataDir.includes('://')) {
+    await mkdir(dataDir, { recursive: true });
+    await initializeApart(dataDir, PGLITE_START_PARAMS);
+  }
+  const client = await PGlite.create(dataDir, { startParams: [...PGLITE_START_PARAMS] });
   try {
     const db = drizzlePglite({ client, schema });
-    await migratePglite(db, { migrationsFolder });
+    await migrating(() => migratePglite(db, { migrationsFolder }));
     return { db, kind: 'pglite', close: () => client.close() };
   } catch (err) {
     await client.close();
@@ -46,15 +99,32 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url });
+async function openPostgres(url: string, log: Logger | undefined, retryForMs: number): Promise<Database> {
+  // A server that drops packets instead of refusing would hold every query (and /health) for
+  // the kernel's TCP timeout, minutes; ten seconds is long for a connection that will come.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  survivesDisconnects(pool, log);
   try {
-    await migrateUnderLock(pool);
+    await connectWithRetry(() => migrateUnderLock(pool), { retryForMs, log });
   } catch (err) {
     await pool.end();
     throw err;
   }
   return { db: drizzleNodePg({ client: pool, schema }), kind: 'postgres', close: () => pool.end() };
+}
+
+/**
+ * A server restart, a failover or pg_terminate_backend ends connections under us. pg reports it
+ * as an `error` event on the pool (an idle client) or on the client itself (one checked out, say
+ * between two statements of a transaction); unheard, either kills the process (issue 8). The
+ * query in flight fails on its own and its caller retries; the pool drops the broken client and
+ * opens a new one on next use, so listening is all it takes to carry on.
+ */
+function survivesDisconnects(pool: pg.Pool, log: Logger | undefined): void {
+  pool.on('error', (err) => log?.warn({ err: err.message }, 'lost a database connection; a new one is opened on next use'));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log?.debug({ err: err.message }, 'database connection error'));
+  });
 }
 
 /**
@@ -66,7 +136,7 @@ async function migrateUnderLock(pool: pg.Pool): Promise<void> {
   try {
     await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
     try {
-      await migrateNodePg(drizzleNodePg({ client: conn, schema }), { migrationsFolder });
+      await migrating(() => migrateNodePg(drizzleNodePg({ client: conn, schema }), { migrationsFolder }));
     } finally {
       await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
     }

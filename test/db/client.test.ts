@@ -2,6 +2,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { findGame, insertGame } from '../../src/db/games.ts';
@@ -24,6 +25,9 @@ describe('openDatabase on PGlite', () => {
       expect(database.kind).toBe('pglite');
       expect(await publicTables(database.db)).toEqual(TABLES);
       expect(await appliedMigrations(database.db)).toBe(await migrationFiles());
+      // Small shared buffers: PGlite keeps them resident for good (idle memory, issue 7).
+      const { rows } = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: { shared_buffers: string }[] };
+      expect(rows[0]?.shared_buffers).toBe('16MB');
     } finally {
       await database.close();
     }

@@ -1,0 +1,135 @@
+// Every start-up failure of `sf serve` is one line naming the cause and the variable to change,
+// and the process exits non-zero without hanging (issue 7). Each case spawns the real service;
+// "at once" is bounded by the test's timeout, never measured.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../harness/postgres.ts';
+import { eventually } from '../support/eventually.ts';
+import { freePort, plainLines, spawnService } from './serve-process.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'sf-startup-'));
+  await chmod(root, 0o755); // the unwritable case runs the service as another user
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true, maxRetries: 3 });
+});
+
+/** Runs the service to its end and returns the one line it printed. */
+async function failure(vars: Record<string, string>, asUser?: { uid: number; gid: number }): Promise<string> {
+  const run = spawnService(vars, asUser ?? {});
+  const { code, stderr } = await run.finished;
+  expect(code, stderr).toBe(1);
+  const lines = plainLines(stderr);
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at /m); // no stack trace
+  return lines[0]!;
+}
+
+describe('sf serve refuses to start, in one line', () => {
+  it('when the HTTP port is in use', async () => {
+    const port = await freePort();
+    const squatter: Server = createServer();
+    await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
+    try {
+      const line = await failure({ DATA_DIR: path.join(root, 'port'), HTTP_PORT: String(port) });
+      expect(line).toBe(`sf serve: HTTP port ${port} on 127.0.0.1 is already in use: stop what uses it, or set HTTP_PORT (or HTTP_HOST) to another`);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it('when DATA_DIR is a file, or below one', async () => {
+    const file = path.join(root, 'a-file');
+    await writeFile(file, 'not a directory');
+    expect(await failure({ DATA_DIR: file })).toBe(`sf serve: DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`);
+    expect(await failure({ DATA_DIR: path.join(file, 'data') })).toMatch(/^sf serve: DATA_DIR .*a-file\/data .*\(ENOTDIR\): set DATA_DIR to a directory/);
+  });
+
+  describe('when DATA_DIR cannot be written or created', () => {
+    // Root may write anywhere: the service runs as "nobody" then, as it would in a container.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    it('an existing read-only directory', async () => {
+      const dir = path.join(root, 'read-only');
+      await mkdir(dir);
+      await chmod(dir, 0o555);
+      expect(await failure({ DATA_DIR: dir, HTTP_PORT: String(await freePort()) }, asUser)).toMatch(
+        new RegExp(`^sf serve: DATA_DIR ${dir} is not writable by this user \\(EACCES\\): fix its owner or permissions, or set DATA_DIR`),
+      );
+    });
+    it('a database directory left behind by another user', async () => {
+      const dir = path.join(root, 'foreign-db');
+      await mkdir(path.join(dir, 'db'), { recursive: true });
+      await chmod(dir, 0o777);
+      await chmod(path.join(dir, 'db'), 0o555);
+      expect(await failure({ DATA_DIR: dir, HTTP_PORT: String(await freePort()) }, asUser)).toMatch(
+        new RegExp(`^sf serve: DATA_DIR ${dir}/db is not writable by this user \\(EACCES\\): fix its owner or permissions, or set DATA_DIR`),
+      );
+    });
+    it('a missing directory below a read-only one', async () => {
+      const dir = path.join(root, 'read-only-parent');
+      await mkdir(dir);
+      await chmod(dir, 0o555);
+      expect(await failure({ DATA_DIR: path.join(dir, 'data'), HTTP_PORT: String(await freePort()) }, asUser)).toMatch(
+        /^sf serve: DATA_DIR .*read-only-parent\/data does not exist and cannot be created \(EACCES\): create it, or set DATA_DIR/,
+      );
+    });
+  });
+
+  it('when PostgreSQL cannot be reached, after the retries it was told to make', async () => {
+    const port = await freePort(); // nobody listens there
+    const run = spawnService({ DATA_DIR: path.join(root, 'pg-down'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_PASSWORD: 'hunter2', DATABASE_CONNECT_RETRY_SECONDS: '2' });
+    const { code, stderr } = await run.finished;
+    expect(code).toBe(1);
+    // Each retry is a log line; the end is the one plain line.
+    expect(stderr).toMatch(/"msg":"database unreachable \(DATABASE_URL\), attempt 1; retrying in/);
+    expect(plainLines(stderr)).toEqual([
+      `sf serve: database unreachable at 127.0.0.1:${port}/sf (ECONNREFUSED): start PostgreSQL, or set DATABASE_URL (waited DATABASE_CONNECT_RETRY_SECONDS=2)`,
+    ]);
+    expect(stderr).not.toContain('hunter2');
+  });
+
+  it('when told to stop while it waits for PostgreSQL', async () => {
+    const port = await freePort();
+    const run = spawnService({ DATA_DIR: path.join(root, 'pg-wait'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_CONNECT_RETRY_SECONDS: '3600' });
+    await eventually(() => expect(run.stderr()).toContain('attempt 1; retrying'), { timeoutMs: 90_000 });
+    run.child.kill('SIGTERM');
+    const { code, stderr } = await run.finished;
+    expect(code).toBe(1);
+    expect(plainLines(stderr)).toEqual(['sf serve: stopped while starting (waiting for the database in DATABASE_URL)']);
+  });
+
+  describe('on a real PostgreSQL', () => {
+    let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+    beforeAll(async () => {
+      fresh = await freshDatabase();
+    });
+    afterAll(async () => {
+      await fresh?.drop();
+    });
+
+    it('when the database does not exist', async () => {
+      const url = new URL(fresh.url);
+      url.pathname = '/sf_no_such_database';
+      expect(await failure({ DATA_DIR: path.join(root, 'pg-nodb'), DATABASE_URL: url.toString() })).toMatch(
+        /^sf serve: the database at .*\/sf_no_such_database does not exist: create it, or set DATABASE_URL$/,
+      );
+    });
+
+    it('when a migration fails', async () => {
+      // A table of the first migration already there, unknown to the migrations' journal.
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      await client.query('create table audit_log (id int)');
+      await client.end();
+      expect(await failure({ DATA_DIR: path.join(root, 'pg-migration'), DATABASE_URL: fresh.url })).toMatch(
+        /^sf serve: could not bring the database at .* up to date \(42P07 relation "audit_log" already exists\): repair it or restore a backup, or set DATABASE_URL to another database$/,
+      );
+    });
+  });
+});
