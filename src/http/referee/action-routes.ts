@@ -1,0 +1,63 @@
+// The console's actions (POST, behind the session check and the CSRF token): each takes a reason
+// and runs through src/referee/actions.ts, which audits it and mails players in one transaction.
+// On success, a redirect to the game page with a fixed notice (never text from the request).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
+import { RefereeError } from '../../referee/errors.ts';
+import { gameOf, sendRefereeError } from './pages.ts';
+import type { ConsoleSettings } from './plugin.ts';
+
+type Form = Record<string, string | undefined>;
+type Req<P> = FastifyRequest<{ Params: P & { game: string }; Body: Form }>;
+
+const NUMBER = /^[1-9][0-9]{0,8}$/;
+
+function whole(v: string | undefined, what: string): number {
+  if (v === undefined || !NUMBER.test(v.trim())) throw new RefereeError('invalid-input', `${what} must be a whole number`);
+  return Number(v.trim());
+}
+
+export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
+  const ctx = (req: FastifyRequest): ActionContext => ({ actor: `referee:${req.referee!.email}`, mail: settings.mail });
+
+  /** Runs an action on a game the referee runs; RefereeErrors become a page, anything else the app's 500. */
+  function action<P extends object>(path: string, run: (req: Req<P>, gameId: string) => Promise<string>) {
+    app.post<{ Params: P & { game: string }; Body: Form }>(path, async (req, reply: FastifyReply) => {
+      const game = await gameOf(app, req, reply);
+      if (!game) return reply;
+      try {
+        const done = await run(req, game.id);
+        return reply.code(303).header('location', `/referee/games/${encodeURIComponent(game.id)}?done=${done}`).send();
+      } catch (err) {
+        if (err instanceof RefereeError) return sendRefereeError(req, reply, err);
+        throw err;
+      }
+    });
+  }
+
+  action('/games/:game/deadline', async (req, gameId) => {
+    await extendDeadline(app.db, gameId, whole(req.body.minutes, 'minutes'), req.body.reason, ctx(req));
+    return 'extended';
+  });
+
+  action<{ player: string }>('/games/:game/players/:player/welcome', async (req, gameId) => {
+    await resendWelcome(app.db, gameId, whole(req.params.player, 'player'), req.body.reason, ctx(req));
+    return 'welcome';
+  });
+
+  action('/games/:game/edicts/resend', async (req, gameId) => {
+    const player = req.body.player ? whole(req.body.player, 'player') : null;
+    await resendEdict(app.db, gameId, whole(req.body.turn, 'turn'), player, req.body.reason, ctx(req));
+    return 'edict';
+  });
+
+  action<{ id: string }>('/games/:game/outbox/:id/retry', async (req, gameId) => {
+    await retryMail(app.db, gameId, whole(req.params.id, 'mail'), req.body.reason, ctx(req));
+    return 'retried';
+  });
+
+  action<{ id: string }>('/games/:game/outbox/:id/drop', async (req, gameId) => {
+    await dropMail(app.db, gameId, whole(req.params.id, 'mail'), req.body.reason, ctx(req));
+    return 'dropped';
+  });
+}

@@ -1,0 +1,99 @@
+// The console's pages (read-only): the referee's games, one game in full, a stored mail, and the
+// preview of the open turn. Registered behind the session check (plugin.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Game } from '../../db/games.ts';
+import { gamesOfReferee, refereedGame } from '../../referee/accounts.ts';
+import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../referee/console-data.ts';
+import { RefereeError } from '../../referee/errors.ts';
+import { previewTurn } from '../../referee/preview.ts';
+import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
+import { html, layout, trusted, when, type Html } from './html.ts';
+import { logoutRoute } from './login.ts';
+import type { ConsoleSettings } from './plugin.ts';
+
+const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+const NUMBER = /^[1-9][0-9]{0,8}$/;
+
+/** What an action reports back after its redirect: fixed words, never text from the request. */
+export const NOTICES: Record<string, string> = {
+  extended: 'The deadline was moved and every player will be told.',
+  welcome: 'The welcome mail is queued.',
+  edict: 'The edict is queued.',
+  retried: 'The mail is queued again.',
+  dropped: 'The mail is given up.',
+};
+
+export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {
+  return reply.code(code).type('text/html; charset=utf-8').send(layout(title, req.referee?.email ?? null, body, reply.generateCsrf()));
+}
+
+export function sendRefereeError(req: FastifyRequest, reply: FastifyReply, err: RefereeError): FastifyReply {
+  const code = err.code.startsWith('no-') || err.code === 'not-your-game' ? 404 : 400;
+  return sendPage(req, reply, code === 404 ? 'Not found' : 'Not done', html`<p class="error" role="alert">${err.message}</p><p><a href="/referee">Back to the console</a></p>`, code);
+}
+
+/** The game named in the URL, if the logged-in referee runs it; otherwise a 404 page is sent. */
+export async function gameOf(app: FastifyInstance, req: FastifyRequest<{ Params: { game: string } }>, reply: FastifyReply): Promise<Game | null> {
+  const game = GAME_ID.test(req.params.game) ? await refereedGame(app.db, req.referee!.id, req.params.game) : null;
+  if (!game) sendRefereeError(req, reply, new RefereeError('no-game', 'You run no game of that name.'));
+  return game;
+}
+
+export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
+  await app.register(logoutRoute, settings);
+
+  app.get('/', async (req, reply) => {
+    const [games, loose] = await Promise.all([gamesOfReferee(app.db, req.referee!.id), unprocessableMail(app.db, null)]);
+    const list = games.map((g) => html`<li><a href="/referee/games/${encodeURIComponent(g.id)}">${g.name}</a> (<code>${g.id}</code>, ${g.status}, turn ${g.currentTurn})</li>`);
+    const body = html`<h2>Your games</h2>${list.length ? html`<ul>${list}</ul>` : html`<p>You run no game yet (sf referee assign &lt;game&gt; &lt;email&gt;).</p>`}${mailSetAside(
+      loose, '/referee/unassigned', 'Mail set aside that names no game',
+    )}`;
+    return sendPage(req, reply, 'Your games', body);
+  });
+
+  app.get<{ Params: { game: string }; Querystring: { turn?: string; done?: string } }>('/games/:game', async (req, reply) => {
+    const game = await gameOf(app, req, reply);
+    if (!game) return reply;
+    const turn = req.query.turn !== undefined && NUMBER.test(req.query.turn) ? Number(req.query.turn) : undefined;
+    const o = await gameOverview(app.db, game, turn);
+    const ids = o.sheets.flatMap((f) => f.versions.flatMap((s) => (s.inboundId === null ? [] : [s.inboundId])));
+    const starts = await mailStarts(app.db, ids, INLINE_MAIL_BYTES);
+    const notice = req.query.done !== undefined && Object.hasOwn(NOTICES, req.query.done) ? NOTICES[req.query.done]! : null;
+    return sendPage(req, reply, game.name, gamePage({ o, mailStarts: starts, csrf: reply.generateCsrf(), notice }));
+  });
+
+  const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {
+    const raw = NUMBER.test(id) ? await mailOfGame(app.db, gameId, Number(id)) : null;
+    if (!raw) return sendRefereeError(req, reply, new RefereeError('no-mail', 'There is no such mail.'));
+    return sendPage(req, reply, `Mail ${id}`, html`<p><a href="${back}">Back</a></p><pre>${raw.toString('utf8')}</pre>`);
+  };
+
+  app.get<{ Params: { game: string; id: string } }>('/games/:game/mail/:id', async (req, reply) => {
+    const game = await gameOf(app, req, reply);
+    if (!game) return reply;
+    return showMail(req, reply, game.id, req.params.id, `/referee/games/${encodeURIComponent(game.id)}`);
+  });
+
+  // Mail set aside without a game: any referee may read it (only a person can sort it out).
+  app.get<{ Params: { id: string } }>('/unassigned/mail/:id', async (req, reply) => showMail(req, reply, '', req.params.id, '/referee'));
+
+  app.get<{ Params: { game: string } }>('/games/:game/preview', async (req, reply) => {
+    const game = await gameOf(app, req, reply);
+    if (!game) return reply;
+    try {
+      const p = await previewTurn(app.db, game);
+      const standing = Object.entries(p.standing).map(([f, v]) => html`<li>${f}: version ${v}</li>`);
+      return sendPage(
+        req, reply, `Preview of turn ${p.turn}: ${game.name}`,
+        html`<p class="notice" role="status">A preview: if turn ${p.turn} closed now (deadline ${when(p.deadline)}). Nothing is stored, mailed or published.</p>
+<p><a href="/referee/games/${encodeURIComponent(game.id)}">Back to the game</a></p>
+<h2>Sheets that stand</h2>${standing.length ? html`<ul>${standing}</ul>` : html`<p>None: every player would miss the turn.</p>`}
+<h2>Map</h2><div class="map">${trusted(p.svg)}</div>
+<h2>Edict (English)</h2><pre>${p.textEn}</pre><h2>Editto (italiano)</h2><pre lang="it">${p.textIt}</pre>`,
+      );
+    } catch (err) {
+      if (err instanceof RefereeError) return sendRefereeError(req, reply, err);
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,106 @@
+// `sf referee …` as operations (src/control/operations.ts spreads these into its registry): run
+// in the service over the control socket, or here when this process holds the database — the
+// same code as the console's forms (accounts.ts, actions.ts).
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { findByEmail, listPlayers } from '../db/players.ts';
+import { addReferee, assignReferee, refereesOfGame, setRefereePassword } from './accounts.ts';
+import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from './actions.ts';
+import { RefereeError } from './errors.ts';
+
+interface Ctx {
+  db: Db;
+  config: Config;
+  log: Logger;
+  actor: string;
+}
+
+interface RefereeOperation<S extends z.ZodType> {
+  summary: string;
+  args: S;
+  run(ctx: Ctx, args: z.output<S>): Promise<unknown>;
+}
+const op = <S extends z.ZodType>(o: RefereeOperation<S>): RefereeOperation<S> => o;
+
+const str = z.string();
+const id = z.number().int().min(1);
+
+const actionContext = (ctx: Ctx): ActionContext => ({ actor: ctx.actor, mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart } });
+
+/** A player named by faction or address. */
+async function playerId(db: Db, gameId: string, who: string): Promise<number> {
+  const w = who.trim().toLowerCase();
+  const player = w.includes('@') ? await findByEmail(db, gameId, w) : (await listPlayers(db, gameId)).find((p) => p.faction === w);
+  if (!player) throw new RefereeError('no-player', `game ${gameId} has no player ${JSON.stringify(who)} (a faction or an address)`);
+  return player.id;
+}
+
+export const refereeOperations = {
+  'referee.add': op({
+    summary: 'create a referee with a one-time password',
+    args: z.object({ email: str }),
+    async run(ctx, { email }) {
+      const { referee, password } = await addReferee(ctx.db, email, ctx.actor);
+      return { email: referee.email, password };
+    },
+  }),
+  'referee.passwd': op({
+    summary: 'set a referee’s password: the one given, or a new one-time password',
+    args: z.object({ email: str, password: str.optional() }),
+    async run(ctx, { email, password }) {
+      const r = await setRefereePassword(ctx.db, email, ctx.actor, password);
+      return { email: r.referee.email, password: r.password };
+    },
+  }),
+  'referee.assign': op({
+    summary: 'make a referee one of a game’s referees',
+    args: z.object({ gameId: str, email: str }),
+    async run(ctx, { gameId, email }) {
+      const r = await assignReferee(ctx.db, gameId, email, ctx.actor);
+      return { game: r.game.id, email: r.referee.email, added: r.added, referees: (await refereesOfGame(ctx.db, r.game.id)).map((x) => x.email) };
+    },
+  }),
+  'referee.extend': op({
+    summary: 'move the open turn’s deadline later, telling every player',
+    args: z.object({ gameId: str, minutes: z.number().int(), reason: str }),
+    async run(ctx, { gameId, minutes, reason }) {
+      return extendDeadline(ctx.db, gameId.trim().toLowerCase(), minutes, reason, actionContext(ctx));
+    },
+  }),
+  'referee.resend-welcome': op({
+    summary: 'send a player their welcome mail again',
+    args: z.object({ gameId: str, player: str, reason: str }),
+    async run(ctx, { gameId, player, reason }) {
+      const game = gameId.trim().toLowerCase();
+      const mail = await resendWelcome(ctx.db, game, await playerId(ctx.db, game, player), reason, actionContext(ctx));
+      return { outbox: mail.id, to: mail.toAddress };
+    },
+  }),
+  'referee.resend-edict': op({
+    summary: 'send a turn’s newest edict again, to one player or all',
+    args: z.object({ gameId: str, turn: id, player: str.optional(), reason: str }),
+    async run(ctx, { gameId, turn, player, reason }) {
+      const game = gameId.trim().toLowerCase();
+      const to = player === undefined ? null : await playerId(ctx.db, game, player);
+      return { queued: await resendEdict(ctx.db, game, turn, to, reason, actionContext(ctx)) };
+    },
+  }),
+  'referee.retry-mail': op({
+    summary: 'queue a failed mail again',
+    args: z.object({ gameId: str, outboxId: id, reason: str }),
+    async run(ctx, { gameId, outboxId, reason }) {
+      const m = await retryMail(ctx.db, gameId.trim().toLowerCase(), outboxId, reason, actionContext(ctx));
+      return { outbox: m.id, status: m.status };
+    },
+  }),
+  'referee.drop-mail': op({
+    summary: 'give up a mail that keeps failing',
+    args: z.object({ gameId: str, outboxId: id, reason: str }),
+    async run(ctx, { gameId, outboxId, reason }) {
+      const m = await dropMail(ctx.db, gameId.trim().toLowerCase(), outboxId, reason, actionContext(ctx));
+      return { outbox: m.id, status: m.status };
+    },
+  }),
+} as const;

@@ -1,0 +1,105 @@
+// The referee console in a real browser (Debian's Chromium through playwright-core, offline): a
+// referee logs in through the form (CSRF token, SameSite=Strict cookies under the strict CSP),
+// reads a sheet and the mail behind it, previews the open turn, and extends the deadline with a
+// reason that then shows, escaped, in the audit log. axe-core finds no serious issue.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import pino from 'pino';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../../src/db/audit.ts';
+import type { Database } from '../../src/db/client.ts';
+import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
+import { addSheetVersion } from '../../src/db/sheets.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { openTestPglite } from '../harness/pglite.ts';
+import { gameWithReferee, MAIL } from '../referee/world.ts';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+let database: Database;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let browser: Browser;
+let base: string;
+let gameId: string;
+let password: string;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  database = await openTestPglite();
+  const db = database.db;
+  ({ gameId, password } = await gameWithReferee(db, 'Orione <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+  const raw = Buffer.from('From: c@x.org\r\nSubject: orders\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n<b>not bold</b>\r\n');
+  const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1' });
+  await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
+  await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Hutt\n<b>not bold</b>', parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id });
+  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await database?.close();
+});
+
+async function seriousA11yIssues(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+describe('the referee console in a browser', () => {
+  it('logs in, reads a sheet and its mail, previews, and extends the deadline with a reason', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const blocked: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) blocked.push(m.text());
+    });
+
+    await page.goto(`${base}/referee/games/${gameId}`);
+    expect(new URL(page.url()).pathname).toBe('/referee/login'); // no session: to the login form
+    expect(await seriousA11yIssues(page)).toEqual([]);
+    await page.fill('#email', 'ref@x.org');
+    await page.fill('#password', 'wrong password, surely');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.locator('.error').textContent()).toContain('Wrong address or password');
+    await page.fill('#password', password);
+    await Promise.all([page.waitForURL(`${base}/referee`), page.click('button[type=submit]')]);
+
+    await page.click(`a[href="/referee/games/${gameId}"]`);
+    await page.waitForURL(`${base}/referee/games/${gameId}`);
+    expect(await page.locator('h1').textContent()).toBe('Orione <i>');
+    expect(await page.locator('pre').filter({ hasText: 'not bold' }).first().textContent()).toContain('V: Hutt\n<b>not bold</b>');
+    expect(await page.locator('b').count()).toBe(0); // the sheet's markup is text, not markup
+    await page.locator('summary').first().click();
+    expect(await page.locator('details pre').first().textContent()).toContain('Message-ID: <m1@x.org>');
+    expect(await seriousA11yIssues(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'referee-game-1280x800.png'), fullPage: true });
+
+    await page.click('text=Preview');
+    await page.waitForURL(`${base}/referee/games/${gameId}/preview`);
+    expect(await page.locator('.map svg').count()).toBe(1);
+    expect(await page.locator('li').filter({ hasText: 'sith: version 1' }).count()).toBe(1);
+    await page.goBack();
+
+    await page.fill('#extend-minutes', '90');
+    await page.fill('#extend-reason', 'storm over <Trantor>');
+    await Promise.all([page.waitForURL(/done=extended/), page.locator('#extend-reason').press('Enter')]);
+    expect(await page.locator('.notice').textContent()).toContain('The deadline was moved');
+    expect(await page.locator('td').filter({ hasText: 'storm over <Trantor>' }).count()).toBe(1);
+    const [audit] = await listAudit(database.db, { gameId, action: 'turn.extend' });
+    expect(audit).toMatchObject({ actor: 'referee:ref@x.org', detail: { minutes: 90, reason: 'storm over <Trantor>' } });
+
+    await Promise.all([page.waitForURL(`${base}/referee/login`), page.click('text=Log out')]);
+    await page.goto(`${base}/referee`);
+    expect(new URL(page.url()).pathname).toBe('/referee/login');
+    expect(blocked).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,283 @@
+// The referee console through app.inject (issue 10): one session check in front of every route,
+// CSRF on every form, escaping of everything players and referees wrote, login rate limits.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../src/db/client.ts';
+import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
+import { enqueue, listOutbox, markFailed } from '../../src/db/outbox.ts';
+import { edicts, turns } from '../../src/db/schema.ts';
+import { addSheetVersion } from '../../src/db/sheets.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { listAudit } from '../../src/db/audit.ts';
+import { openTestPglite } from '../harness/pglite.ts';
+import { FORM, form, gameWithReferee, logIn, loginForm, MAIL, postLogin, type Browser } from '../referee/world.ts';
+
+let database: Database;
+let app: Awaited<ReturnType<typeof buildApp>>;
+const logs: string[] = [];
+let gameId: string;
+let password: string;
+let browser: Browser;
+let failedMailId: number;
+let otherPassword: string;
+let looseMailId: number;
+
+const HOSTILE = '<script>alert(1)</script>';
+
+beforeAll(async () => {
+  database = await openTestPglite();
+  const db = database.db;
+  ({ gameId, password } = await gameWithReferee(db, `Orione ${HOSTILE}`, ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+  ({ password: otherPassword } = await gameWithReferee(db, 'Other game', ['e@x.org', 'f@x.org', 'g@x.org', 'h@x.org'], 'other@x.org'));
+  const raw = Buffer.from(`From: a@x.org\r\nTo: orders@sf.example\r\nSubject: orders <img src=x onerror=alert(2)>\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n${HOSTILE}\r\n`);
+  const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1', receivedAt: new Date('2026-03-02T11:00:00Z') });
+  await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
+  const loose = await storeInbound(db, Buffer.from('From: ?\r\nSubject: <marquee>\r\n\r\nbody'), { source: 'cli', sourceKey: 'cli:m2' });
+  await markProcessed(db, loose.id, { status: 'rejected', outcome: 'unprocessable' });
+  looseMailId = loose.id;
+  await addSheetVersion(db, {
+    gameId, turn: 1, faction: 'sith', text: `V: Hutt\n${HOSTILE}`, parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id,
+  });
+  const { mail } = await enqueue(db, {
+    kind: 'ack', gameId, toAddress: `"<b>bold</b>"@x.org`, subject: `Re: ${HOSTILE}`, messageId: 'x1@sf.example', bodyText: 'hi', dedupeKey: 'test:1',
+  });
+  await markFailed(db, mail.id, `550 no such user ${HOSTILE}`, { permanent: true });
+  failedMailId = mail.id;
+  app = await buildApp({
+    db,
+    log: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
+    referee: { mail: MAIL, loginLimit: { perIp: 1000 } },
+  });
+  browser = await logIn(app, 'ref@x.org', password);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+const pages = () => ['/referee', `/referee/games/${gameId}`, `/referee/games/${gameId}?turn=1`, `/referee/games/${gameId}/preview`, `/referee/games/${gameId}/mail/1`, '/referee/unassigned/mail/1'];
+const posts = () => [
+  '/referee/logout',
+  `/referee/games/${gameId}/deadline`,
+  `/referee/games/${gameId}/players/1/welcome`,
+  `/referee/games/${gameId}/edicts/resend`,
+  `/referee/games/${gameId}/outbox/${failedMailId}/retry`,
+  `/referee/games/${gameId}/outbox/${failedMailId}/drop`,
+];
+
+describe('the session check', () => {
+  it('sends every page to the login form without a session, or with a forged one', async () => {
+    for (const url of pages()) {
+      for (const cookies of [{}, { sf_referee: 'A'.repeat(43) }, { sf_referee: '<x>' }] as Array<Record<string, string>>) {
+        const res = await app.inject({ method: 'GET', url, cookies });
+        expect([url, res.statusCode, res.headers.location]).toEqual([url, 302, '/referee/login']);
+      }
+    }
+  });
+
+  it('refuses every POST without a session with 401, before looking at the form', async () => {
+    for (const url of posts()) {
+      const res = await app.inject({ method: 'POST', url, cookies: { sf_csrf: browser.cookies.sf_csrf! }, headers: FORM, payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }) });
+      expect([url, res.statusCode]).toEqual([url, 401]);
+    }
+    expect((await listAudit(database.db, { gameId })).filter((e) => e.action !== 'referee.assign' && e.action !== 'game.create')).toEqual([]);
+  });
+
+  it('refuses every POST with a session but a missing or wrong CSRF token (403), changing nothing', async () => {
+    for (const url of [...posts(), '/referee/login']) {
+      for (const token of [undefined, 'wrong', browser.token.slice(0, -2) + 'xx']) {
+        const fields: Record<string, string> = { reason: 'x', minutes: '10', email: 'ref@x.org', password };
+        if (token !== undefined) fields._csrf = token;
+        const res = await app.inject({ method: 'POST', url, cookies: browser.cookies, headers: FORM, payload: form(fields) });
+        expect([url, token, res.statusCode]).toEqual([url, token, 403]);
+      }
+    }
+    // Without the CSRF cookie, the right token is no good either.
+    const res = await app.inject({ method: 'POST', url: posts()[1]!, cookies: { sf_referee: browser.cookies.sf_referee! }, headers: FORM, payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }) });
+    expect(res.statusCode).toBe(403);
+    const [turn] = await database.db.select().from(turns).where(eq(turns.gameId, gameId));
+    expect(turn!.deadline.toISOString()).toBe('2026-03-08T19:00:00.000Z');
+  });
+
+  it('shows a referee only the games they run', async () => {
+    const res = await app.inject({ method: 'GET', url: '/referee/games/other-game', cookies: browser.cookies });
+    expect(res.statusCode).toBe(404);
+    const home = await app.inject({ method: 'GET', url: '/referee', cookies: browser.cookies });
+    expect(home.body).toContain(`/referee/games/${gameId}`);
+    expect(home.body).not.toContain('other-game');
+  });
+});
+
+describe('logging in', () => {
+  it('sets an HttpOnly, SameSite=Strict session cookie limited to /referee', async () => {
+    const b = await loginForm(app);
+    const res = await postLogin(app, b, 'REF@x.org', password);
+    expect(res.statusCode).toBe(303);
+    const session = res.cookies.find((c) => c.name === 'sf_referee')!;
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/referee' });
+    expect(session.secure).toBeFalsy(); // plain HTTP here; see the https case below
+    const csrf = (await app.inject({ method: 'GET', url: '/referee/login' })).cookies.find((c) => c.name === 'sf_csrf')!;
+    expect(csrf).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/referee' });
+  });
+
+  it('marks cookies Secure when PUBLIC_URL is https', async () => {
+    const secure = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { secureCookies: true } });
+    try {
+      const b = await loginForm(secure);
+      const res = await postLogin(secure, b, 'ref@x.org', password);
+      expect(res.cookies.find((c) => c.name === 'sf_referee')!.secure).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('refuses a wrong password, logs the failure without the password, and sets no session', async () => {
+    logs.length = 0;
+    const b = await loginForm(app);
+    const res = await postLogin(app, b, 'ref@x.org', 'not-the-password-123');
+    expect(res.statusCode).toBe(401);
+    expect(res.cookies.find((c) => c.name === 'sf_referee')).toBeUndefined();
+    expect(res.body).toContain('Wrong address or password');
+    const warn = logs.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40);
+    expect(warn.map((l) => l.msg)).toContain('referee login failed');
+    expect(logs.join('\n')).not.toContain('not-the-password-123');
+    expect(logs.join('\n')).not.toContain(password);
+  });
+
+  it('escapes the address typed into the form when it shows it again', async () => {
+    const b = await loginForm(app);
+    const res = await postLogin(app, b, `"><script>x</script>@x.org`, 'whatever-password');
+    expect(res.statusCode).toBe(401);
+    expect(res.body).not.toContain('<script>x</script>');
+    expect(res.body).toContain('&quot;&gt;&lt;script&gt;');
+  });
+
+  it('logs out: the session no longer opens a page', async () => {
+    const b = await logIn(app, 'ref@x.org', password);
+    const out = await app.inject({ method: 'POST', url: '/referee/logout', cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token }) });
+    expect(out.statusCode).toBe(303);
+    const res = await app.inject({ method: 'GET', url: '/referee', cookies: b.cookies });
+    expect(res.statusCode).toBe(302);
+  });
+});
+
+describe('login rate limits', () => {
+  it('per account: the 11th attempt in 15 minutes is refused before the password is checked', async () => {
+    const limited = await buildApp({ db: database.db, log: pino({ level: 'silent' }) });
+    try {
+      const b = await loginForm(limited);
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) codes.push((await postLogin(limited, b, 'other@x.org', `wrong-password-${i}`, `10.0.0.${i + 1}`)).statusCode);
+      expect(codes).toEqual([...Array<number>(10).fill(401), 429]);
+      // Even the right password now waits: the limit is on the account, from any address.
+      expect((await postLogin(limited, b, 'other@x.org', 'x'.repeat(20), '10.0.1.1')).statusCode).toBe(429);
+      // Another account is not held up.
+      expect((await postLogin(limited, b, 'ref@x.org', password, '10.0.1.2')).statusCode).toBe(303);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('per IP: one address trying many accounts is stopped', async () => {
+    const limited = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { loginLimit: { perIp: 3 } } });
+    try {
+      const b = await loginForm(limited);
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await postLogin(limited, b, `nobody${i}@x.org`, 'some-password-here', '10.9.9.9')).statusCode);
+      expect(codes).toEqual([401, 401, 401, 429]);
+      expect((await postLogin(limited, b, 'ref@x.org', password, '10.9.9.10')).statusCode).toBe(303);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('seeing everything, escaped', () => {
+  it('shows every sheet version and the raw mail behind it as escaped text', async () => {
+    const res = await app.inject({ method: 'GET', url: `/referee/games/${gameId}`, cookies: browser.cookies });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('Version 1: with problems');
+    expect(res.body).toContain('V: Hutt\n&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.body).toContain('Subject: orders &lt;img src=x onerror=alert(2)&gt;');
+    expect(res.body).toContain('Orione &lt;script&gt;');
+    expect(res.body).not.toContain(HOSTILE);
+    expect(res.body).not.toContain('<img');
+  });
+
+  it('shows outbox failures and bouncing addresses, escaped', async () => {
+    const res = await app.inject({ method: 'GET', url: `/referee/games/${gameId}`, cookies: browser.cookies });
+    expect(res.body).toContain('&quot;&lt;b&gt;bold&lt;/b&gt;&quot;@x.org');
+    expect(res.body).toContain('550 no such user &lt;script&gt;');
+    expect(res.body).toMatch(/<h2>Bouncing addresses<\/h2><table>/);
+  });
+
+  it('shows a stored mail of the game in full, and no mail to a referee of another game', async () => {
+    const res = await app.inject({ method: 'GET', url: `/referee/games/${gameId}/mail/1`, cookies: browser.cookies });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Message-ID: &lt;m1@x.org&gt;');
+    expect(res.body).not.toContain(HOSTILE);
+    const other = await logIn(app, 'other@x.org', otherPassword);
+    expect((await app.inject({ method: 'GET', url: `/referee/games/${gameId}/mail/1`, cookies: other.cookies })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/referee/games/other-game/mail/1', cookies: other.cookies })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/referee/unassigned/mail/1', cookies: other.cookies })).statusCode).toBe(404);
+  });
+
+  it('lists mail set aside as unprocessable: with no game, for every referee', async () => {
+    const home = await app.inject({ method: 'GET', url: '/referee', cookies: browser.cookies });
+    expect(home.body).toContain(`href="/referee/unassigned/mail/${looseMailId}"`);
+    const res = await app.inject({ method: 'GET', url: `/referee/unassigned/mail/${looseMailId}`, cookies: browser.cookies });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('&lt;marquee&gt;');
+    expect(res.body).not.toContain('<marquee>');
+  });
+});
+
+describe('actions and preview from the console', () => {
+  it('previews the open turn without storing it', async () => {
+    const res = await app.inject({ method: 'GET', url: `/referee/games/${gameId}/preview`, cookies: browser.cookies });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Nothing is stored, mailed or published');
+    expect(res.body).toContain('<svg');
+    expect(res.body).toContain('sith: version 1');
+    expect(res.body).not.toContain(HOSTILE);
+    expect(await database.db.select().from(edicts).where(eq(edicts.gameId, gameId))).toEqual([]);
+  });
+
+  it('extends the deadline with a reason: audited, mailed, and the reason shown escaped', async () => {
+    const res = await app.inject({
+      method: 'POST', url: `/referee/games/${gameId}/deadline`, cookies: browser.cookies, headers: FORM,
+      payload: form({ _csrf: browser.token, minutes: '60', reason: `server down ${HOSTILE}` }),
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/referee/games/${gameId}?done=extended`);
+    const [audit] = await listAudit(database.db, { gameId, action: 'turn.extend' });
+    expect(audit).toMatchObject({ actor: 'referee:ref@x.org', detail: { minutes: 60, reason: `server down ${HOSTILE}` } });
+    expect((await listOutbox(database.db, { gameId, kind: 'deadline-extended' })).length).toBe(4);
+    const page = await app.inject({ method: 'GET', url: res.headers.location as string, cookies: browser.cookies });
+    expect(page.body).toContain('The deadline was moved');
+    expect(page.body).toContain('server down &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.body).not.toContain(HOSTILE);
+  });
+
+  it('refuses an action without a reason or beyond the cap with a page saying why, changing nothing', async () => {
+    const before = await listAudit(database.db, { gameId });
+    for (const fields of [{ minutes: '60', reason: '' }, { minutes: '999999', reason: 'x' }, { minutes: '<b>', reason: 'x' }]) {
+      const res = await app.inject({ method: 'POST', url: `/referee/games/${gameId}/deadline`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: browser.token, ...fields }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('class="error"');
+      expect(res.body).not.toContain('<b>');
+    }
+    expect(await listAudit(database.db, { gameId })).toEqual(before);
+  });
+
+  it('retries a failed mail from the console', async () => {
+    const res = await app.inject({
+      method: 'POST', url: `/referee/games/${gameId}/outbox/${failedMailId}/retry`, cookies: browser.cookies, headers: FORM,
+      payload: form({ _csrf: browser.token, reason: 'address fixed' }),
+    });
+    expect(res.statusCode).toBe(303);
+    expect((await listOutbox(database.db, { gameId })).find((m) => m.id === failedMailId)!.status).toBe('pending');
+  });
+});

@@ -1,0 +1,51 @@
+// `sf referee …` runs these operations (through the service's socket or in its own process): the
+// same code as the console, errors as one sentence with a code.
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { OperationError, operations, runOperation, type OperationContext } from '../../src/control/operations.ts';
+import { listAudit } from '../../src/db/audit.ts';
+import type { Db } from '../../src/db/client.ts';
+import { listOutbox } from '../../src/db/outbox.ts';
+import { createLogger } from '../../src/logger.ts';
+import { authenticate } from '../../src/referee/accounts.ts';
+import { databasePerFile } from '../harness/pglite.ts';
+import { gameWithReferee } from './world.ts';
+
+const dbs = databasePerFile();
+const ctx = (db: Db): OperationContext => ({
+  db, config: loadConfig({ MAIL_DOMAIN: 'sf.example' }), log: createLogger('silent'), actor: 'cli:test', receive: () => Promise.reject(new Error('no mail expected')),
+});
+
+describe('sf referee operations', () => {
+  it('are in the registry the CLI and the control socket share', () => {
+    expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
+      'referee.add', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.resend-edict', 'referee.resend-welcome', 'referee.retry-mail',
+    ]);
+  });
+
+  it('add prints a one-time password that logs in; assign and passwd work on it', async () => {
+    const { db } = await dbs.fresh();
+    const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
+    const added = (await runOperation(ctx(db), 'referee.add', { email: 'Two@x.org' })) as { email: string; password: string };
+    expect(await authenticate(db, 'two@x.org', added.password)).not.toBeNull();
+    expect(await runOperation(ctx(db), 'referee.assign', { gameId, email: 'two@x.org' })).toEqual({ game: gameId, email: 'two@x.org', added: true, referees: ['one@x.org', 'two@x.org'] });
+    const changed = (await runOperation(ctx(db), 'referee.passwd', { email: 'two@x.org' })) as { password: string };
+    expect(changed.password).not.toBe(added.password);
+    expect(await authenticate(db, 'two@x.org', changed.password)).not.toBeNull();
+    const err = await runOperation(ctx(db), 'referee.add', { email: 'two@x.org' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OperationError);
+    expect(err).toMatchObject({ code: 'referee-exists' });
+  });
+
+  it('the actions name players by faction or address, and audit as the CLI user', async () => {
+    const { db } = await dbs.fresh();
+    const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
+    const r = (await runOperation(ctx(db), 'referee.resend-welcome', { gameId, player: 'B@x.org', reason: 'lost' })) as { to: string };
+    expect(r.to).toBe('b@x.org');
+    const err = await runOperation(ctx(db), 'referee.resend-welcome', { gameId, player: 'jedi', reason: 'lost' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'no-player' });
+    await runOperation(ctx(db), 'referee.extend', { gameId, minutes: 30, reason: 'storm' });
+    expect((await listAudit(db, { gameId, action: 'turn.extend' }))[0]!.actor).toBe('cli:test');
+    expect((await listOutbox(db, { gameId, kind: 'deadline-extended' }))[0]!.bodyText).toContain('orders+');
+  });
+});

@@ -1,0 +1,61 @@
+// A game with a referee, for the console's tests: the app through app.inject on PGlite, and a
+// browser-like login (the CSRF cookie and token from the form, then the session cookie).
+import type { FastifyInstance } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Db } from '../../src/db/client.ts';
+import { createGame } from '../../src/games/index.ts';
+import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
+
+export const NOW = new Date('2026-03-02T10:00:00Z');
+export const MAIL = { domain: 'sf.example', ordersLocalPart: 'orders' };
+
+export async function gameWithReferee(db: Db, name: string, players: string[], referee: string): Promise<{ gameId: string; password: string }> {
+  const { game } = await createGame(
+    db,
+    { name, players: players.map((email) => ({ email })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    { actor: 'test', mail: MAIL, now: () => NOW },
+  );
+  const { password } = await addReferee(db, referee, 'test');
+  await assignReferee(db, game.id, referee, 'test');
+  return { gameId: game.id, password };
+}
+
+/** The cookies a response sets, name → value. */
+export function setCookies(res: LightMyRequestResponse): Record<string, string> {
+  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+}
+
+/** The CSRF token in the first form of a page. */
+export function csrfToken(body: string): string {
+  const m = /name="_csrf" value="([^"]+)"/.exec(body);
+  if (!m) throw new Error('no CSRF token on the page');
+  return m[1]!;
+}
+
+export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+export interface Browser {
+  cookies: Record<string, string>;
+  token: string;
+}
+
+/** The login form, fetched as a browser would: its CSRF cookie and token. */
+export async function loginForm(app: FastifyInstance, remoteAddress = '127.0.0.1'): Promise<Browser> {
+  const res = await app.inject({ method: 'GET', url: '/referee/login', remoteAddress });
+  return { cookies: setCookies(res), token: csrfToken(res.body) };
+}
+
+export async function postLogin(app: FastifyInstance, b: Browser, email: string, password: string, remoteAddress = '127.0.0.1'): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/referee/login', remoteAddress, cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token, email, password }) });
+}
+
+/** Logs in and answers the browser's state: the session cookie, and a token from a console page. */
+export async function logIn(app: FastifyInstance, email: string, password: string): Promise<Browser> {
+  const b = await loginForm(app);
+  const res = await postLogin(app, b, email, password);
+  if (res.statusCode !== 303) throw new Error(`login answered ${res.statusCode}`);
+  const cookies = { ...b.cookies, ...setCookies(res) };
+  const home = await app.inject({ method: 'GET', url: '/referee', cookies });
+  return { cookies, token: csrfToken(home.body) };
+}
