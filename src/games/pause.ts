@@ -1,7 +1,7 @@
 // The referee pauses a game (a dispute, a holiday for everyone) and resumes it: while paused no
 // deadline fires and no reminder goes out; on resuming, the open turn's deadlines move on by the
-// length of the pause, so nobody loses time. Extending a deadline is the same move, by hand,
-// capped so a game cannot be parked for ever by mistake. Every change is audited and mailed.
+// length of the pause, so nobody loses time. Both are audited and mailed. (Extending a deadline by
+// hand is src/referee/actions.ts.)
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
@@ -15,9 +15,6 @@ import { declarationDeadlineOf } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
-
-/** An extension may push a deadline at most this far past where it was. */
-export const MAX_EXTENSION_MS = 14 * 86_400_000;
 
 export async function pauseGame(db: Db, gameId: string, reason: string, ctx: GamesContext): Promise<void> {
   const now = ctx.now?.() ?? new Date();
@@ -46,34 +43,18 @@ export async function resumeGame(db: Db, gameId: string, reason: string, ctx: Ga
   });
 }
 
-/** Moves the open turn's deadline later (never earlier), by at most MAX_EXTENSION_MS. */
-export async function extendDeadline(db: Db, gameId: string, to: Date, reason: string, ctx: GamesContext): Promise<void> {
-  const now = ctx.now?.() ?? new Date();
-  if (!reason.trim()) throw new GameError('invalid-input', 'an extension needs a reason', 'reason');
-  await db.transaction(async (tx) => {
-    const game = await locked(tx, gameId);
-    const turn = await lockTurn(tx, gameId, game.currentTurn);
-    if (!turn || turn.status !== 'open') throw new GameError('turn-closed', `game ${gameId} has no open turn`);
-    if (to <= turn.deadline) throw new GameError('invalid-input', 'a deadline is only ever moved later', 'deadline');
-    if (to.getTime() - turn.deadline.getTime() > MAX_EXTENSION_MS) throw new GameError('invalid-input', 'an extension is at most 14 days', 'deadline');
-    await updateTurn(tx, gameId, turn.number, { deadline: to, declarationDeadline: declarationDeadlineOf(game, to), earlyAt: null });
-    await recordAudit(tx, { actor: ctx.actor, gameId, action: 'turn.extend', detail: { turn: turn.number, from: turn.deadline.toISOString(), to: to.toISOString(), reason } });
-    await tell(tx, game, 'deadline-extended', { reason, deadline: to, turn: turn.number }, ctx, now);
-  });
-}
-
 async function locked(tx: Db, gameId: string): Promise<Game> {
   const game = await lockGame(tx, gameId);
   if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
   return game;
 }
 
-async function tell(tx: Db, game: Game, template: string, v: { reason: string; deadline?: Date; turn?: number }, ctx: GamesContext, now: Date): Promise<void> {
+async function tell(tx: Db, game: Game, template: string, v: { reason: string; deadline?: Date }, ctx: GamesContext, now: Date): Promise<void> {
   const players = await listPlayers(tx, game.id);
   const thread = gameThread(game.id, ctx.mail.domain);
   await enqueueMany(tx, players.map((p) => {
     const r = renderMail(template, p.lang, {
-      game: game.id, gameName: game.name, reason: v.reason, turn: v.turn ?? game.currentTurn,
+      game: game.id, gameName: game.name, reason: v.reason, turn: game.currentTurn,
       deadline: v.deadline ? formatInstant(v.deadline, p.timeZone ?? game.timeZone, p.lang) : '',
     });
     return {

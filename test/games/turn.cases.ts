@@ -16,7 +16,7 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { extendDeadline, pauseGame, resumeGame } from '../../src/games/pause.ts';
+import { pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
 import { replayTurns } from '../../src/games/replay.ts';
@@ -334,7 +334,7 @@ export function turnCases(open: () => Promise<Database>): void {
     });
   });
 
-  describe('pausing, resuming and extending', () => {
+  describe('pausing and resuming', () => {
     it('a paused game passes no deadline; resuming moves the deadline on by the pause; everyone is told', async () => {
       clock.set(START);
       const { game } = await createGame(db, input('Pause'), ctx);
@@ -351,17 +351,6 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await listAudit(db, { gameId: game.id })).map((e) => e.action).slice(0, 2)).toEqual(['game.resume', 'game.pause']);
     });
 
-    it('an extension only moves a deadline later, by at most 14 days, with a reason', async () => {
-      clock.set(START);
-      const { game } = await createGame(db, input('Extend'), ctx);
-      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() - MINUTE), 'earlier', ctx)).rejects.toThrow(/later/);
-      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() + 15 * 24 * 60 * MINUTE), 'far', ctx)).rejects.toThrow(/14 days/);
-      await expect(extendDeadline(db, game.id, new Date(TURN1_DEADLINE.getTime() + MINUTE), ' ', ctx)).rejects.toThrow(/reason/);
-      const to = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
-      await extendDeadline(db, game.id, to, 'a player is travelling', ctx);
-      expect((await findTurn(db, game.id, 1))!).toMatchObject({ deadline: to, declarationDeadline: new Date(to.getTime() - 120 * MINUTE) });
-      expect(await listOutbox(db, { gameId: game.id, kind: 'deadline-extended' })).toHaveLength(4);
-    });
   });
 
   describe('replayTurns (sf turn replay)', () => {
