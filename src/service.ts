@@ -1,14 +1,19 @@
 // The running service: the database, the mail source (IMAP, or the Maildir by default) feeding
 // the intake queue, the sweep of mail left pending, the outbox sender and the web app. Every loop logs and carries on
-// after a failure; stop() ends them in order and closes the database last.
+// after a failure; stop() ends them in order and closes the database last. On the embedded
+// database the service is its one owner (a lock in DATA_DIR) and answers `sf` commands on a
+// control socket there, so that they never open it beside us (issue 7).
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { buildApp } from './http/app.ts';
+import { refereeConsoleOptions } from './http/referee/plugin.ts';
 import { IntakeQueue } from './mail/intake/intake-queue.ts';
 import type { RawMail } from './mail/sources/types.ts';
+import { BodyReader } from './mail/intake/body-reader.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
+import type { ArrivedMail } from './mail/intake/receive.ts';
 import { sendDueMail } from './mail/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
 import { createSmtpTransport } from './mail/send/smtp-transport.ts';
@@ -16,6 +21,10 @@ import type { MailTransport } from './mail/send/types.ts';
 import { runImapSource } from './mail/sources/imap-source.ts';
 import { runMaildirSource } from './mail/sources/maildir-source.ts';
 import { sleep } from './mail/sources/timing.ts';
+import { SourceProgress } from './mail/sources/progress.ts';
+import { startTurnJob } from './turn-loop.ts';
+import { DatabaseBusyError, describeOwner, lockDatabase, ownerAlive, type HeldLock } from './control/db-lock.ts';
+import { startControlServer, socketPath, type ControlServer } from './control/socket.ts';
 
 export interface Service {
   database: Database;
@@ -61,12 +70,54 @@ export interface ServiceOptions {
   pollIntervalMs?: number;
   sweepIntervalMs?: number;
   sendIntervalMs?: number;
+  /** How often the turn job looks for deadlines, reminders and notices. */
+  turnJobIntervalMs?: number;
   listen?: boolean;
+  /** The clock of the game's schedule (tests drive it). */
+  now?: () => Date;
+}
+
+/** The embedded database's lock, for the service's whole life; null on PostgreSQL or in memory. */
+async function ownDatabase(config: Config, log: Logger): Promise<HeldLock | null> {
+  const c = config.database;
+  if (c.kind !== 'pglite' || c.dataDir.includes('://')) return null;
+  let told = false;
+  try {
+    return await lockDatabase(c.dataDir, {
+      role: 'serve',
+      what: 'sf serve',
+      // Another service: refuse at once. A CLI command: it is done in moments, wait for it.
+      keepWaiting: (owner, waited) => {
+        if (owner?.role === 'serve' && ownerAlive(owner)) return false;
+        if (!told) log.info(`waiting for ${describeOwner(owner)}${owner && ownerAlive(owner) ? ' to finish' : ''}`);
+        told = true;
+        return waited < (owner ? 120_000 : 10_000);
+      },
+      onCompromised: (err) => log.error({ err }, `the database lock in ${config.dataDir} was lost: another process may open the database; stop the service`),
+    });
+  } catch (err) {
+    if (err instanceof DatabaseBusyError && err.owner?.role === 'serve')
+      throw new DatabaseBusyError(`another sf serve (pid ${err.owner.pid}) already uses DATA_DIR ${config.dataDir}: stop it, or set DATA_DIR to another directory`, err.owner);
+    throw err;
+  }
 }
 
 export async function startService(config: Config, log: Logger, opts: ServiceOptions = {}): Promise<Service> {
-  const database = await openDatabase(config);
-  const deps = intakeDeps(config, database, log);
+  const lock = await ownDatabase(config, log);
+  try {
+    return await startOwned(config, log, opts, lock);
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+}
+
+async function startOwned(config: Config, log: Logger, opts: ServiceOptions, lock: HeldLock | null): Promise<Service> {
+  const database = await openDatabase(config, log); // log: PostgreSQL retries and lost connections are reported
+  const now = opts.now ?? (() => new Date());
+  // Bodies are read in a worker with a time and memory budget: no mail can hold up the service (issue 8).
+  const deps: IntakeDeps = { ...intakeDeps(config, database, log, now), bodyReader: new BodyReader() };
+  const progress = new SourceProgress(() => now().getTime());
   const transport = createTransport(config, log);
   const controller = new AbortController();
   const { signal } = controller;
@@ -88,30 +139,49 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
       log,
       signal,
       pollIntervalMs: poll,
+      progress,
     }));
   } else {
-    loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll }));
+    loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll, progress }));
   }
   loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => queue.sweep()));
   loops.push(every(opts.sendIntervalMs ?? 2_000, signal, log, 'outbox', async () => {
     while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
   }));
 
-  const app = await buildApp({ db: database.db, log });
+  loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000 }));
+
+  const app = await buildApp({ db: database.db, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config) });
   let url = '';
-  if (opts.listen !== false) url = await app.listen({ host: config.http.host, port: config.http.port });
+  let control: ControlServer | null = null;
+  try {
+    if (opts.listen !== false) url = await app.listen({ host: config.http.host, port: config.http.port });
+    if (lock) {
+      const ctx = { db: database.db, config, log, receive: (m: ArrivedMail) => queue.receive(m) };
+      control = await startControlServer(socketPath(config.dataDir), (actor) => ({ ...ctx, actor }), log);
+    }
+  } catch (err) {
+    controller.abort();
+    await Promise.allSettled(loops);
+    await app.close();
+    await database.close();
+    throw err;
+  }
   log.info({ url, database: database.kind, mail: config.mail.imap ? 'imap' : `maildir ${config.mail.maildir}` }, 'service started');
 
   return {
     database,
     url,
     async stop() {
+      await control?.close(); // no new operations; those under way finish first
       controller.abort();
       await Promise.allSettled(loops);
       await queue.idle(); // what was stored is processed before the database closes
+      await deps.bodyReader?.close();
       await app.close();
       await transport.close?.();
       await database.close();
+      await lock?.release();
     },
   };
 }

@@ -1,180 +1,197 @@
-// `sf game create …` and `sf game join <game> <email>`. Secrets travel by mail only (the welcome
-// mail); the summary shows them only with --show-secrets, for a referee who has to resend one.
-import { userInfo } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { createGame, GameError, joinGame, type GamesContext } from '../games/index.ts';
+// `sf game create|join|list|show`. Each runs one operation (src/control/operations.ts) through the
+// running service or on the database directly; this module only reads the command line and
+// prints the answer. Secrets travel by mail (the welcome mail); they are printed only with
+// --show-secrets, for a referee who has to resend one.
 import { formatInstant } from '../games/time-format.ts';
-import type { Player } from '../db/players.ts';
+import { list, str, UsageError, wholeNumber, type Parsed } from './args.ts';
+import { out, perform, type Group, type Leaf } from './command.ts';
+import { inFlags, type GameView, type PlayerView } from './game-format.ts';
+import { printableLine } from './terminal.ts';
 
-const USAGE = `usage:
-  sf game create --name <name> --players a@x,b@y,c@z,d@w [--lang it,en,it,it] [--player-tz <zones>]
-                 --tz Europe/Rome --deadline 'sun 20:00' [--declare-lead 1440] [--reminders 1440,120]
-                 [--dispute 1440] [--victory 12] [--nmr-hostility keep|none] [--show-secrets]
-  sf game join <game> <email> [--lang it] [--name <name>] [--tz <zone>] [--show-secrets]`;
-
-class UsageError extends Error {}
-
-const list = (v: string | undefined): string[] | undefined =>
-  v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter((s) => s !== '');
-
-function int(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v.trim())) throw new UsageError(`--${name} must be a whole number, not ${JSON.stringify(v)}`);
-  return Number(v);
-}
+const showSecrets = { help: 'also print each player’s secret and private orders address' };
+const json = { help: 'print the answer as JSON' };
 
 /** One value for everyone, or one per player in order. */
-function perPlayer<T extends string>(name: string, values: string[] | undefined, count: number): T[] | undefined {
+function perPlayer(name: string, values: string[] | undefined, count: number): string[] | undefined {
   if (!values) return undefined;
-  if (values.length === 1) return Array<T>(count).fill(values[0] as T);
-  if (values.length !== count) throw new UsageError(`--${name} needs one value, or one per player (${count})`);
-  return values as T[];
+  if (values.length === 1) return Array<string>(count).fill(values[0]!);
+  if (values.length !== count) throw new UsageError(`--${name} needs one value, or one per player (${count} players, ${values.length} values)`);
+  return values;
 }
 
-function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!);
-  }
+function lang(name: string, v: string): 'it' | 'en' {
+  if (v !== 'it' && v !== 'en') throw new UsageError(`--${name} must be it or en, not ${JSON.stringify(v)}`);
+  return v;
 }
 
-function context(domain: string, ordersLocalPart: string): GamesContext {
-  let user = 'unknown';
-  try {
-    user = userInfo().username;
-  } catch {
-    // No passwd entry (some containers): the audit row still says it came from the CLI.
-  }
-  return { actor: `cli:${user}`, mail: { domain, ordersLocalPart } };
+function noPositionals(p: Parsed, command: string): void {
+  if (p.positionals.length) throw new UsageError(`${command} takes no ${JSON.stringify(p.positionals[0])} (options start with --)`);
 }
 
-// The service names its input fields; a CLI user knows the flags.
-const FLAGS: Record<string, string> = {
-  name: '--name',
-  players: '--players',
-  timeZone: '--tz',
-  weeklyDeadline: '--deadline',
-  declarationLeadMinutes: '--declare-lead',
-  reminderMinutes: '--reminders',
-  disputeWindowMinutes: '--dispute',
-  victoryPlanets: '--victory',
-  nmrHostility: '--nmr-hostility',
+const playerLine = (p: PlayerView) =>
+  `  ${p.faction.padEnd(12)} ${p.email}  (${p.lang}${p.timeZone ? `, ${p.timeZone}` : ''})${p.secret ? `  secret ${p.secret}  address ${p.address}` : ''}`;
+
+const when = (iso: string | null, g: GameView) => (iso ? formatInstant(new Date(iso), g.timeZone, 'en') : '—');
+
+const create: Leaf = {
+  spec: {
+    name: 'sf game create',
+    summary: 'create a game: players, turn 1 and a welcome mail to each player',
+    options: {
+      name: { value: '<name>', help: 'the game’s name; its id (the [SF <id>] subject tag) is made from it', required: true },
+      players: { value: '<a@x,b@y,…>', help: 'the players’ addresses, 4 to 8, in faction order (R-SETUP-1, R-SETUP-5)', required: true },
+      tz: { value: '<zone>', help: 'the game’s time zone, an IANA name like Europe/Rome (not CET)', required: true },
+      deadline: { value: '<day hh:mm>', help: 'the weekly deadline in that zone, like "sun 20:00"', required: true },
+      lang: { value: '<it|en,…>', help: 'the players’ language: one for all, or one per player', default: 'en' },
+      'player-tz': { value: '<zone,…>', help: 'zones the players read deadlines in: one, or one per player', default: 'the game’s' },
+      'declare-lead': { value: '<minutes>', help: 'the Chancellor declares this many minutes before the deadline (R-TURN-3)', default: '1440 = 24 h' },
+      reminders: { value: '<minutes,…>', help: 'reminder mails this many minutes before each deadline', default: '1440,120' },
+      dispute: { value: '<minutes>', help: 'minutes after an edict during which players may dispute it', default: '1440 = 24 h' },
+      victory: { value: '<planets>', help: 'planets that win the game', default: '12' },
+      'nmr-hostility': { value: '<keep|none>', help: 'hostility of a faction that sends no orders', default: 'keep' },
+      'show-secrets': showSecrets,
+      json,
+    },
+    notes: ['Turn 1 (the election) ends at the first weekly deadline at least 24 hours away.'],
+    examples: [
+      "sf game create --name 'Test Galaxy' --players ann@example.com,bob@example.com,cy@example.com,di@example.com --tz Europe/Rome --deadline 'sun 20:00'",
+      "sf game create --name Andromeda --players a@x.it,b@y.it,c@z.it,d@w.it --lang it --tz Europe/Rome --deadline 'fri 21:30' --reminders 720",
+    ],
+  },
+  async run(p) {
+    noPositionals(p, 'sf game create');
+    const emails = list(str(p, 'players')) ?? [];
+    const langs = perPlayer('lang', list(str(p, 'lang')), emails.length)?.map((l) => lang('lang', l));
+    const zones = perPlayer('player-tz', list(str(p, 'player-tz')), emails.length);
+    const nmr = str(p, 'nmr-hostility');
+    if (nmr !== undefined && nmr !== 'keep' && nmr !== 'none') throw new UsageError(`--nmr-hostility must be keep or none, not ${JSON.stringify(nmr)}`);
+    const reminders = list(str(p, 'reminders'));
+    const args = {
+      name: str(p, 'name'),
+      players: emails.map((email, i) => ({ email, lang: langs?.[i], timeZone: zones?.[i] })),
+      timeZone: str(p, 'tz'),
+      weeklyDeadline: str(p, 'deadline'),
+      declarationLeadMinutes: wholeNumber('declare-lead', 'minutes', str(p, 'declare-lead')),
+      reminderMinutes: reminders?.map((r) => wholeNumber('reminders', 'minutes', r)!),
+      disputeWindowMinutes: wholeNumber('dispute', 'minutes', str(p, 'dispute')),
+      victoryPlanets: wholeNumber('victory', 'planets', str(p, 'victory')),
+      nmrHostility: nmr,
+      showSecrets: p.values['show-secrets'] === true,
+    };
+    const r = (await inFlags(perform('sf game create', 'game.create', args))) as { game: GameView; turn: { deadline: string }; players: PlayerView[] };
+    if (p.values.json) {
+      out(JSON.stringify(r, null, 2));
+      return 0;
+    }
+    out(
+      [
+        `created game ${r.game.id} (${printableLine(r.game.name)}), map ${r.game.map}`,
+        `turn 1 (election) deadline: ${when(r.turn.deadline, r.game)}`,
+        ...r.players.map(playerLine),
+        `welcome mail queued for ${r.players.length} players`,
+      ].join('\n'),
+    );
+    return 0;
+  },
 };
 
-/** `players.3.email: is not …` → `--players (player 4): is not …`. */
-function inFlags(err: GameError): string {
-  if (!err.field) return err.message;
-  const [top, index, sub] = err.field.split('.');
-  const flag = top === 'players' && sub === 'lang' ? '--lang' : top === 'players' && sub === 'timeZone' ? '--player-tz' : FLAGS[top!] ?? top;
-  const which = top === 'players' && index !== undefined ? ` (player ${Number(index) + 1})` : '';
-  return `${flag}${which}: ${err.message.slice(err.field.length + 2)}`;
-}
-
-const playerLine = (p: Player, showSecrets: boolean) =>
-  `  ${p.faction.padEnd(12)} ${p.email}  (${p.lang})${showSecrets ? `  secret ${p.secret}` : ''}`;
-
-async function create(args: string[]): Promise<string> {
-  const { values: v, positionals } = parse(args, {
-    name: { type: 'string' },
-    players: { type: 'string' },
-    lang: { type: 'string' },
-    'player-tz': { type: 'string' },
-    tz: { type: 'string' },
-    deadline: { type: 'string' },
-    'declare-lead': { type: 'string' },
-    reminders: { type: 'string' },
-    dispute: { type: 'string' },
-    victory: { type: 'string' },
-    'nmr-hostility': { type: 'string' },
-    'show-secrets': { type: 'boolean' },
-  });
-  if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}`);
-  for (const required of ['name', 'players', 'tz', 'deadline'] as const)
-    if (typeof v[required] !== 'string') throw new UsageError(`--${required} is required`);
-  const emails = list(v.players)!;
-  const langs = perPlayer<'it' | 'en'>('lang', list(v.lang), emails.length);
-  const zones = perPlayer('player-tz', list(v['player-tz']), emails.length);
-  const config = loadConfig();
-  const database = await openDatabase(config);
-  try {
-    const { game, turn, players } = await createGame(
-      database.db,
-      {
-        name: v.name!,
-        players: emails.map((email, i) => ({ email, lang: langs?.[i], timeZone: zones?.[i] })),
-        timeZone: v.tz!,
-        weeklyDeadline: v.deadline!,
-        declarationLeadMinutes: int('declare-lead', v['declare-lead']),
-        reminderMinutes: list(v.reminders)?.map((r) => int('reminders', r)!),
-        disputeWindowMinutes: int('dispute', v.dispute),
-        victoryPlanets: int('victory', v.victory),
-        nmrHostility: v['nmr-hostility'] as 'keep' | 'none' | undefined,
-      },
-      context(config.mail.domain, config.mail.ordersLocalPart),
-    );
-    return [
-      `created game ${game.id} (${game.name}), map ${game.map}`,
-      `turn 1 (election) deadline: ${formatInstant(turn.deadline, game.timeZone, 'en')}`,
-      ...players.map((p) => playerLine(p, v['show-secrets'] === true)),
-      `welcome mail queued for ${players.length} players`,
-    ].join('\n');
-  } finally {
-    await database.close();
-  }
-}
-
-async function join(args: string[]): Promise<string> {
-  const { values: v, positionals } = parse(args, {
-    lang: { type: 'string' },
-    name: { type: 'string' },
-    tz: { type: 'string' },
-    'show-secrets': { type: 'boolean' },
-  });
-  const [gameId, email, ...extra] = positionals;
-  if (!gameId || !email || extra.length) throw new UsageError('give the game and the address: sf game join <game> <email>');
-  const config = loadConfig();
-  const database = await openDatabase(config);
-  try {
-    const { game, player, firstDeadline } = await joinGame(
-      database.db,
-      { gameId, email, lang: v.lang as 'it' | 'en' | undefined, name: v.name, timeZone: v.tz },
-      context(config.mail.domain, config.mail.ordersLocalPart),
-    );
-    return [
-      `${player.email} joins ${game.id} as ${player.faction}, entering at turn ${player.joinedTurn} (R-SETUP-4)`,
-      `first deadline: ${formatInstant(firstDeadline, game.timeZone, 'en')}`,
-      playerLine(player, v['show-secrets'] === true),
-      'welcome mail queued',
-    ].join('\n');
-  } finally {
-    await database.close();
-  }
-}
-
-export async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  try {
-    const summary = sub === 'create' ? await create(rest) : sub === 'join' ? await join(rest) : null;
-    if (summary === null) {
-      process.stderr.write(`${USAGE}\n`);
-      return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
+const join: Leaf = {
+  spec: {
+    name: 'sf game join',
+    summary: 'add a late joiner: the next free faction, from the next turn (R-SETUP-4)',
+    args: '<game> <email>',
+    options: {
+      lang: { value: '<it|en>', help: 'the player’s language', default: 'the game’s, if all its players share one; else en' },
+      'player-name': { value: '<name>', help: 'the player’s name, for the referee' },
+      'player-tz': { value: '<zone>', help: 'the zone the player reads deadlines in, like America/New_York', default: 'the game’s' },
+      'show-secrets': showSecrets,
+      json,
+    },
+    examples: ['sf game join test-galaxy eve@example.com --lang it --player-tz Europe/Rome'],
+  },
+  async run(p) {
+    const [gameId, email, ...extra] = p.positionals;
+    if (!gameId || !email || extra.length) throw new UsageError('give the game and the address: sf game join <game> <email>');
+    const l = str(p, 'lang');
+    const args = {
+      gameId,
+      email,
+      lang: l === undefined ? undefined : lang('lang', l),
+      name: str(p, 'player-name'),
+      timeZone: str(p, 'player-tz'),
+      showSecrets: p.values['show-secrets'] === true,
+    };
+    const r = (await inFlags(perform('sf game join', 'game.join', args), true)) as { game: GameView; firstDeadline: string; player: PlayerView };
+    if (p.values.json) {
+      out(JSON.stringify(r, null, 2));
+      return 0;
     }
-    process.stdout.write(`${summary}\n`);
+    out(
+      [
+        `${r.player.email} joins ${r.game.id} as ${r.player.faction}, entering at turn ${r.player.joinedTurn} (R-SETUP-4)`,
+        `first deadline: ${when(r.firstDeadline, r.game)}`,
+        playerLine(r.player),
+        'welcome mail queued',
+      ].join('\n'),
+    );
     return 0;
-  } catch (err) {
-    if (err instanceof GameError) {
-      process.stderr.write(`sf game: ${inFlags(err)}\n`);
-      return 2;
+  },
+};
+
+const listGames: Leaf = {
+  spec: { name: 'sf game list', summary: 'list the games: id, turn, deadline, players', options: { json }, examples: ['sf game list'] },
+  async run(p) {
+    noPositionals(p, 'sf game list');
+    const games = (await perform('sf game list', 'game.list', {})) as Array<GameView & { players: number; deadline: string | null }>;
+    if (p.values.json) {
+      out(JSON.stringify(games, null, 2));
+      return 0;
     }
-    if (err instanceof UsageError || err instanceof ConfigError) {
-      process.stderr.write(`sf game: ${err.message}\n`);
-      return 2;
+    if (games.length === 0) {
+      out('no games yet (sf game create --help shows how to make one)');
+      return 0;
     }
-    // Anything else (the database is down…): still one line, but a different status.
-    process.stderr.write(`sf game: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
-    return 1;
-  }
-}
+    out(games.map((g) => `${g.id.padEnd(24)} ${g.status.padEnd(8)} turn ${String(g.currentTurn).padEnd(3)} ${g.players} players  deadline ${when(g.deadline, g)}`).join('\n'));
+    return 0;
+  },
+};
+
+const show: Leaf = {
+  spec: {
+    name: 'sf game show',
+    summary: 'one game: its settings, deadlines and players (faction, language, address)',
+    args: '<game>',
+    options: { 'show-secrets': showSecrets, json },
+    examples: ['sf game show test-galaxy', 'sf game show test-galaxy --show-secrets'],
+  },
+  async run(p) {
+    const [gameId, ...extra] = p.positionals;
+    if (!gameId || extra.length) throw new UsageError('give one game: sf game show <game> (sf game list shows them)');
+    const r = (await perform('sf game show', 'game.show', { gameId, showSecrets: p.values['show-secrets'] === true })) as {
+      game: GameView;
+      turns: Array<{ number: number; status: string; election: boolean; deadline: string; declarationDeadline: string }>;
+      players: PlayerView[];
+    };
+    if (p.values.json) {
+      out(JSON.stringify(r, null, 2));
+      return 0;
+    }
+    const g = r.game;
+    const current = r.turns.find((t) => t.number === g.currentTurn);
+    out(
+      [
+        `${g.id} (${printableLine(g.name)}), map ${g.map}, ${g.status}`,
+        `turn ${g.currentTurn}${current?.election ? ' (election)' : ''}, ${current?.status ?? 'no turn'}; deadline ${when(current?.deadline ?? null, g)}`,
+        ...(current ? [`Chancellor declares by ${when(current.declarationDeadline, g)} (R-TURN-3)`] : []),
+        `weekly deadline ${g.weeklyDeadline} (${g.timeZone}); reminders ${g.reminderMinutes.join(', ')} minutes before; disputes within ${g.disputeWindowMinutes} minutes`,
+        `victory at ${g.victoryPlanets} planets; hostility without orders: ${g.nmrHostility}`,
+        `players (${r.players.length}):`,
+        ...r.players.map((pl) => `${playerLine(pl)}${pl.joinedTurn > 1 ? `  from turn ${pl.joinedTurn}` : ''}`),
+        ...(p.values['show-secrets'] ? [] : ['(secrets and private addresses: --show-secrets)']),
+      ].join('\n'),
+    );
+    return 0;
+  },
+};
+
+export const group: Group = { name: 'sf game', summary: 'create, join, list and show games', subs: { create, join, list: listGames, show } };

@@ -1,35 +1,33 @@
 // `sf ingest <file.eml>`: feeds one mail to intake by hand, as if it had just arrived, and prints
-// what became of it. Replies go to the outbox like any other.
+// what became of it. Through the running service (in line with the mail it reads) or, with none,
+// on the database directly. Replies go to the outbox like any other.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { createLogger } from '../logger.ts';
-import { receiveMail } from '../mail/intake/receive.ts';
-import { intakeDeps } from '../service.ts';
+import { InputError, UsageError } from './args.ts';
+import { out, perform, type Leaf } from './command.ts';
+import { cannotRead } from './files.ts';
 
-export async function run(args: string[]): Promise<number> {
-  if (args.length !== 1) {
-    process.stderr.write('usage: sf ingest <file.eml>\n');
-    return 2;
-  }
-  let raw: Buffer;
-  let config;
-  try {
-    raw = await readFile(args[0]!);
-    config = loadConfig();
-  } catch (e) {
-    process.stderr.write(`${e instanceof ConfigError ? e.message : `cannot read ${args[0]}: ${(e as Error).message}`}\n`);
-    return 2;
-  }
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = await openDatabase(config);
-  try {
+export const ingest: Leaf = {
+  spec: {
+    name: 'sf ingest',
+    summary: 'feed one mail to intake by hand, as if it had just arrived',
+    args: '<file.eml>',
+    options: {},
+    notes: [
+      'Prints one JSON line: the inbound id, whether it was a duplicate (the same file twice is taken once),',
+      'and what became of it (status, outcome). Replies are queued in the outbox (sf outbox list).',
+    ],
+    examples: ['sf ingest ./orders.eml'],
+  },
+  async run(p) {
+    if (p.positionals.length !== 1) throw new UsageError('give one mail file: sf ingest <file.eml>');
+    const file = p.positionals[0]!;
+    const raw = await readFile(file).catch((e: unknown) => {
+      throw new InputError(cannotRead(file, e));
+    });
     const sourceKey = `cli:${createHash('sha256').update(raw).digest('hex')}`;
-    const r = await receiveMail(intakeDeps(config, database, log), { raw, source: 'cli', sourceKey, receivedAt: new Date() });
-    process.stdout.write(`${JSON.stringify({ inbound: r.id, duplicate: r.duplicate, ...(r.result ?? { status: 'pending' }) })}\n`);
+    const r = await perform('sf ingest', 'mail.ingest', { rawBase64: raw.toString('base64'), sourceKey });
+    out(JSON.stringify(r));
     return 0;
-  } finally {
-    await database.close();
-  }
-}
+  },
+};

@@ -1,65 +1,83 @@
 // `sf mail inspect <file.eml>`: what the intake would extract from one mail, as JSON, without
-// touching a game. Exit 0 whatever the mail says; exit 2 with one line when the file or the
-// arguments cannot be used. Defaults come from the configuration (MAIL_DOMAIN, …).
+// touching a game (exit 0 whatever the mail says). `sf mail show <file.eml>`: an outgoing .eml
+// (data/mail/outbox, quoted-printable) decoded for a person to read.
 import { readFile } from 'node:fs/promises';
+import { simpleParser, type AddressObject } from 'mailparser';
 import { loadConfig } from '../config.ts';
 import { inspectMail } from '../mail/inspect.ts';
+import { InputError, list, str, UsageError, type Parsed } from './args.ts';
+import { out, type Group, type Leaf } from './command.ts';
+import { cannotRead } from './files.ts';
+import { printable, printableLine } from './terminal.ts';
 
-const USAGE =
-  'usage: sf mail inspect <file.eml> [--domain <domain>] [--local-part <orders>] [--max-bytes <n>] [--our-address <addr>]…\n';
-
-function fail(message: string): number {
-  process.stderr.write(`${message.replace(/\s+/g, ' ').trim()}\n`);
-  return 2;
-}
-
-export async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'inspect') {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const files: string[] = [];
-  const flags: Record<string, string[]> = {};
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (!a.startsWith('--')) {
-      files.push(a);
-      continue;
-    }
-    const value = rest[++i];
-    if (!['--domain', '--local-part', '--max-bytes', '--our-address'].includes(a) || value === undefined) {
-      process.stderr.write(USAGE);
-      return 2;
-    }
-    (flags[a] ??= []).push(value);
-  }
-  if (files.length !== 1) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const maxBytesFlag = flags['--max-bytes']?.[0];
-  if (maxBytesFlag !== undefined && !/^[1-9]\d*$/.test(maxBytesFlag)) return fail(`--max-bytes must be a whole number of bytes (got ${maxBytesFlag})`);
-
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  let raw: Buffer;
-  try {
-    raw = await readFile(files[0]!);
-  } catch (e) {
-    return fail(`cannot read ${files[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  const fromAddress = /<([^<>]+)>\s*$/.exec(config.mail.from)?.[1] ?? config.mail.from.trim();
-  const result = await inspectMail(raw, {
-    maxBytes: maxBytesFlag !== undefined ? Number(maxBytesFlag) : config.mail.maxBytes,
-    ourDomain: flags['--domain']?.[0] ?? config.mail.domain,
-    ordersLocalPart: flags['--local-part']?.[0] ?? config.mail.ordersLocalPart,
-    ourAddresses: flags['--our-address'] ?? [fromAddress],
+async function oneFile(p: Parsed, command: string): Promise<Buffer> {
+  if (p.positionals.length !== 1) throw new UsageError(`give one mail file: ${command} <file.eml>`);
+  const file = p.positionals[0]!;
+  return readFile(file).catch((e: unknown) => {
+    throw new InputError(cannotRead(file, e));
   });
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  return 0;
 }
+
+const inspect: Leaf = {
+  spec: {
+    name: 'sf mail inspect',
+    summary: 'show as JSON what intake reads in a mail (sender, game, orders, problems), touching no game',
+    args: '<file.eml>',
+    options: {
+      domain: { value: '<domain>', help: 'our mail domain', default: '$MAIL_DOMAIN' },
+      'local-part': { value: '<orders>', help: 'the local part of the orders address', default: '$ORDERS_LOCAL_PART' },
+      'max-bytes': { value: '<bytes>', help: 'larger mails are refused unread', default: '$MAX_MAIL_BYTES' },
+      'our-address': { value: '<address,…>', help: 'addresses of ours: mail from them is never answered', default: 'the address in $MAIL_FROM' },
+    },
+    examples: ['sf mail inspect reply.eml --domain sf.example'],
+  },
+  async run(p) {
+    const maxBytes = p.values['max-bytes'];
+    if (typeof maxBytes === 'string' && !/^[1-9]\d{0,12}$/.test(maxBytes)) throw new UsageError(`--max-bytes must be a whole number of bytes (got ${maxBytes})`);
+    const config = loadConfig();
+    const raw = await oneFile(p, 'sf mail inspect');
+    const fromAddress = /<([^<>]+)>\s*$/.exec(config.mail.from)?.[1] ?? config.mail.from.trim();
+    const result = await inspectMail(raw, {
+      maxBytes: typeof maxBytes === 'string' ? Number(maxBytes) : config.mail.maxBytes,
+      ourDomain: typeof p.values.domain === 'string' ? p.values.domain : config.mail.domain,
+      ordersLocalPart: typeof p.values['local-part'] === 'string' ? p.values['local-part'] : config.mail.ordersLocalPart,
+      ourAddresses: list(str(p, 'our-address')) ?? [fromAddress],
+    });
+    out(JSON.stringify(result, null, 2));
+    return 0;
+  },
+};
+
+const addresses = (a: AddressObject | AddressObject[] | undefined) => (a === undefined ? undefined : (Array.isArray(a) ? a : [a]).map((x) => x.text).join(', '));
+
+const show: Leaf = {
+  spec: {
+    name: 'sf mail show',
+    summary: 'show a mail (e.g. an outgoing .eml in data/mail/outbox) decoded: headers and text',
+    args: '<file.eml>',
+    options: { html: { help: 'print the HTML part too, when there is one' } },
+    examples: ['sf mail show data/mail/outbox/<file>.eml'],
+  },
+  async run(p) {
+    const raw = await oneFile(p, 'sf mail show');
+    const m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+    const headers: Array<[string, string | undefined]> = [
+      ['From', addresses(m.from)],
+      ['To', addresses(m.to)],
+      ['Cc', addresses(m.cc)],
+      ['Reply-To', addresses(m.replyTo)],
+      ['Subject', m.subject],
+      ['Date', m.date?.toISOString()],
+      ['Message-ID', m.messageId],
+      ['In-Reply-To', m.inReplyTo],
+      ['Attachments', m.attachments.length ? m.attachments.map((a) => `${a.filename ?? '(no name)'} (${a.contentType}, ${a.size} bytes)`).join(', ') : undefined],
+    ];
+    const lines = headers.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}: ${printableLine(v!)}`);
+    lines.push('', printable(m.text ?? '(no text part)').trimEnd());
+    if (p.values.html && typeof m.html === 'string') lines.push('', '--- HTML ---', printable(m.html));
+    out(lines.join('\n'));
+    return 0;
+  },
+};
+
+export const group: Group = { name: 'sf mail', summary: 'read mail files: what intake reads, or a mail decoded', subs: { inspect, show } };

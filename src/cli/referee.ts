@@ -1,9 +1,10 @@
-// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail`: referee
+// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|…`: referee
 // accounts and the referee's actions from a terminal, through the same operations as the console
 // (src/referee/operations.ts). A one-time password is printed once and stored only as its hash.
 import { createInterface } from 'node:readline';
 import { InputError, str, UsageError, wholeNumber, type Parsed } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
+import { amend, pause, resume, rollback } from './referee-disputes.ts';
 
 const reason = { value: '<text>', help: 'why: players and the audit log see it', required: true };
 
@@ -182,5 +183,9 @@ export const group: Group = {
     'resend-edict': resendEdict,
     'retry-mail': mailAction('retry-mail', 'queue a mail that failed again', 'queued again'),
     'drop-mail': mailAction('drop-mail', 'give up a mail that keeps failing', 'given up'),
+    amend,
+    rollback,
+    pause,
+    resume,
   },
 };

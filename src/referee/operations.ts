@@ -9,6 +9,8 @@ import { findByEmail, listPlayers } from '../db/players.ts';
 import { addReferee, assignReferee, refereesOfGame, setRefereePassword } from './accounts.ts';
 import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from './actions.ts';
 import { RefereeError } from './errors.ts';
+import { amendTurn, rollBackTurn } from '../games/amend-turn.ts';
+import { pauseGame, resumeGame } from '../games/pause.ts';
 
 interface Ctx {
   db: Db;
@@ -101,6 +103,38 @@ export const refereeOperations = {
     async run(ctx, { gameId, outboxId, reason }) {
       const m = await dropMail(ctx.db, gameId.trim().toLowerCase(), outboxId, reason, actionContext(ctx));
       return { outbox: m.id, status: m.status };
+    },
+  }),
+  'referee.amend': op({
+    summary: 'amend a closed turn: another unit into a contested cell, a corrected sheet; a new edict version mailed to all',
+    args: z.object({ gameId: str, turn: id, reason: str, advances: z.record(z.string(), z.string()).optional(), faction: str.optional(), sheet: str.optional(), confirm: z.boolean().optional() }),
+    async run(ctx, a) {
+      const corrected = a.faction ? { correctedSheets: { [a.faction.trim().toLowerCase()]: a.sheet ?? '' } } : {};
+      return amendTurn(ctx.db, { gameId: a.gameId.trim().toLowerCase(), turn: a.turn, reason: a.reason, advances: a.advances ?? {}, ...corrected, confirmOutsideWindow: a.confirm ?? false }, actionContext(ctx));
+    },
+  }),
+  'referee.rollback': op({
+    summary: 'roll back the last closed turn: it re-opens with its sheets, due in the hours given',
+    args: z.object({ gameId: str, hours: z.number().int().min(1).max(336), reason: str }),
+    async run(ctx, { gameId, hours, reason }) {
+      const deadline = new Date(Date.now() + hours * 3_600_000);
+      await rollBackTurn(ctx.db, gameId.trim().toLowerCase(), reason, deadline, actionContext(ctx));
+      return { deadline: deadline.toISOString() };
+    },
+  }),
+  'referee.pause': op({
+    summary: 'pause a game: no deadline passes until it resumes',
+    args: z.object({ gameId: str, reason: str }),
+    async run(ctx, { gameId, reason }) {
+      await pauseGame(ctx.db, gameId.trim().toLowerCase(), reason, actionContext(ctx));
+      return { paused: true };
+    },
+  }),
+  'referee.resume': op({
+    summary: 'resume a paused game: the deadline moves on by the pause',
+    args: z.object({ gameId: str, reason: str }),
+    async run(ctx, { gameId, reason }) {
+      return { deadline: (await resumeGame(ctx.db, gameId.trim().toLowerCase(), reason, actionContext(ctx))).toISOString() };
     },
   }),
 } as const;

@@ -64,6 +64,10 @@ const posts = () => [
   `/referee/games/${gameId}/edicts/resend`,
   `/referee/games/${gameId}/outbox/${failedMailId}/retry`,
   `/referee/games/${gameId}/outbox/${failedMailId}/drop`,
+  `/referee/games/${gameId}/amend`,
+  `/referee/games/${gameId}/rollback`,
+  `/referee/games/${gameId}/pause`,
+  `/referee/games/${gameId}/resume`,
 ];
 
 describe('the session check', () => {

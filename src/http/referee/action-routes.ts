@@ -2,7 +2,10 @@
 // and runs through src/referee/actions.ts, which audits it and mails players in one transaction.
 // On success, a redirect to the game page with a fixed notice (never text from the request).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
+import { amendTurn, rollBackTurn } from '../../games/amend-turn.ts';
+import { GameError } from '../../games/errors.ts';
+import { pauseGame, resumeGame } from '../../games/pause.ts';
+import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
 import { RefereeError } from '../../referee/errors.ts';
 import { gameOf, sendRefereeError } from './pages.ts';
 import type { ConsoleSettings } from './plugin.ts';
@@ -30,6 +33,8 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
         return reply.code(303).header('location', `/referee/games/${encodeURIComponent(game.id)}?done=${done}`).send();
       } catch (err) {
         if (err instanceof RefereeError) return sendRefereeError(req, reply, err);
+        // The application layer's refusals (a closed window, a cell's wrong candidate) are the referee's to read.
+        if (err instanceof GameError) return sendRefereeError(req, reply, new RefereeError('not-allowed', err.message));
         throw err;
       }
     });
@@ -54,6 +59,38 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
   action<{ id: string }>('/games/:game/outbox/:id/retry', async (req, gameId) => {
     await retryMail(app.db, gameId, whole(req.params.id, 'mail'), req.body.reason, ctx(req));
     return 'retried';
+  });
+
+  action('/games/:game/amend', async (req, gameId) => {
+    const advances: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.body)) if (k.startsWith('advance:') && v) advances[k.slice('advance:'.length)] = v;
+    const faction = req.body.faction?.trim();
+    await amendTurn(app.db, {
+      gameId,
+      turn: whole(req.body.turn, 'turn'),
+      reason: checkReason(req.body.reason),
+      advances,
+      ...(faction ? { correctedSheets: { [faction]: req.body.sheet ?? '' } } : {}),
+      confirmOutsideWindow: req.body.confirm === 'yes',
+    }, ctx(req));
+    return 'amended';
+  });
+
+  action('/games/:game/rollback', async (req, gameId) => {
+    const hours = whole(req.body.hours, 'hours');
+    if (hours > 336) throw new RefereeError('invalid-input', 'a re-opened turn is due within 336 hours (two weeks)');
+    await rollBackTurn(app.db, gameId, checkReason(req.body.reason), new Date(Date.now() + hours * 3_600_000), ctx(req));
+    return 'rolled-back';
+  });
+
+  action('/games/:game/pause', async (req, gameId) => {
+    await pauseGame(app.db, gameId, checkReason(req.body.reason), ctx(req));
+    return 'paused';
+  });
+
+  action('/games/:game/resume', async (req, gameId) => {
+    await resumeGame(app.db, gameId, checkReason(req.body.reason), ctx(req));
+    return 'resumed';
   });
 
   action<{ id: string }>('/games/:game/outbox/:id/drop', async (req, gameId) => {

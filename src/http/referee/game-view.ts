@@ -3,12 +3,14 @@
 // of the actions, each asking for a reason. Everything players or referees wrote is escaped by
 // the `html` tag.
 import type { AuditEntry } from '../../db/audit.ts';
+import type { EdictVersion } from '../../db/edicts.ts';
 import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
 import type { Player } from '../../db/players.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../referee/console-data.ts';
 import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH } from '../../referee/actions.ts';
+import { disputeSection } from './dispute-view.ts';
 import { html, when, type Html } from './html.ts';
 
 /** How much of a mail is shown inline; the rest is one link away. */
@@ -16,6 +18,8 @@ export const INLINE_MAIL_BYTES = 64 * 1024;
 
 export interface GamePageInput {
   o: GameOverview;
+  /** The newest edict of the turn a dispute can be about; null when none can be amended. */
+  last: EdictVersion | null;
   mailStarts: Map<number, { start: Buffer; size: number }>;
   csrf: string;
   notice: string | null;
@@ -122,10 +126,11 @@ function auditSection(entries: AuditEntry[]): Html {
   }</section>`;
 }
 
-export function gamePage({ o, mailStarts, csrf, notice }: GamePageInput): Html {
+export function gamePage({ o, last, mailStarts, csrf, notice }: GamePageInput): Html {
   const g = o.game;
   return html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}<p>Game <code>${g.id}</code>, ${g.status}, turn ${g.currentTurn}; time zone ${g.timeZone}, weekly deadline ${g.weeklyDeadline}.</p>${[
     turnSection(o, csrf),
+    disputeSection(o, last, csrf),
     sheetsSection(o, mailStarts),
     playersSection(o, csrf),
     unprocessableSection(o),

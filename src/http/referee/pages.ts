@@ -1,5 +1,6 @@
 // The console's pages (read-only): the referee's games, one game in full, a stored mail, and the
 // preview of the open turn. Registered behind the session check (plugin.ts).
+import { latestEdict } from '../../db/edicts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Game } from '../../db/games.ts';
 import { gamesOfReferee, refereedGame } from '../../referee/accounts.ts';
@@ -21,6 +22,10 @@ export const NOTICES: Record<string, string> = {
   edict: 'The edict is queued.',
   retried: 'The mail is queued again.',
   dropped: 'The mail is given up.',
+  amended: 'The amended edict is published and every player will get it.',
+  'rolled-back': 'The turn is open again and every player will be told.',
+  paused: 'The game is paused and every player will be told.',
+  resumed: 'The game runs again and every player will be told the new deadline.',
 };
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {
@@ -59,7 +64,10 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
     const ids = o.sheets.flatMap((f) => f.versions.flatMap((s) => (s.inboundId === null ? [] : [s.inboundId])));
     const starts = await mailStarts(app.db, ids, INLINE_MAIL_BYTES);
     const notice = req.query.done !== undefined && Object.hasOwn(NOTICES, req.query.done) ? NOTICES[req.query.done]! : null;
-    return sendPage(req, reply, game.name, gamePage({ o, mailStarts: starts, csrf: reply.generateCsrf(), notice }));
+    // The turn a dispute can be about: the last closed one (its next turn still open, or the game over).
+    const lastClosed = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
+    const last = lastClosed >= 1 ? await latestEdict(app.db, game.id, lastClosed) : null;
+    return sendPage(req, reply, game.name, gamePage({ o, last, mailStarts: starts, csrf: reply.generateCsrf(), notice }));
   });
 
   const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {

@@ -1,0 +1,73 @@
+// What `sf game …` receives from its operations (plain JSON), and how an error about an input
+// field is said in terms of the command's flags.
+import { OperationError } from '../control/operations.ts';
+
+export interface GameView {
+  id: string;
+  name: string;
+  map: string;
+  status: string;
+  currentTurn: number;
+  timeZone: string;
+  weeklyDeadline: string;
+  reminderMinutes: number[];
+  disputeWindowMinutes: number;
+  victoryPlanets: number;
+  nmrHostility: string;
+}
+
+export interface PlayerView {
+  faction: string;
+  email: string;
+  lang: string;
+  timeZone: string | null;
+  joinedTurn: number;
+  secret?: string;
+  address?: string;
+}
+
+// The games service names its input fields; a CLI user knows the flags.
+const FLAGS: Record<string, string> = {
+  name: '--name',
+  players: '--players',
+  timeZone: '--tz',
+  weeklyDeadline: '--deadline',
+  declarationLeadMinutes: '--declare-lead',
+  reminderMinutes: '--reminders',
+  disputeWindowMinutes: '--dispute',
+  victoryPlanets: '--victory',
+  nmrHostility: '--nmr-hostility',
+  // sf game join
+  email: '<email>',
+  gameId: '<game>',
+  lang: '--lang',
+};
+const PLAYER_FLAGS: Record<string, string> = { email: '--players', lang: '--lang', timeZone: '--player-tz', name: '--player-name' };
+
+// Messages from zod's built-in checks, said for a person.
+const PLAIN: Array<[RegExp, string]> = [
+  [/^Too small: expected string to have >=1 characters?$/, 'must not be empty'],
+  [/^Too big: expected string to have <=(\d+) characters$/, 'must be at most $1 characters'],
+];
+
+/** `players.3.email: is not …` → `--players (player 4): is not …`; join's `timeZone` → `--player-tz`. */
+export function inFlagTerms(err: OperationError, joining: boolean): string {
+  if (!err.field) return err.message;
+  const [top, index, sub] = err.field.split('.');
+  const flag =
+    top === 'players' && sub ? PLAYER_FLAGS[sub] ?? '--players' : joining && top !== 'gameId' && top !== 'email' ? PLAYER_FLAGS[top!] ?? FLAGS[top!] : FLAGS[top!];
+  const which = top === 'players' && index !== undefined ? ` (player ${Number(index) + 1})` : '';
+  let message = err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message;
+  for (const [re, plain] of PLAIN) message = message.replace(re, plain);
+  return `${flag ?? top}${which}: ${message}`;
+}
+
+/** Awaits an operation, rewording a field error in flag terms. */
+export async function inFlags<T>(answer: Promise<T>, joining = false): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (err instanceof OperationError && err.field) throw new OperationError(err.code, inFlagTerms(err, joining), err.field);
+    throw err;
+  }
+}

@@ -1,0 +1,87 @@
+// `sf referee amend|rollback|pause|resume`: settling a dispute from a terminal, through the same
+// operations as the console's forms (src/referee/operations.ts → src/games/amend-turn.ts, pause.ts).
+import { readFile } from 'node:fs/promises';
+import { InputError, str, UsageError, wholeNumber, type Parsed } from './args.ts';
+import { out, perform, type Leaf } from './command.ts';
+
+const reason = { value: '<text>', help: 'why: players and the audit log see it', required: true };
+
+function positionals(p: Parsed, names: string[], usage: string): string[] {
+  if (p.positionals.length !== names.length) throw new UsageError(`give ${names.join(' and ')}: ${usage}`);
+  return p.positionals;
+}
+
+/** `I8=L8,N4=M4` → { I8: 'L8', N4: 'M4' }: freed cell = the unit that advances into it. */
+function advances(v: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (v ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([a-z]\s?\d{1,2})\s*=\s*([a-z]\s?\d{1,2})$/i.exec(pair);
+    if (!m) throw new UsageError(`--advance takes cell=cell pairs like I8=L8, not ${JSON.stringify(pair)}`);
+    out[m[1]!.replace(/\s/g, '').toUpperCase()] = m[2]!.replace(/\s/g, '').toUpperCase();
+  }
+  return out;
+}
+
+export const amend: Leaf = {
+  spec: {
+    name: 'sf referee amend',
+    summary: 'amend a closed turn: another unit into a contested cell, or a corrected sheet; a new edict version goes to every player',
+    args: '<game> <turn>',
+    options: {
+      advance: { value: '<cell=cell,…>', help: 'the unit that advances into a freed cell instead (R-ADV-2), e.g. I8=L8' },
+      faction: { value: '<faction>', help: 'correct this faction’s sheet (with --sheet-file)' },
+      'sheet-file': { value: '<file>', help: 'the sheet as it should have been read' },
+      confirm: { help: 'amend even after the dispute window' },
+      reason,
+    },
+    notes: ['Refused once the next turn has been closed. The edict’s earlier versions stay in the archive (R-EDICT-3).'],
+    examples: ["sf referee amend test-galaxy 4 --advance I8=L8 --reason 'the Chancellor chose L8'"],
+  },
+  async run(p) {
+    const [gameId, turn] = positionals(p, ['the game', 'the turn'], 'sf referee amend <game> <turn> --reason <text>');
+    const file = str(p, 'sheet-file');
+    const faction = str(p, 'faction');
+    if ((file === undefined) !== (faction === undefined)) throw new UsageError('--faction and --sheet-file go together');
+    let sheet: string | undefined;
+    if (file !== undefined) {
+      try {
+        sheet = await readFile(file, 'utf8');
+      } catch {
+        throw new InputError(`cannot read ${file}`);
+      }
+    }
+    const args = { gameId, turn: wholeNumber('turn', 'turns', turn), reason: str(p, 'reason'), advances: advances(str(p, 'advance')), faction, sheet, confirm: p.values.confirm === true };
+    const r = (await perform('sf referee amend', 'referee.amend', args)) as { version: number };
+    out(`turn ${turn} amended: edict version ${r.version} published; every player will get it`);
+    return 0;
+  },
+};
+
+export const rollback: Leaf = {
+  spec: {
+    name: 'sf referee rollback',
+    summary: 'roll back the last closed turn: it re-opens with its sheets; every player is told',
+    args: '<game>',
+    options: { hours: { value: '<hours>', help: 'the re-opened turn is due this many hours from now (1 to 336)', required: true }, reason },
+    examples: ["sf referee rollback test-galaxy --hours 48 --reason 'the deadline was announced wrongly'"],
+  },
+  async run(p) {
+    const [gameId] = positionals(p, ['the game'], 'sf referee rollback <game> --hours <h> --reason <text>');
+    const r = (await perform('sf referee rollback', 'referee.rollback', { gameId, hours: wholeNumber('hours', 'hours', str(p, 'hours')), reason: str(p, 'reason') })) as { deadline: string };
+    out(`the last closed turn of ${gameId} is open again, due ${r.deadline}; every player will be told`);
+    return 0;
+  },
+};
+
+const pauseOrResume = (verb: 'pause' | 'resume', summary: string): Leaf => ({
+  spec: { name: `sf referee ${verb}`, summary, args: '<game>', options: { reason }, examples: [`sf referee ${verb} test-galaxy --reason 'a dispute to settle'`] },
+  async run(p) {
+    const [gameId] = positionals(p, ['the game'], `sf referee ${verb} <game> --reason <text>`);
+    const r = (await perform(`sf referee ${verb}`, `referee.${verb}`, { gameId, reason: str(p, 'reason') })) as { deadline?: string };
+    out(verb === 'pause' ? `${gameId} is paused; every player will be told` : `${gameId} runs again, due ${r.deadline}; every player will be told`);
+    return 0;
+  },
+});
+
+export const pause = pauseOrResume('pause', 'pause a game: no deadline passes until it resumes; every player is told');
+export const resume = pauseOrResume('resume', 'resume a paused game: the deadline moves on by the pause; every player is told');

@@ -1,0 +1,207 @@
+// The operations an `sf` command can ask of the database, in one registry used by both paths:
+// sent over the control socket to the running service, or run in the command's own process when
+// it holds the database (see run-operation.ts). Same code, same validation, same answers.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { findGame, listGames, type Game } from '../db/games.ts';
+import { listOutbox, type OutboxMail } from '../db/outbox.ts';
+import { listPlayers, type Player } from '../db/players.ts';
+import { listTurns } from '../db/turns.ts';
+import { createGame, GameError, joinGame, privateAddress, type GamesContext } from '../games/index.ts';
+import type { ArrivedMail, Received } from '../mail/intake/receive.ts';
+import { RefereeError } from '../referee/errors.ts';
+import { refereeOperations } from '../referee/operations.ts';
+
+export interface OperationContext {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /** Who asked, for the audit log: `cli:<user>`. */
+  actor: string;
+  /** Takes one mail in: in the service, through its intake queue, in line with the mail source. */
+  receive(mail: ArrivedMail): Promise<Received>;
+}
+
+/** A failure the asker can act on: a code and one sentence; `field` names the argument at fault. */
+export class OperationError extends Error {
+  override name = 'OperationError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Operation<S extends z.ZodType> {
+  summary: string;
+  args: S;
+  run(ctx: OperationContext, args: z.output<S>): Promise<unknown>;
+}
+const op = <S extends z.ZodType>(o: Operation<S>): Operation<S> => o;
+
+// Arguments are checked for shape here; what they mean (an address, a zone) is checked by src/games.
+const str = z.string();
+const int = z.number().int();
+
+const playerView = (p: Player, config: Config, showSecrets: boolean) => ({
+  faction: p.faction,
+  email: p.email,
+  name: p.displayName,
+  lang: p.lang,
+  timeZone: p.timeZone,
+  joinedTurn: p.joinedTurn,
+  ...(showSecrets ? { secret: p.secret, address: privateAddress(config.mail, p.secret) } : {}),
+});
+
+const gameView = (g: Game) => ({
+  id: g.id,
+  name: g.name,
+  map: g.map,
+  status: g.status,
+  currentTurn: g.currentTurn,
+  timeZone: g.timeZone,
+  weeklyDeadline: g.weeklyDeadline,
+  declarationLeadMinutes: g.declarationLeadMinutes,
+  reminderMinutes: g.reminderMinutes,
+  disputeWindowMinutes: g.disputeWindowMinutes,
+  victoryPlanets: g.victoryPlanets,
+  nmrHostility: g.nmrHostility,
+});
+
+const outboxView = (m: OutboxMail) => ({
+  id: m.id,
+  kind: m.kind,
+  gameId: m.gameId,
+  to: m.toAddress,
+  subject: m.subject,
+  status: m.status,
+  attempts: m.attempts,
+  createdAt: m.createdAt,
+  sentAt: m.sentAt,
+  lastError: m.lastError,
+});
+
+const gamesContext = (ctx: OperationContext): GamesContext => ({
+  actor: ctx.actor,
+  mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart },
+});
+
+async function mustFindGame(db: Db, id: string): Promise<Game> {
+  const game = await findGame(db, id);
+  if (!game) throw new OperationError('no-game', `there is no game ${id} (sf game list shows them)`);
+  return game;
+}
+
+export const operations = {
+  'game.create': op({
+    summary: 'create a game: players, turn 1 and the welcome mails',
+    args: z.object({
+      name: str,
+      players: z.array(z.object({ email: str, lang: z.enum(['it', 'en']).optional(), timeZone: str.optional() })),
+      timeZone: str,
+      weeklyDeadline: str,
+      declarationLeadMinutes: int.optional(),
+      reminderMinutes: z.array(int).optional(),
+      disputeWindowMinutes: int.optional(),
+      victoryPlanets: int.optional(),
+      nmrHostility: z.enum(['keep', 'none']).optional(),
+      showSecrets: z.boolean().default(false),
+    }),
+    async run(ctx, { showSecrets, ...input }) {
+      const { game, turn, players } = await createGame(ctx.db, input, gamesContext(ctx));
+      return { game: gameView(game), turn: { number: turn.number, deadline: turn.deadline }, players: players.map((p) => playerView(p, ctx.config, showSecrets)) };
+    },
+  }),
+  'game.join': op({
+    summary: 'add a late joiner to a game (R-SETUP-4)',
+    args: z.object({
+      gameId: str,
+      email: str,
+      lang: z.enum(['it', 'en']).optional(),
+      name: str.optional(),
+      timeZone: str.optional(),
+      showSecrets: z.boolean().default(false),
+    }),
+    async run(ctx, { showSecrets, ...input }) {
+      // No language given: the game's, when all its players share one; English otherwise.
+      const langs = new Set((await listPlayers(ctx.db, input.gameId.trim())).map((p) => p.lang));
+      const lang = input.lang ?? (langs.size === 1 ? [...langs][0] : 'en');
+      const { game, player, firstDeadline } = await joinGame(ctx.db, { ...input, lang }, gamesContext(ctx));
+      return { game: gameView(game), firstDeadline, player: playerView(player, ctx.config, showSecrets) };
+    },
+  }),
+  'game.list': op({
+    summary: 'list the games',
+    args: z.object({}),
+    async run(ctx) {
+      const games = await listGames(ctx.db);
+      return Promise.all(
+        games.map(async (g) => {
+          const [players, turns] = await Promise.all([listPlayers(ctx.db, g.id), listTurns(ctx.db, g.id)]);
+          const current = turns.find((t) => t.number === g.currentTurn);
+          return { ...gameView(g), players: players.length, deadline: current?.deadline ?? null };
+        }),
+      );
+    },
+  }),
+  'game.show': op({
+    summary: 'one game: settings, players and deadlines',
+    args: z.object({ gameId: str, showSecrets: z.boolean().default(false) }),
+    async run(ctx, { gameId, showSecrets }) {
+      const game = await mustFindGame(ctx.db, gameId.trim().toLowerCase());
+      const [players, turns] = await Promise.all([listPlayers(ctx.db, game.id), listTurns(ctx.db, game.id)]);
+      return {
+        game: gameView(game),
+        turns: turns.map((t) => ({ number: t.number, status: t.status, election: t.election, deadline: t.deadline, declarationDeadline: t.declarationDeadline })),
+        players: players.map((p) => playerView(p, ctx.config, showSecrets)),
+      };
+    },
+  }),
+  'outbox.list': op({
+    summary: 'mail waiting to go out, sent or failed',
+    args: z.object({ gameId: str.optional(), status: z.enum(['pending', 'sent', 'failed']).optional(), limit: int.min(1).default(50) }),
+    async run(ctx, { gameId, status, limit }) {
+      const rows = (await listOutbox(ctx.db, gameId === undefined ? {} : { gameId })).filter((m) => status === undefined || m.status === status);
+      return rows.slice(-limit).map(outboxView); // the newest `limit`, oldest first
+    },
+  }),
+  'mail.ingest': op({
+    summary: 'take in one mail by hand, as if it had just arrived',
+    args: z.object({ rawBase64: z.base64(), sourceKey: str.min(1) }),
+    async run(ctx, { rawBase64, sourceKey }) {
+      const r = await ctx.receive({ raw: Buffer.from(rawBase64, 'base64'), source: 'cli', sourceKey, receivedAt: new Date() });
+      return { inbound: r.id, duplicate: r.duplicate, ...(r.result ?? { status: 'pending' }) };
+    },
+  }),
+  ...refereeOperations,
+} as const;
+
+export type OperationName = keyof typeof operations;
+export const isOperationName = (name: string): name is OperationName => Object.hasOwn(operations, name);
+
+/**
+ * Validates the arguments, runs the operation and answers in plain JSON (dates as ISO strings),
+ * the same whether it ran here or in the service. Throws OperationError for anything the asker
+ * can act on; anything else is a bug or an outage, for the caller to log and hide.
+ */
+export async function runOperation(ctx: OperationContext, name: string, args: unknown): Promise<unknown> {
+  if (!isOperationName(name)) throw new OperationError('unknown-operation', `unknown operation ${JSON.stringify(name)}`);
+  const o = operations[name] as Operation<z.ZodType>;
+  const parsed = o.args.safeParse(args ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.');
+    throw new OperationError('bad-arguments', `${field || 'arguments'}: ${issue.message}`, field || undefined);
+  }
+  try {
+    return JSON.parse(JSON.stringify(await o.run(ctx, parsed.data))) as unknown;
+  } catch (err) {
+    if (err instanceof GameError) throw new OperationError(err.code, err.message, err.field);
+    if (err instanceof RefereeError) throw new OperationError(err.code, err.message);
+    throw err;
+  }
+}

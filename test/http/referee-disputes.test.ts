@@ -1,0 +1,85 @@
+// Settling a dispute from the referee console (issue 10): a contested advance amended with a
+// reason (R-ADV-2, R-EDICT-3), a roll-back, a pause — through app.inject, the same session check
+// and CSRF token as every other action, with what the engine refuses shown as the referee's page.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.ts';
+import { listEdicts } from '../../src/db/edicts.ts';
+import { findGame } from '../../src/db/games.ts';
+import { listOutbox } from '../../src/db/outbox.ts';
+import { addSheetVersion } from '../../src/db/sheets.ts';
+import { findTurn, updateTurn } from '../../src/db/turns.ts';
+import { closeTurn } from '../../src/games/close-turn.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { openTestPglite } from '../harness/pglite.ts';
+import { FORM, form, gameWithReferee, logIn, MAIL, NOW, type Browser } from '../referee/world.ts';
+
+let database: Database;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let browser: Browser;
+let gameId: string;
+const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
+
+beforeAll(async () => {
+  database = await openTestPglite();
+  const db = database.db;
+  let password: string;
+  ({ gameId, password } = await gameWithReferee(db, 'Disputed <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+  // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls, H8 advances, contested.
+  const t1 = (await findTurn(db, gameId, 1))!;
+  const units = [...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))), { side: 'sith', at: 'N9' }, { side: 'hutt', at: 'I8' }, { side: 'aristocrats', at: 'H8' }, { side: 'aristocrats', at: 'L8' }];
+  await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
+  await addSheetVersion(db, { gameId, turn: 1, faction: 'aristocrats', text: 'H: Hutt', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
+  // Closed just now, by the real clock: the dispute window is open.
+  await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
+  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL, loginLimit: { perIp: 1000 } } });
+  browser = await logIn(app, 'ref@x.org', password);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+const post = (path: string, fields: Record<string, string>, token = browser.token) =>
+  app.inject({ method: 'POST', url: `/referee/games/${gameId}/${path}`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: token, ...fields }) });
+
+describe('disputes from the console', () => {
+  it('shows the contested advance with its candidates, and the roll-back and pause forms', async () => {
+    const page = await app.inject({ method: 'GET', url: `/referee/games/${gameId}`, cookies: browser.cookies });
+    expect(page.body).toContain('name="advance:I8"');
+    expect(page.body).toMatch(/<option value="L8">L8<\/option>/);
+    expect(page.body).toContain(`action="/referee/games/${gameId}/rollback"`);
+    expect(page.body).toContain(`action="/referee/games/${gameId}/pause"`);
+  });
+
+  it('refuses without the CSRF token, and shows what the engine refuses as a page, changing nothing', async () => {
+    expect((await post('amend', { turn: '1', 'advance:I8': 'L8', reason: 'x' }, 'forged')).statusCode).toBe(403);
+    const wrong = await post('amend', { turn: '1', 'advance:I8': 'B2', reason: 'x' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('not one of that cell');
+    expect(await listEdicts(database.db, gameId)).toHaveLength(1);
+  });
+
+  it('amends the contested advance with a reason: a new version, mailed to every player, the reason escaped on the page', async () => {
+    const res = await post('amend', { turn: '1', 'advance:I8': 'L8', reason: 'the Chancellor chose <L8>' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/referee/games/${gameId}?done=amended`);
+    const versions = await listEdicts(database.db, gameId);
+    expect(versions.map((v) => [v.version, v.reason, v.createdBy])).toEqual([[1, null, 'system'], [2, 'the Chancellor chose <L8>', 'referee:ref@x.org']]);
+    expect(await listOutbox(database.db, { gameId, kind: 'edict-amended' })).toHaveLength(4);
+    const page = await app.inject({ method: 'GET', url: res.headers.location as string, cookies: browser.cookies });
+    expect(page.body).toContain('The amended edict is published');
+    expect(page.body).toContain('the Chancellor chose &lt;L8&gt;');
+  });
+
+  it('pauses and resumes, then rolls the turn back: it is open again, players told', async () => {
+    expect((await post('pause', { reason: 'holiday' })).statusCode).toBe(303);
+    expect((await findGame(database.db, gameId))!.status).toBe('paused');
+    expect((await post('resume', { reason: 'back' })).statusCode).toBe(303);
+    const res = await post('rollback', { hours: '48', reason: 'wrong map' });
+    expect(res.statusCode).toBe(303);
+    expect((await findTurn(database.db, gameId, 1))!.status).toBe('open');
+    expect(await findTurn(database.db, gameId, 2)).toBeNull();
+    expect(await listOutbox(database.db, { gameId, kind: 'rollback' })).toHaveLength(4);
+  });
+});
