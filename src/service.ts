@@ -22,6 +22,7 @@ import { runImapSource } from './mail/sources/imap-source.ts';
 import { runMaildirSource } from './mail/sources/maildir-source.ts';
 import { sleep } from './mail/sources/timing.ts';
 import { SourceProgress } from './mail/sources/progress.ts';
+import { Liveness } from './liveness.ts';
 import { startTurnJob } from './turn-loop.ts';
 import { DatabaseBusyError, describeOwner, lockDatabase, ownerAlive, type HeldLock } from './control/db-lock.ts';
 import { startControlServer, socketPath, type ControlServer } from './control/socket.ts';
@@ -53,18 +54,22 @@ export function createTransport(config: Config, log: Logger): MailTransport {
 }
 
 /** Runs `step` every `ms` until the signal aborts; a failing step is logged, never fatal. */
-async function every(ms: number, signal: AbortSignal, log: Logger, what: string, step: () => Promise<unknown>): Promise<void> {
+async function every(ms: number, signal: AbortSignal, log: Logger, what: string, step: () => Promise<unknown>, pass: () => void = () => {}): Promise<void> {
   while (!signal.aborted) {
     try {
       await step();
     } catch (err) {
       log.error({ err }, `${what} failed`);
     }
+    pass(); // a pass that failed still moved: only a step that never returns is stuck
     // sleep() drops its abort listener when the timer fires: one left behind per pass would
     // pile up on the service's signal for as long as it runs (MaxListenersExceededWarning).
     await sleep(ms, signal);
   }
 }
+
+/** A loop silent this long is stuck (/health answers 503): far beyond any interval, backoff or IDLE refresh. */
+const STUCK_AFTER_MS = 10 * 60_000;
 
 export interface ServiceOptions {
   pollIntervalMs?: number;
@@ -144,14 +149,18 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   } else {
     loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll, progress }));
   }
-  loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => queue.sweep()));
+  // /health fails when a loop stops moving, not only when the database is away (issue 9).
+  const liveness = new Liveness(() => now().getTime());
+  const startedAt = now().getTime();
+  liveness.watch('intake', STUCK_AFTER_MS, () => progress.caughtUpAsOf());
+  loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => queue.sweep(), liveness.track('pending sweep', STUCK_AFTER_MS)));
   loops.push(every(opts.sendIntervalMs ?? 2_000, signal, log, 'outbox', async () => {
     while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
-  }));
+  }, liveness.track('sending', STUCK_AFTER_MS)));
 
-  loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000 }));
+  loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
 
-  const app = await buildApp({ db: database.db, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config) });
+  const app = await buildApp({ db: database.db, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), stuck: () => liveness.stuck(startedAt) });
   let url = '';
   let control: ControlServer | null = null;
   try {

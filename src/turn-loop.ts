@@ -23,6 +23,8 @@ export interface TurnLoopOptions {
   progress: SourceProgress;
   signal: AbortSignal;
   intervalMs: number;
+  /** Called after every pass, for /health. */
+  pass?: () => void;
 }
 
 export async function startTurnJob(o: TurnLoopOptions): Promise<void> {
@@ -40,6 +42,7 @@ export async function startTurnJob(o: TurnLoopOptions): Promise<void> {
     } catch (err) {
       log.error({ err }, 'turn job failed');
     }
+    o.pass?.();
     await sleep(o.intervalMs, o.signal);
   }
 }

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { healthRoutes } from './health.ts';
+import { healthRoutes, type StuckLoops } from './health.ts';
 import { refereeConsole, type RefereeConsoleOptions } from './referee/plugin.ts';
 import { publicRoutes } from './public/index.ts';
 import { securityHooks } from './security.ts';
@@ -25,6 +25,8 @@ export async function buildApp(opts: {
   publicUrl?: string;
   /** The referee console's mail addressing and cookie security (refereeConsoleOptions(config)). */
   referee?: RefereeConsoleOptions;
+  /** The service's stuck loops, for /health. */
+  stuck?: StuckLoops;
 }): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: opts.log as FastifyBaseLogger | undefined });
   app.decorate('db', opts.db);
@@ -37,7 +39,7 @@ export async function buildApp(opts: {
     else req.log.info({ err: err.message, status }, 'request refused');
     void reply.code(status).send({ error: status >= 500 ? 'internal error' : (STATUS_CODES[status] ?? 'bad request').toLowerCase() });
   });
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { stuck: opts.stuck });
   await app.register(statusRoutes);
   await app.register(refereeConsole, { ...opts.referee, prefix: '/referee' });
   await app.register(publicRoutes, { cacheMs: opts.publicCacheMs, publicUrl: opts.publicUrl });

@@ -31,6 +31,17 @@ afterAll(async () => {
 });
 
 describe('web app', () => {
+  it('answers /health 503 naming the loops that stopped moving (intake, sending, the turn job)', async () => {
+    const stuckApp = await buildApp({ db: database.db, log: pino({ level: 'silent' }), stuck: () => ['turn job'] });
+    try {
+      const res = await stuckApp.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ ok: false, stuck: ['turn job'] });
+    } finally {
+      await stuckApp.close();
+    }
+  });
+
   it('answers /health once the database answers', async () => {
     const res = await app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);
