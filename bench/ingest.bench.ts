@@ -1,7 +1,11 @@
-// Intake speed against a real Dovecot: how fast imapflow can fetch a mailbox of order mails, and
-// how fast the whole intake — the IMAP source handing each batch to the intake queue, which stores
-// it, then parses it, files the sheets and queues the acknowledgements — gets through the same
-// mail on PGlite and on PostgreSQL. Prints a table; always exits 0 (a benchmark is never a failing test).
+// Intake speed against a real Dovecot, measured fairly (issue 8): on the same mailbox, timed over
+// the same steps (connect, login and select included in all three):
+//   (a) the raw fetch: imapflow fetching every message with its source;
+//   (b) the floor: the same fetch, in batches of 500, each stored by one bulk INSERT of the raw bytes
+//       with a durable commit, into the same database — what any store-before-act intake must pay;
+//   (c) intake: the IMAP source handing each batch to the intake queue, which stores it, then
+//       parses it, files the sheets and queues the acknowledgements.
+// On PGlite and on PostgreSQL. Target: intake ≥ 0.3 × the floor. Prints a table; always exits 0.
 //
 //   npm run bench:ingest                     (BENCH_MAILS=<n> for another mailbox size,
 //                                            BENCH_DB=pglite|postgres for one database only)
@@ -24,10 +28,10 @@ import type { ImapSettings } from '../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
-const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
+const MAILS = Number(process.env.BENCH_MAILS ?? 10_000);
 /** `pglite` or `postgres` to measure intake on one database only (say, under a profiler). */
 const ONLY = process.env.BENCH_DB;
-const TARGET_RATIO = 0.5;
+const TARGET_RATIO = 0.3; // intake / floor
 const DOMAIN = 'sf.example';
 const USER = 'orders';
 const SOURCE_BOX = 'Bench';
@@ -97,14 +101,14 @@ async function copyMailbox(settings: ImapSettings, to: string, count = MAILS): P
   });
 }
 
-/** (a) One FETCH of every message with its source and INTERNALDATE; returns messages/s. */
-async function rawFetch(settings: ImapSettings): Promise<{ rate: number; ms: number; bytes: number; cpuUs: number }> {
+/** (a) One FETCH of every message with its source and INTERNALDATE, connect to logout; returns messages/s. */
+async function rawFetch(settings: ImapSettings, mailbox = SOURCE_BOX): Promise<{ rate: number; ms: number; bytes: number; cpuUs: number }> {
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
   return withImap(settings, async (c) => {
-    await c.mailboxOpen(SOURCE_BOX, { readOnly: true });
+    await c.mailboxOpen(mailbox, { readOnly: true });
     let count = 0;
     let bytes = 0;
-    const cpuBefore = process.cpuUsage();
-    const start = performance.now();
     for await (const m of c.fetch('1:*', { uid: true, source: true, internalDate: true })) {
       count++;
       bytes += m.source?.length ?? 0;
@@ -114,6 +118,38 @@ async function rawFetch(settings: ImapSettings): Promise<{ rate: number; ms: num
     if (count !== MAILS) throw new Error(`fetched ${count} messages, not ${MAILS}`);
     return { rate: (count / ms) * 1_000, ms, bytes, cpuUs: (cpu.user + cpu.system) / count };
   });
+}
+
+/**
+ * (b) The floor: the raw fetch, 500 mails at a time, each batch stored by one INSERT of its raw
+ * bytes (one JSON parameter, as intake's batch store sends them) and committed durably.
+ */
+async function floor(database: Database, settings: ImapSettings, mailbox: string): Promise<{ rate: number; ms: number }> {
+  await database.db.execute(sql`create table if not exists bench_floor (id bigint generated always as identity primary key, raw bytea not null)`);
+  const insert = (batch: Buffer[]) =>
+    database.db.execute(sql`insert into bench_floor (raw) select decode(x, 'base64') from json_array_elements_text(${JSON.stringify(batch.map((b) => b.toString('base64')))}::json) as x`);
+  const start = performance.now();
+  let count = 0;
+  await withImap(settings, async (c) => {
+    await c.mailboxOpen(mailbox, { readOnly: true });
+    let batch: Buffer[] = [];
+    let pending: Promise<unknown> = Promise.resolve();
+    for await (const m of c.fetch('1:*', { uid: true, source: true, internalDate: true })) {
+      batch.push(m.source!);
+      count++;
+      if (batch.length === 500) {
+        // Fetching goes on while the batch before is stored, as intake's source does.
+        const b = batch;
+        batch = [];
+        pending = pending.then(() => insert(b));
+      }
+    }
+    await pending;
+    if (batch.length) await insert(batch);
+  });
+  const ms = performance.now() - start;
+  if (count !== MAILS) throw new Error(`floor fetched ${count} messages, not ${MAILS}`);
+  return { rate: (count / ms) * 1_000, ms };
 }
 
 interface IntakeRun {
@@ -246,8 +282,10 @@ async function main(): Promise<void> {
       try {
         const database = await open();
         try {
+          const f = await floor(database, settings, mailbox);
+          results.push({ label: `floor, ${label}`, rate: f.rate, ms: f.ms, note: `fetch + one durable INSERT of the raw bytes per 500 mails; ${(f.rate / raw!.rate).toFixed(2)} of the raw fetch` });
           const r = await intake(database, settings, mailbox);
-          results.push({ label, rate: r.rate, ms: r.ms, ratio: r.rate / raw!.rate, note: `Node CPU ${Math.round(r.cpuUs)} µs/mail (busy ${Math.round(r.nodeCpu * 100)}% of the time; the source waited on intake ${Math.round(r.inHandler * 100)}%); ${r.outcomes}` });
+          results.push({ label: `intake, ${label}`, rate: r.rate, ms: r.ms, ratio: r.rate / f.rate, note: `${(r.rate / raw!.rate).toFixed(3)} of the raw fetch; Node CPU ${Math.round(r.cpuUs)} µs/mail (busy ${Math.round(r.nodeCpu * 100)}% of the time; the source waited on intake ${Math.round(r.inHandler * 100)}%); ${r.outcomes}` });
         } finally {
           await database.close();
         }
@@ -257,7 +295,7 @@ async function main(): Promise<void> {
     };
     // (b) intake on PGlite (a file-backed data dir, as `sf serve` uses by default) …
     if (ONLY !== 'postgres') {
-      await measure('intake, PGlite', 'PGlite', async () => {
+      await measure('PGlite', 'PGlite', async () => {
         const dir = await mkdtemp(join(tmpdir(), 'sf-bench-pglite-'));
         cleanups.push(() => rm(dir, { recursive: true, force: true }));
         return openDatabase({ database: { kind: 'pglite', dataDir: dir } });
@@ -265,7 +303,7 @@ async function main(): Promise<void> {
     }
     // … and on PostgreSQL (a fresh database on the local server).
     if (ONLY !== 'pglite') {
-      await measure('intake, PostgreSQL', 'PostgreSQL', async () => {
+      await measure('PostgreSQL', 'PostgreSQL', async () => {
         const fresh = await freshDatabase();
         cleanups.push(() => fresh.drop());
         return openDatabase({ database: { kind: 'postgres', url: fresh.url } });
@@ -278,7 +316,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nintake benchmark: ${MAILS} order mails, Dovecot on 127.0.0.1, Node ${process.version}`);
-  const head = ['', 'msg/s', 'time', 'intake/raw', `target ≥ ${TARGET_RATIO}`];
+  const head = ['', 'msg/s', 'time', 'intake/floor', `target ≥ ${TARGET_RATIO}`];
   const rows = results.map((r) => [
     r.label,
     fmtRate(r.rate),
