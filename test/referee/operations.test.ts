@@ -19,7 +19,8 @@ const ctx = (db: Db): OperationContext => ({
 describe('sf referee operations', () => {
   it('are in the registry the CLI and the control socket share', () => {
     expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
-      'referee.add', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.resend-edict', 'referee.resend-welcome', 'referee.retry-mail',
+      'referee.add', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.resend-edict', 'referee.resend-welcome',
+      'referee.resume', 'referee.retry-mail', 'referee.rollback',
     ]);
   });
 
