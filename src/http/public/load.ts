@@ -1,0 +1,87 @@
+// What a game's public page and API show, read in one place so that the page and the JSON agree.
+// Sheets: only whether each faction sent one (none / problems / valid), and the Chancellor's
+// accepted sheet as parsed (R-TURN-3); never a sheet's text (D-WEB-1).
+import type { Board } from '../../adjudicator/map.ts';
+import type { Db } from '../../db/client.ts';
+import { findGame, type Game } from '../../db/games.ts';
+import {
+  chancellorDeclaration, edictBefore, edictHeaders, publicAbsences, publicSeats, publicTurn,
+  type ChancellorDeclaration, type EdictHeader, type PublicAbsence, type PublicEdict, type PublicTurn,
+} from '../../db/public-views.ts';
+import { ordersReceivedByFaction, type OrdersReceived } from '../../games/orders-received.ts';
+import { boardFor } from '../../games/input.ts';
+
+/** Game ids are slugs (the games_id_slug check): anything else names no game and costs no query. */
+export const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+/** A turn or version number as it appears in a URL. */
+export const NUMBER = /^[1-9][0-9]{0,6}$/;
+
+export interface GameData {
+  game: Game;
+  board: Board;
+  turn: PublicTurn;
+  seats: Array<{ faction: string; joinedTurn: number }>;
+  received: Record<string, OrdersReceived>;
+  declaration: ChancellorDeclaration | null;
+  lastEdict: PublicEdict | null;
+  archive: EdictHeader[];
+  /** Absences announced and not over (D-ABS-1). */
+  absences: PublicAbsence[];
+}
+
+/** Today's date in a zone, `YYYY-MM-DD` (en-CA writes dates that way). */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+export async function loadGame(db: Db, id: string, now = new Date()): Promise<GameData | null> {
+  if (!GAME_ID.test(id)) return null;
+  const game = await findGame(db, id);
+  if (!game) return null;
+  const turn = await publicTurn(db, id, game.currentTurn);
+  if (!turn) return null;
+  const [seats, received, declaration, lastEdict, archive, absences] = await Promise.all([
+    publicSeats(db, id),
+    ordersReceivedByFaction(db, id, turn.number, turn.state.factions),
+    // Once the turn is closed every sheet is public in the archive's edict; before, only this one.
+    chancellorDeclaration(db, id, turn.number, turn.state.chancellor),
+    // The newest edict up to the current turn (the current one too, once the game is finished).
+    edictBefore(db, id, turn.number + 1),
+    edictHeaders(db, id),
+    publicAbsences(db, id, todayIn(game.timeZone, now)),
+  ]);
+  return { game, board: boardFor(game.map), turn, seats, received, declaration, lastEdict, archive, absences };
+}
+
+/** The JSON of a game's public state (the API and nothing else reads this shape). */
+export function gameJson(d: GameData) {
+  const { game, turn } = d;
+  const open = turn.status === 'open' && game.status !== 'finished';
+  return {
+    id: game.id,
+    name: game.name,
+    status: game.status,
+    map: game.map,
+    timeZone: game.timeZone,
+    weeklyDeadline: game.weeklyDeadline,
+    victoryPlanets: game.victoryPlanets,
+    turn: {
+      number: turn.number,
+      status: turn.status,
+      election: turn.number === 1 || turn.state.election,
+      chancellor: turn.state.chancellor,
+      deadline: open ? turn.deadline.toISOString() : null,
+      declarationDeadline: open && turn.state.chancellor ? turn.declarationDeadline.toISOString() : null,
+      factions: turn.state.factions,
+      units: turn.state.units,
+    },
+    players: d.seats.map((s) => ({ faction: s.faction, joinedTurn: s.joinedTurn, inPlay: turn.state.factions.includes(s.faction) })),
+    ordersReceived: d.received,
+    chancellorDeclaration: d.declaration
+      ? { faction: d.declaration.faction, receivedAt: d.declaration.receivedAt.toISOString(), hostility: d.declaration.hostility, orders: d.declaration.orders }
+      : null,
+    planets: d.lastEdict ? { afterTurn: d.lastEdict.turn, byFaction: d.lastEdict.json.planets } : null,
+    absences: d.absences,
+    edicts: d.archive.map((e) => ({ turn: e.turn, version: e.version, reason: e.reason, createdAt: e.createdAt.toISOString() })),
+  };
+}

@@ -1,0 +1,69 @@
+// The public HTML pages: the games, a game's page, and the archive of edicts with a permanent
+// link for every version (R-EDICT-3). No login; nothing from a sheet before its deadline.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Lang } from '../../adjudicator/types.ts';
+import { findGame } from '../../db/games.ts';
+import { edictHeaders, gameSummaries, publicEdict } from '../../db/public-views.ts';
+import { boardFor } from '../../games/input.ts';
+import { pageLang } from '../web/lang.ts';
+import { PAGE_CSP, RenderCache, sendRendered } from '../web/respond.ts';
+import { GAME_ID, NUMBER, loadGame } from './load.ts';
+import { edictChanges } from './edict-diff.ts';
+import { mapPicture } from './maps.ts';
+import { edictPage, gamePage, homePage, notFoundPage } from './views.ts';
+import { classicMap } from '../../adjudicator/map.ts';
+
+export interface PublicOptions {
+  /** How long a rendered page is reused (ms); 0 renders every request. */
+  cacheMs?: number;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const VARY = 'Accept-Language, Cookie';
+
+export async function publicPages(app: FastifyInstance, opts: PublicOptions): Promise<void> {
+  const cache = new RenderCache(opts.cacheMs ?? 1000);
+
+  async function answer(req: FastifyRequest, reply: FastifyReply, key: string, render: (lang: Lang) => Promise<string | null>) {
+    const lang = pageLang(req, reply);
+    const r = await cache.get(`${lang} ${key}`, async () => {
+      const body = await render(lang);
+      return body === null ? null : { body, type: HTML };
+    });
+    if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
+    return sendRendered(req, reply, r, { vary: VARY });
+  }
+
+  app.get('/', (req, reply) =>
+    answer(req, reply, '/', async (lang) => {
+      return homePage(lang, classicMap(), await gameSummaries(app.db));
+    }));
+
+  app.get<{ Params: { game: string } }>('/games/:game', (req, reply) =>
+    answer(req, reply, `game ${req.params.game}`, async (lang) => {
+      const d = await loadGame(app.db, req.params.game);
+      if (!d) return null;
+      const map = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, lang, d.game.name);
+      return gamePage(lang, d.board, { ...d, game: d.game, map });
+    }));
+
+  const edictRoute = (version: (p: { k?: string }) => number | undefined | null) =>
+    (req: FastifyRequest<{ Params: { game: string; n: string; k?: string } }>, reply: FastifyReply) => {
+      const { game: id, n } = req.params;
+      const k = version(req.params);
+      return answer(req, reply, `edict ${id} ${n} ${k ?? 'latest'}`, async (lang) => {
+        if (!GAME_ID.test(id) || !NUMBER.test(n) || k === null) return null;
+        const game = await findGame(app.db, id);
+        if (!game) return null;
+        const edict = await publicEdict(app.db, id, Number(n), k);
+        if (!edict) return null;
+        const versions = await edictHeaders(app.db, id, edict.turn);
+        const board = boardFor(game.map);
+        const previous = edict.version > 1 ? await publicEdict(app.db, id, edict.turn, edict.version - 1) : null;
+        const changes = previous ? edictChanges(board, previous.json, edict.json, lang) : null;
+        return edictPage(lang, { game, edict, versions, changes, map: mapPicture(board, edict.json, lang, game.name) });
+      });
+    };
+  app.get('/games/:game/turns/:n', edictRoute(() => undefined));
+  app.get('/games/:game/turns/:n/v/:k', edictRoute((p) => (p.k !== undefined && NUMBER.test(p.k) ? Number(p.k) : null)));
+}

@@ -1,0 +1,214 @@
+// The public pages as HTML, from data already read: pure functions, every user-supplied string
+// (game names, amendment reasons) escaped by the `html` tag or the templates.
+import type { Board } from '../../adjudicator/map.ts';
+import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import type { Lang, Side } from '../../adjudicator/types.ts';
+import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
+import type { OrdersReceived } from '../../games/orders-received.ts';
+import { formatInstant } from '../../games/time-format.ts';
+import { STRINGS } from '../web/strings.ts';
+import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
+import type { MapPicture } from './maps.ts';
+
+export interface PageFrame {
+  lang: Lang;
+  title: string;
+  /** Path of this page without a query: the language switch links to it. */
+  path: string;
+  crumbs?: Array<{ href: string; label: string }>;
+  head?: Html;
+}
+
+export function layout(frame: PageFrame, body: Html): string {
+  const s = STRINGS[frame.lang];
+  const other: Lang = frame.lang === 'it' ? 'en' : 'it';
+  return renderTemplate('layout', {
+    lang: frame.lang,
+    title: `${frame.title} — ${s.siteName}`,
+    head: frame.head ?? html``,
+    skip: s.skip,
+    navLabel: s.nav,
+    home: s.home,
+    crumbs: (frame.crumbs ?? []).map((c) => html` › <a href="${c.href}">${c.label}</a>`),
+    langSwitch: html`<a href="${frame.path}?lang=${other}" hreflang="${other}" lang="${other}">${s.switchTo}</a>`,
+    body,
+    footer: s.footer,
+  }).value;
+}
+
+/** An instant in the game's zone, marked up so the browser adds the viewer's own (local-time.js). */
+export function instant(at: Date, timeZone: string, lang: Lang): Html {
+  return html`<time datetime="${at.toISOString()}" data-local="${STRINGS[lang].yourTime}">${formatInstant(at, timeZone, lang)}</time>`;
+}
+
+const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName(board, s, lang) : STRINGS[lang].none);
+
+export function homePage(lang: Lang, board: Board, games: GameSummary[]): string {
+  const s = STRINGS[lang];
+  const rows = games.map((g) => html`<tr>
+<td><a href="/games/${g.id}">${g.name}</a></td>
+<td>${g.turn}</td>
+<td>${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
+<td>${side(board, g.chancellor, lang)}</td>
+<td>${g.factions.length}</td>
+<td>${s.status[g.status] ?? g.status}</td>
+</tr>`);
+  const table = games.length
+    ? html`<div class="table-wrap"><table><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : html`<p>${s.noGames}</p>`;
+  return layout({ lang, title: s.gamesHeading, path: '/' }, renderTemplate('home', { heading: s.gamesHeading, table }));
+}
+
+export interface GamePageData {
+  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number };
+  turn: PublicTurn;
+  seats: Array<{ faction: string; joinedTurn: number }>;
+  received: Record<string, OrdersReceived>;
+  declaration: ChancellorDeclaration | null;
+  /** The newest edict up to this turn: the current map and planets. */
+  lastEdict: PublicEdict | null;
+  map: MapPicture;
+  archive: EdictHeader[];
+  absences: PublicAbsence[];
+}
+
+function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
+  const s = STRINGS[lang];
+  if (archive.length === 0) return html`<p>${s.noEdicts}</p>`;
+  const byTurn = new Map<number, EdictHeader[]>();
+  for (const e of archive) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
+  const items = [...byTurn].reverse().map(([turn, versions]) => html`<li><a href="/games/${gameId}/turns/${turn}">${s.turn(turn)}</a>${
+    versions.length > 1 ? html` (${s.amended}: ${versions.map((v, i) => html`${i ? ', ' : ''}<a href="/games/${gameId}/turns/${turn}/v/${v.version}">${s.version(v.version)}</a>`)})` : ''
+  }</li>`);
+  return html`<ul>${items}</ul>`;
+}
+
+function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number): Html {
+  const s = STRINGS[lang];
+  if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory)}</p>`;
+  const e = edict.json;
+  const rows = board.factionIds.filter((f) => f in e.planets).map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets)}</p>`;
+}
+
+function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
+  const s = STRINGS[lang];
+  const chancellor = d.turn.state.chancellor;
+  if (!chancellor) return html`<p>${s.noChancellor}</p>`;
+  if (!d.declaration) return html`<p>${s.chancellor}: ${sideName(board, chancellor, lang)}. ${s.notDeclared}</p>`;
+  const decl = d.declaration;
+  return html`<p>${s.chancellor}: ${sideName(board, chancellor, lang)}. ${s.declaredAt} ${instant(decl.receivedAt, d.game.timeZone, lang)}</p>
+<dl><dt>${s.hostility}</dt><dd>${decl.hostility.map((h) => sideName(board, h, lang)).join(', ') || s.none}</dd>
+<dt>${s.orders}</dt><dd>${decl.orders.length ? html`<ul>${decl.orders.map((o) => html`<li><code>${o}</code></li>`)}</ul>` : s.none}</dd></dl>`;
+}
+
+export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
+  const s = STRINGS[lang];
+  const { game, turn } = d;
+  const election = turn.number === 1 || turn.state.election;
+  const lead = html`${s.turn(turn.number)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
+  const open = turn.status === 'open' && game.status !== 'finished';
+  const deadlines = open
+    ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
+      turn.state.chancellor ? html`<li>${s.declarationDeadline}: ${instant(turn.declarationDeadline, game.timeZone, lang)}</li>` : ''}</ul>`
+    : html`<p>${s.noDeadline}</p>`;
+  const inPlay = new Set(turn.state.factions);
+  const rows = board.factionIds
+    .filter((f) => inPlay.has(f) || d.seats.some((p) => p.faction === f))
+    .map((f) => {
+      const seat = d.seats.find((p) => p.faction === f);
+      const state = d.received[f] ?? 'none';
+      const cell = inPlay.has(f) ? html`<span class="state-${state}">${s.received[state]}</span>` : html`${s.joining(seat?.joinedTurn ?? turn.number + 1)}`;
+      const away = d.absences.filter((a) => a.faction === f).map((a) => s.absent(a.fromDay, a.toDay)).join('; ');
+      return html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${cell}</td><td>${away || '—'}</td></tr>`;
+    });
+  const orders = html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colOrders}</th><th scope="col">${s.colAbsence}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const caption = d.lastEdict ? s.mapCaptionEdict(d.lastEdict.turn) : s.mapCaptionState(turn.number);
+  const body = renderTemplate('game', {
+    name: game.name,
+    lead,
+    deadlinesHeading: s.deadlinesHeading,
+    deadlines,
+    mapHeading: s.mapHeading,
+    map: mapFigure(lang, d.map),
+    mapCaption: caption,
+    pngHref: `/games/${game.id}/map.png`,
+    pngLabel: s.pngLabel,
+    ordersHeading: s.ordersHeading,
+    ordersNote: s.ordersNote,
+    orders,
+    declarationHeading: s.declarationHeading,
+    declaration: declarationBlock(lang, board, d),
+    planetsHeading: s.planetsHeading,
+    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets),
+    archiveHeading: s.archiveHeading,
+    archive: archiveList(lang, game.id, d.archive),
+    atomHref: `/games/${game.id}/edicts.atom`,
+    atomLabel: s.atomLabel,
+    icsHref: `/games/${game.id}/deadlines.ics`,
+    icsLabel: s.icsLabel,
+    apiHref: `/api/games/${game.id}`,
+  });
+  const head = html`<link rel="alternate" type="application/atom+xml" href="/games/${game.id}/edicts.atom" title="${s.atomLabel}">`;
+  return layout({ lang, title: `${game.name} — ${s.turn(turn.number)}`, path: `/games/${game.id}`, head, crumbs: [{ href: `/games/${game.id}`, label: game.name }] }, body);
+}
+
+/** The SVG inline (it names itself through <title>/<desc>), and the same position in words. */
+function mapFigure(lang: Lang, map: MapPicture): Html {
+  return html`${trusted(map.svg)}<details><summary>${STRINGS[lang].mapInWords}</summary><p>${map.alt}</p></details>`;
+}
+
+export interface EdictPageData {
+  game: { id: string; name: string };
+  edict: PublicEdict;
+  /** Whether the URL named the version (a permanent link) or asked for the newest. */
+  versions: EdictHeader[];
+  map: MapPicture;
+  /** For an amendment: what differs from the version before, in words (edict-diff.ts). */
+  changes: string[] | null;
+}
+
+export function edictPage(lang: Lang, d: EdictPageData): string {
+  const s = STRINGS[lang];
+  const { game, edict } = d;
+  const latest = d.versions.at(-1)?.version ?? edict.version;
+  const base = `/games/${game.id}/turns/${edict.turn}`;
+  const amendment = edict.version > 1 && edict.reason !== null
+    ? html`<section class="amendment" aria-labelledby="amend-h"><h2 id="amend-h">${s.amendmentHeading}</h2><p><strong>${s.amendmentReason}:</strong> ${edict.reason}</p>${
+      d.changes ? html`<h3>${s.whatChanged}</h3>${d.changes.length ? html`<ul>${d.changes.map((c) => html`<li>${c}</li>`)}</ul>` : html`<p>${s.nothingChanged}</p>`}` : ''
+    }</section>`
+    : html``;
+  const versions = d.versions.length > 1
+    ? html`<section aria-labelledby="versions-h"><h2 id="versions-h">${s.versionsHeading}</h2><ol>${d.versions.map((v) => html`<li>${
+      v.version === edict.version ? html`<strong aria-current="page">${s.version(v.version)}</strong>` : html`<a href="${base}/v/${v.version}">${s.version(v.version)}</a>`
+    } — ${s.publishedAt} <time datetime="${v.createdAt.toISOString()}">${v.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>${v.reason ? html`: ${v.reason}` : ''}</li>`)}</ol></section>`
+    : html``;
+  const body = renderTemplate('edict', {
+    heading: s.edictHeading(game.name, edict.turn),
+    lead: html`${s.edictLead(edict.version, latest)}`,
+    amendment,
+    versions,
+    mapHeading: s.mapHeading,
+    map: mapFigure(lang, d.map),
+    mapCaption: s.mapCaptionEdict(edict.turn),
+    pngHref: `${base}/v/${edict.version}/map.png`,
+    pngLabel: s.pngLabel,
+    textHeading: s.textHeading,
+    text: lang === 'it' ? edict.textIt : edict.textEn,
+    jsonHref: `${base}/v/${edict.version}/edict.json`,
+    jsonLabel: s.jsonLabel,
+    permalink: `${base}/v/${edict.version}`,
+    permalinkLabel: s.permalinkLabel,
+  });
+  return layout({
+    lang,
+    title: s.edictHeading(game.name, edict.turn),
+    path: `${base}/v/${edict.version}`,
+    crumbs: [{ href: `/games/${game.id}`, label: game.name }, { href: base, label: s.turn(edict.turn) }],
+  }, body);
+}
+
+export function notFoundPage(lang: Lang): string {
+  const s = STRINGS[lang];
+  return layout({ lang, title: s.notFound, path: '/' }, html`<h1>${s.notFound}</h1><p><a href="/">${s.home}</a></p>`);
+}

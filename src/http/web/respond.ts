@@ -1,0 +1,153 @@
+// How public pages and API answers leave: a strict Content-Security-Policy, an ETag and a
+// Last-Modified on every body, 304 for a client that has it already, and a short in-memory cache
+// so that a crowd refreshing a game's page at the deadline costs one render, not one per viewer.
+import { createHash } from 'node:crypto';
+import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** No inline script or style at all: the map SVG carries none, our CSS and JS are files. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface Rendered {
+  body: Buffer;
+  type: string;
+  etag: string;
+  lastModified: Date;
+  /** lastModified as an HTTP date, made once. */
+  lastModifiedText?: string;
+  /** The body gzipped, made once when first asked for (a phone on a slow line gets a fifth of the bytes). */
+  gzip?: Buffer;
+  /**
+   * The body as Brotli at its best quality (a sixth of the bytes, but tens of ms of CPU): made
+   * once per distinct body, off the request path; gzip is sent until it is ready.
+   */
+  br?: Buffer | Promise<void>;
+}
+
+/** Below this, compressing saves less than it costs. */
+const GZIP_MIN_BYTES = 1024;
+
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * Results kept for `ttlMs` (0: never kept), at most `max` of them. The same key asked for while it
+ * is being rendered waits for that render. Last-Modified stays put while the body does not change.
+ */
+export class RenderCache {
+  private readonly entries = new Map<string, { at: number; value: Promise<Rendered | null> }>();
+  private readonly lastSeen = new Map<string, Rendered>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max = 500,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  get(key: string, produce: () => Promise<{ body: string | Buffer; type: string } | null>): Promise<Rendered | null> {
+    const now = this.clock();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = produce().then((r) => (r === null ? null : this.stamp(key, r, now)));
+    if (this.ttlMs > 0) {
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+      const entry = { at: now, value };
+      this.entries.set(key, entry);
+      // A missing page or a failure is not kept: the game may be created in the next second.
+      const forget = () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      };
+      value.then((r) => r ?? forget(), forget);
+    }
+    return value;
+  }
+
+  private stamp(key: string, r: { body: string | Buffer; type: string }, now: number): Rendered {
+    // Kept as bytes: Fastify sends a Buffer as is, a string is encoded again on every request
+    // (for a page with the map inline, that is most of the cost of serving it from here).
+    const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
+    const etag = etagOf(body);
+    const seen = this.lastSeen.get(key);
+    // The same body as last time: the same Last-Modified and the compressed copies already made.
+    if (seen?.etag === etag && seen.type === r.type) return seen;
+    if (this.lastSeen.size >= this.max) this.lastSeen.delete(this.lastSeen.keys().next().value!);
+    // HTTP dates have whole seconds.
+    const rendered: Rendered = { body, type: r.type, etag, lastModified: new Date(Math.floor(now / 1000) * 1000) };
+    this.lastSeen.set(key, rendered);
+    return rendered;
+  }
+}
+
+/** Which of br and gzip a client takes (listed, not q=0); one pass over a header of bounded length. */
+export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
+  const out = { br: false, gzip: false };
+  if (!header) return out;
+  for (const part of header.slice(0, 1000).split(',', 30)) {
+    const [coding = '', q] = part.split(';');
+    const c = coding.trim().toLowerCase();
+    if ((c === 'br' || c === 'gzip') && !(q !== undefined && /^q\s*=\s*0(\.0{0,3})?$/.test(q.trim()))) out[c] = true;
+  }
+  return out;
+}
+
+function startBrotli(r: Rendered): void {
+  r.br = new Promise<void>((resolve) => {
+    brotliCompress(r.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: r.body.length } }, (err, out) => {
+      r.br = err ? undefined : out;
+      resolve();
+    });
+  });
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',', 100).some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+/** Sends a rendered result, or 304 when the client's copy is current (If-None-Match first, RFC 9110). */
+export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Rendered, opts: { vary?: string } = {}): FastifyReply {
+  const compressible = r.body.length >= GZIP_MIN_BYTES && !r.type.startsWith('image/');
+  r.lastModifiedText ??= r.lastModified.toUTCString();
+  // One object, set once: this runs for every request of a crowded page.
+  const headers: Record<string, string> = {
+    etag: r.etag,
+    'last-modified': r.lastModifiedText,
+    // A response that sets the language cookie is this viewer's, not for a shared cache.
+    'cache-control': reply.hasHeader('set-cookie') ? 'private, no-cache' : 'public, no-cache',
+    'content-security-policy': PAGE_CSP,
+  };
+  const vary = compressible ? (opts.vary ? `${opts.vary}, Accept-Encoding` : 'Accept-Encoding') : opts.vary;
+  if (vary) headers.vary = vary;
+  const inm = req.headers['if-none-match'];
+  const ims = req.headers['if-modified-since'];
+  const fresh = inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime();
+  if (fresh) return reply.code(304).headers(headers).send();
+  headers['content-type'] = r.type;
+  let body = r.body;
+  if (compressible) {
+    const accepts = acceptedEncodings(req.headers['accept-encoding']);
+    if (accepts.br && r.br === undefined) startBrotli(r);
+    if (accepts.br && Buffer.isBuffer(r.br)) [body, headers['content-encoding']] = [r.br, 'br'];
+    else if (accepts.gzip) [body, headers['content-encoding']] = [(r.gzip ??= gzipSync(r.body, { level: 6 })), 'gzip'];
+    // Another representation: a weak validator (If-None-Match compares weakly).
+    if (body !== r.body) headers.etag = `W/${r.etag}`;
+  }
+  return reply.headers(headers).send(body);
+}
+
+/**
+ * JSON with <, > and & as \u escapes: the same data once parsed, but no byte of it can be read
+ * as markup by anything that sniffs or embeds it.
+ */
+export function safeJson(data: unknown): string {
+  return JSON.stringify(data).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
