@@ -6,10 +6,9 @@ import { IMPERIAL, type Lang, type Problem, type Side } from '../../adjudicator/
 import type { RefusalReason } from './identify-sender.ts';
 import { MAX_ORDERS_LISTED, MAX_PROBLEMS_LISTED, MAX_QUOTED_LINE, MAX_STATUS_LINES, headLines } from './reply-limits.ts';
 
-export function sideName(board: Board, side: Side, lang: Lang): string {
-  if (side === IMPERIAL) return board.map.imperial.names[lang][0]!;
-  return board.factions.get(side)?.names[lang][0] ?? side;
-}
+// One way to name a side, the edict's: the Imperial Troops are named alike in replies and edicts.
+import { sideName } from '../../adjudicator/render/vocabulary.ts';
+export { sideName };
 
 const t = (lang: Lang, it: string, en: string) => (lang === 'it' ? it : en);
 
