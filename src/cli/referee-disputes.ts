@@ -4,9 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { InputError, str, UsageError, wholeNumber, type Parsed } from './args.ts';
 import { out, perform, type Leaf } from './command.ts';
 
-const reason = { value: '<text>', help: 'why: players and the audit log see it', required: true };
+/** The --reason every referee action takes. */
+export const reason = { value: '<text>', help: 'why: players and the audit log see it', required: true };
 
-function positionals(p: Parsed, names: string[], usage: string): string[] {
+/** Exactly the positional arguments named, or a usage error saying which. */
+export function positionals(p: Parsed, names: string[], usage: string): string[] {
   if (p.positionals.length !== names.length) throw new UsageError(`give ${names.join(' and ')}: ${usage}`);
   return p.positionals;
 }

@@ -2,16 +2,10 @@
 // accounts and the referee's actions from a terminal, through the same operations as the console
 // (src/referee/operations.ts). A one-time password is printed once and stored only as its hash.
 import { createInterface } from 'node:readline';
-import { InputError, str, UsageError, wholeNumber, type Parsed } from './args.ts';
+import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { amend, pause, resume, rollback } from './referee-disputes.ts';
+import { amend, pause, positionals, reason, resume, rollback } from './referee-disputes.ts';
 
-const reason = { value: '<text>', help: 'why: players and the audit log see it', required: true };
-
-function positionals(p: Parsed, names: string[], usage: string): string[] {
-  if (p.positionals.length !== names.length) throw new UsageError(`give ${names.join(' and ')}: ${usage}`);
-  return p.positionals;
-}
 
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
 async function readPassword(): Promise<string> {
