@@ -2,7 +2,7 @@
 // phones. Everything a player wrote is quoted back as data, never as markup.
 import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
-import { IMPERIAL, type Lang, type Problem, type Side } from '../../adjudicator/types.ts';
+import type { Lang, Problem } from '../../adjudicator/types.ts';
 import type { RefusalReason } from './identify-sender.ts';
 import { MAX_ORDERS_LISTED, MAX_PROBLEMS_LISTED, MAX_QUOTED_LINE, MAX_STATUS_LINES, headLines } from './reply-limits.ts';
 
