@@ -77,6 +77,8 @@ export interface ServiceOptions {
   sendIntervalMs?: number;
   /** How often the turn job looks for deadlines, reminders and notices. */
   turnJobIntervalMs?: number;
+  /** False: no turn job (a test of intake alone, whose game's deadline has long passed). */
+  turnJob?: boolean;
   listen?: boolean;
   /** The clock of the game's schedule (tests drive it). */
   now?: () => Date;
@@ -158,7 +160,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
     while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
   }, liveness.track('sending', STUCK_AFTER_MS)));
 
-  loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
+  if (opts.turnJob !== false) loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
 
   const app = await buildApp({ db: database.db, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), stuck: () => liveness.stuck(startedAt) });
   let url = '';

@@ -34,6 +34,9 @@ import { REPLY_KINDS } from '../../src/mail/intake/outgoing.ts';
 import { AUTO_SUBMITTED_VALUE, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
 import { startService, type Service } from '../../src/service.ts';
 import type { Problem } from '../../src/adjudicator/types.ts';
+import { classicMap } from '../../src/adjudicator/map.ts';
+import { reviewSheet } from '../../src/adjudicator/review.ts';
+import { parseSheet } from '../../src/adjudicator/sheet.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
 import { freshDatabase } from '../harness/postgres.ts';
 import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../harness/smtp.ts';
@@ -41,6 +44,7 @@ import { CORPUS_GAME, CORPUS_PLAYERS, corpusGame, type CorpusPlayer, type Expect
 import { eventually } from '../support/eventually.ts';
 import { Cleanups } from '../support/cleanups.ts';
 
+const board = classicMap();
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const DOMAIN = 'sf.example';
 const FROM_ADDRESS = `orders@${DOMAIN}`;
@@ -172,7 +176,8 @@ beforeAll(async () => {
       cb();
     },
   });
-  service = await startService(config, pino({ level: 'warn' }, stream), { listen: false, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000 });
+  // Intake alone: the game's deadline is in the past (see above), so no turn job may close it.
+  service = await startService(config, pino({ level: 'warn' }, stream), { listen: false, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000, turnJob: false });
   cleanups.push(async () => service?.stop());
 
   // Every fixture, in order, as the mail server would have received it.
@@ -217,9 +222,12 @@ const inboundOf = (messageId: string): InboundMessage => {
   expect(rows, `inbound rows with Message-ID ${messageId}`).toHaveLength(1);
   return rows[0]!;
 };
-/** Mail enqueued because of one inbound message: `<kind>:<inbound id>`. */
+/**
+ * Mail enqueued because of one inbound message: `<kind>:<inbound id>`, or, for an answer to mail
+ * that is not a sheet (keyed per sender and day, D-MAIL-24), the reply threaded to it.
+ */
 const outboxFor = (row: InboundMessage): OutboxMail[] =>
-  sent.filter((m) => (REPLY_KINDS as readonly string[]).includes(m.kind) && m.dedupeKey.endsWith(`:${row.id}`));
+  sent.filter((m) => (REPLY_KINDS as readonly string[]).includes(m.kind) && (m.dedupeKey.endsWith(`:${row.id}`) || (row.messageId !== null && m.inReplyTo === `<${row.messageId}>`)));
 const capturedFor = (m: OutboxMail): CapturedMail => {
   const got = captured.filter((c) => c.messageId === `<${m.messageId}>`);
   expect(got, `captured mail ${m.messageId}`).toHaveLength(1);
@@ -246,10 +254,12 @@ function ordersInReply(text: string): string[] {
   return lines!.filter((l) => !/^\s+(nessun ordine|no orders)/.test(l)).map((l) => l.trim().split(/\s+/)[0]!);
 }
 
+/** What a sheet row keeps of its reading: line numbers and codes, never the text again (issue 8). */
 interface StoredParse {
-  parsed: { orders: { canonical: string }[]; hostility: string[]; hostilityDeclared: boolean; vote: { side: string } | null; problems: Problem[] };
   orders: { order: string; line: number; applies: boolean }[];
-  problems: Problem[];
+  hostility: string[];
+  vote: string | null;
+  problems: Pick<Problem, 'line' | 'code' | 'rule'>[];
 }
 
 // --- the checks ------------------------------------------------------------------------------
@@ -272,6 +282,8 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
     const welcomes = captured.filter((c) => sent.find((m) => `<${m.messageId}>` === c.messageId)?.kind === 'welcome');
     expect(welcomes.flatMap((c) => c.envelope.to).sort()).toEqual(PLAYERS.map((p) => p.email).sort());
     const answers = inbound.flatMap((r) => outboxFor(r));
+    const accounted = new Set([...answers, ...sent.filter((m) => m.kind === 'welcome')].map((m) => `<${m.messageId}>`));
+    expect(captured.filter((c) => !accounted.has(c.messageId ?? '')).map((c) => `${c.envelope.to.join(',')}: ${c.subject}`)).toEqual([]);
     expect(answers.length + welcomes.length).toBe(captured.length);
     expect(new Set(captured.map((c) => c.messageId)).size).toBe(captured.length);
   });
@@ -290,9 +302,17 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       expect({ status: row.status, outcome: row.outcome }).toEqual({ status: e.status, outcome: e.outcome });
 
       const answers = outboxFor(row);
-      expect(answers.map((m) => [m.kind, m.toAddress])).toEqual(e.reply === 'none' ? [] : [[e.reply, e.to]]);
+      // Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24): in this one
+      // run, a second such mail from the same sender is stored and decided alike, and not answered.
+      const repeated = (row.outcomeDetail as { repeated?: boolean } | null)?.repeated === true;
+      const reply = repeated ? 'none' : e.reply;
+      if (repeated) {
+        const earlier = inbound.filter((r) => r.id < row.id && r.outcome === row.outcome && outboxFor(r).some((m) => m.toAddress === e.to));
+        expect(earlier.length, 'an earlier mail of the same kind was answered').toBeGreaterThan(0);
+      }
+      expect(answers.map((m) => [m.kind, m.toAddress])).toEqual(reply === 'none' ? [] : [[reply, e.to]]);
       // A threaded answer exists exactly when the sender is told something (warnings start a thread of their own).
-      expect(threadedTo(f.messageId).length, 'replies threaded to this mail').toBe(['ack', 'unreadable', 'refusal'].includes(e.reply) ? 1 : 0);
+      expect(threadedTo(f.messageId).length, 'replies threaded to this mail').toBe(['ack', 'unreadable', 'refusal'].includes(reply) ? 1 : 0);
       // Whoever sent it hears nothing unless they are a registered player (MAIL.md, D-MAIL-18).
       const sender = f.expected.from ?? (await simpleParser(f.raw)).from?.value[0]?.address?.toLowerCase();
       if (sender && !playerByEmail(sender)) expect(captured.filter((c) => c.envelope.to.includes(sender))).toEqual([]);
@@ -343,11 +363,16 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       expect(sheet.faction).toBe(to.faction);
       expect(sheet.receivedAt.toISOString()).toBe(f.internalDate.toISOString());
       const parse = sheet.parsed as StoredParse;
-      expect(parse.parsed.orders.map((o) => o.canonical), 'stored parsed orders').toEqual(f.expected.orders);
+      // The stored reading agrees with the sheet's text read again, and with the corpus.
+      const parsed = parseSheet(sheet.text, board);
+      const review = reviewSheet(board, created.turn.state, to.faction, sheet.text);
+      expect(parsed.orders.map((o) => o.canonical), 'parsed orders').toEqual(f.expected.orders);
       expect(parse.orders.map((o) => o.order), 'stored reviewed orders').toEqual(f.expected.orders);
-      expect(parse.parsed.hostilityDeclared ? parse.parsed.hostility : null).toEqual(f.expected.hostility);
-      expect(parse.parsed.vote?.side ?? null).toEqual(f.expected.vote);
-      expect(parse.parsed.problems.map((p) => p.code)).toEqual(f.expected.problemCodes.filter((c) => !c.startsWith('mail-')));
+      expect(parsed.hostilityDeclared ? parsed.hostility : null).toEqual(f.expected.hostility);
+      expect(parsed.vote?.side ?? null).toEqual(f.expected.vote);
+      expect([parse.hostility, parse.vote]).toEqual([review.hostility, review.vote]);
+      expect(parsed.problems.map((p) => p.code)).toEqual(f.expected.problemCodes.filter((c) => !c.startsWith('mail-')));
+      expect(parse.problems.map((p) => [p.line, p.code])).toEqual(review.problems.map((p) => [p.line, p.code]));
       if (f.expected.sheetText !== undefined) expect(sheet.text).toBe(f.expected.sheetText);
       expect(answers[0]!.replyTo).toBe(`orders+${to.secret}@${DOMAIN}`);
       expect(mail.header('Reply-To')).toContain(`orders+${to.secret}@${DOMAIN}`);
@@ -358,8 +383,8 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       expect(text).toContain(t(to.lang, `turno 1 di "Andromeda"`, `turn 1 of "Andromeda"`));
       expect(ordersInReply(text)).toEqual(f.expected.orders);
       const problems = section(text, 'PROBLEMI', 'PROBLEMS') ?? [];
-      expect(problems.length, 'problems listed').toBe(parse.problems.length);
-      for (const [i, p] of parse.problems.entries()) {
+      expect(problems.length, 'problems listed').toBe(review.problems.length);
+      for (const [i, p] of review.problems.entries()) {
         // Every problem carries its line, the engine's hostility problems too (MAIL.md, D-MAIL-14).
         expect(p.line, 'a problem without a line').toBeGreaterThan(0);
         expect(problems[i], 'each problem with its line').toMatch(new RegExp(`^  ${t(to.lang, 'Riga', 'Line')} ${p.line}: `));
