@@ -68,7 +68,10 @@ export class IntakeStore {
     const secrets = clues.flatMap((c) => (c.secret ? [c.secret] : []));
     const emails = clues.flatMap((c) => (c.from ? [c.from] : []));
     const messageIds = clues.flatMap((c) => (c.messageId ? [bare(c.messageId)] : []));
-    const [own, players] = await Promise.all([ownMessageIds(tx, messageIds), playersForMail(tx, { secrets, emails })]);
+    // One after the other: a transaction is one connection, which runs one query at a time anyway
+    // (node-postgres deprecates queueing them on it).
+    const own = await ownMessageIds(tx, messageIds);
+    const players = await playersForMail(tx, { secrets, emails });
     const tags = clues.flatMap((c) => (c.gameTag ? [c.gameTag.toLowerCase()] : []));
     const gameList = await findGames(tx, [...players.map((p) => p.gameId), ...tags]);
     const gamesById = new Map(gameList.map((g) => [g.id, g]));
@@ -81,12 +84,10 @@ export class IntakeStore {
     });
     const turnList = await lockTurns(tx, wanted);
     const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()));
-    const [sheets, replies, misuse, echoes] = await Promise.all([
-      latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction })))),
-      countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since),
-      codeMisuseOf(tx, owners, misuseSince),
-      queuedKeysOf(tx, echoKeys),
-    ]);
+    const sheets = await latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction }))));
+    const replies = await countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since);
+    const misuse = await codeMisuseOf(tx, owners, misuseSince);
+    const echoes = await queuedKeysOf(tx, echoKeys);
     return new IntakeStore(
       own,
       players,
