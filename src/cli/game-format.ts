@@ -37,6 +37,10 @@ const FLAGS: Record<string, string> = {
   disputeWindowMinutes: '--dispute',
   victoryPlanets: '--victory',
   nmrHostility: '--nmr-hostility',
+  earlyProcessingMinutes: '--early',
+  graceMinutes: '--grace',
+  absenceDaysPerPlayer: '--absence-days',
+  absenceDaysPerGame: '--absence-days-game',
   // sf game join
   email: '<email>',
   gameId: '<game>',

@@ -49,6 +49,10 @@ const create: Leaf = {
       dispute: { value: '<minutes>', help: 'minutes after an edict during which players may dispute it', default: '1440 = 24 h' },
       victory: { value: '<planets>', help: 'planets that win the game', default: '12' },
       'nmr-hostility': { value: '<keep|none>', help: 'hostility of a faction that sends no orders', default: 'keep' },
+      early: { value: '<minutes>', help: 'early processing: once every valid sheet is in, the turn closes this many minutes later (D-TURN-5)', default: 'off' },
+      grace: { value: '<minutes>', help: 'sheets are still accepted this many minutes after the deadline (D-TURN-6)', default: '0' },
+      'absence-days': { value: '<days>', help: 'days an absence (ABSENCE) may move deadlines, per player (D-ABS-1)', default: '14' },
+      'absence-days-game': { value: '<days>', help: 'the same, for the whole game', default: '28' },
       'show-secrets': showSecrets,
       json,
     },
@@ -76,6 +80,10 @@ const create: Leaf = {
       disputeWindowMinutes: wholeNumber('dispute', 'minutes', str(p, 'dispute')),
       victoryPlanets: wholeNumber('victory', 'planets', str(p, 'victory')),
       nmrHostility: nmr,
+      earlyProcessingMinutes: wholeNumber('early', 'minutes', str(p, 'early')),
+      graceMinutes: wholeNumber('grace', 'minutes', str(p, 'grace')),
+      absenceDaysPerPlayer: wholeNumber('absence-days', 'days', str(p, 'absence-days')),
+      absenceDaysPerGame: wholeNumber('absence-days-game', 'days', str(p, 'absence-days-game')),
       showSecrets: p.values['show-secrets'] === true,
     };
     const r = (await inFlags(perform('sf game create', 'game.create', args))) as { game: GameView; turn: { deadline: string }; players: PlayerView[] };
@@ -194,4 +202,22 @@ const show: Leaf = {
   },
 };
 
-export const group: Group = { name: 'sf game', summary: 'create, join, list and show games', subs: { create, join, list: listGames, show } };
+const observe: Leaf = {
+  spec: {
+    name: 'sf game observe',
+    summary: 'add an observer: they get every edict of the game, with a one-click unsubscribe, and play no part',
+    args: '<game> <email>',
+    options: { lang: { value: '<it|en>', help: 'the language of their edicts', default: 'en' }, json },
+    examples: ['sf game observe test-galaxy fan@example.org --lang it'],
+  },
+  async run(p) {
+    if (p.positionals.length !== 2) throw new UsageError('give the game and the observer’s address: sf game observe <game> <email>');
+    const [gameId, email] = p.positionals as [string, string];
+    const l = str(p, 'lang');
+    const r = (await perform('sf game observe', 'game.observe', { gameId, email, lang: l === undefined ? undefined : lang('lang', l) })) as { game: string; email: string };
+    out(p.values.json ? JSON.stringify(r, null, 2) : `${r.email} now observes ${r.game}: every edict from the next one on`);
+    return 0;
+  },
+};
+
+export const group: Group = { name: 'sf game', summary: 'create, join, list, show and observe games', subs: { create, join, list: listGames, show, observe } };

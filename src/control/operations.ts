@@ -3,6 +3,7 @@
 // it holds the database (see run-operation.ts). Same code, same validation, same answers.
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { addObserver } from '../db/observers.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findGame, listGames, type Game } from '../db/games.ts';
@@ -88,6 +89,7 @@ const outboxView = (m: OutboxMail) => ({
 const gamesContext = (ctx: OperationContext): GamesContext => ({
   actor: ctx.actor,
   mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart },
+  publicUrl: ctx.config.http.publicUrl,
 });
 
 async function mustFindGame(db: Db, id: string): Promise<Game> {
@@ -109,6 +111,10 @@ export const operations = {
       disputeWindowMinutes: int.optional(),
       victoryPlanets: int.optional(),
       nmrHostility: z.enum(['keep', 'none']).optional(),
+      earlyProcessingMinutes: int.optional(),
+      graceMinutes: int.optional(),
+      absenceDaysPerPlayer: int.optional(),
+      absenceDaysPerGame: int.optional(),
       showSecrets: z.boolean().default(false),
     }),
     async run(ctx, { showSecrets, ...input }) {
@@ -132,6 +138,17 @@ export const operations = {
       const lang = input.lang ?? (langs.size === 1 ? [...langs][0] : 'en');
       const { game, player, firstDeadline } = await joinGame(ctx.db, { ...input, lang }, gamesContext(ctx));
       return { game: gameView(game), firstDeadline, player: playerView(player, ctx.config, showSecrets) };
+    },
+  }),
+  'game.observe': op({
+    summary: 'add an observer who gets every edict, with a one-click unsubscribe',
+    args: z.object({ gameId: str, email: str, lang: z.enum(['it', 'en']).optional() }),
+    async run(ctx, { gameId, email, lang }) {
+      const game = await findGame(ctx.db, gameId.trim().toLowerCase());
+      if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+      if (!z.email().safeParse(email.trim()).success) throw new GameError('invalid-input', `${email} is not an e-mail address`, 'email');
+      const o = await addObserver(ctx.db, game.id, email, lang ?? 'en');
+      return { game: game.id, email: o.email };
     },
   }),
   'game.list': op({

@@ -21,6 +21,7 @@ export interface OutboxInput {
   bodyText: string;
   bodyHtml?: string | null;
   attachments?: AttachmentRef[] | null;
+  headers?: Record<string, string> | null;
   /** The same key is enqueued at most once (e.g. `ack:<inbound id>`, `welcome:<player id>`). */
   dedupeKey: string;
 }
@@ -44,7 +45,7 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
   if (mails.length === 0) return;
   const spec = {
     kind: 'text', gameId: 'text', toAddress: 'text', replyTo: 'text', subject: 'text', inReplyTo: 'text',
-    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', attachments: 'jsonb', dedupeKey: 'text',
+    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', attachments: 'jsonb', headers: 'jsonb', dedupeKey: 'text',
   } as const;
   // Any conflict is a dedupe key (message ids are fresh UUIDs).
   await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));

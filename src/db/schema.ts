@@ -210,6 +210,8 @@ export const outbox = pgTable(
     bodyHtml: text('body_html'),
     /** Files sent with it, stored once in mail_assets (an edict's map goes to every player). */
     attachments: jsonb('attachments'),
+    /** Extra headers (List-Unsubscribe for observers); ours are added by the sender and always win. */
+    headers: jsonb('headers'),
     /** E.g. `ack:<inbound id>`: the same mail is enqueued at most once. */
     dedupeKey: text('dedupe_key').notNull(),
     status: text('status', { enum: ['pending', 'sent', 'failed'] })
@@ -257,6 +259,24 @@ export const edicts = pgTable(
     primaryKey({ name: 'edicts_pk', columns: [t.gameId, t.turn, t.version] }),
     foreignKey({ name: 'edicts_turn_fk', columns: [t.gameId, t.turn], foreignColumns: [turns.gameId, turns.number] }),
   ],
+);
+
+/** People who follow a game's edicts without playing (opt-in; one-click unsubscribe by their token). */
+export const observers = pgTable(
+  'observers',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    email: text('email').notNull(),
+    lang: text('lang', { enum: ['it', 'en'] }).notNull(),
+    /** In the List-Unsubscribe link: knowing it is enough to stop the mail, and to do nothing else. */
+    token: text('token').notNull(),
+    createdAt: createdAt(),
+    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+  },
+  (t) => [unique('observers_game_email').on(t.gameId, t.email), unique('observers_token').on(t.token), check('observers_email_lower', sql`${t.email} = lower(${t.email})`)],
 );
 
 /** A player's announced absence (ABSENCE <from> <to>): deadlines inside it move to its end, within the game's limits. */

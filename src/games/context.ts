@@ -10,6 +10,8 @@ export interface GamesContext {
   mail: MailAddressing;
   now?: () => Date;
   newSecret?: () => string;
+  /** PUBLIC_URL: links in mail (an observer's unsubscribe link). */
+  publicUrl?: string;
 }
 
 /** A secret no player anywhere has yet (the unique index is the last word; this avoids tripping it). */

@@ -9,6 +9,7 @@ import { putAsset, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
 import type { Game } from '../db/games.ts';
 import { newMessageId, type OutboxInput } from '../db/outbox.ts';
+import type { Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapPngAsync, renderMapSvg } from '../edict/index.ts';
@@ -63,6 +64,46 @@ export interface EdictMailArgs {
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
   return a.players.map((p) => edictMail(a, p));
+}
+
+/**
+ * The edict for the game's observers (opt-in): the same edict and map, no orders address, and a
+ * one-click unsubscribe (RFC 2369 List-Unsubscribe, RFC 8058 List-Unsubscribe-Post).
+ */
+export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: readonly Observer[], publicUrl: string): OutboxInput[] {
+  return observers.map((o) => {
+    const lang: Lang = o.lang;
+    const it = lang === 'it';
+    const deadlines = a.nextTurn
+      ? { nextDeadline: formatInstant(a.nextTurn.deadline, a.game.timeZone, lang), ...(a.edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, a.game.timeZone, lang) } : {}) }
+      : {};
+    const link = `${publicUrl.replace(/\/$/, '')}/unsubscribe/${o.token}`;
+    const { subject, text } = renderMail('edict-observer', lang, {
+      game: a.game.id,
+      gameName: a.game.name,
+      turn: a.edict.turn,
+      versionNote: a.version > 1 ? (it ? ` (emendato, versione ${a.version})` : ` (amended, version ${a.version})`) : '',
+      gameOver: a.nextTurn ? '' : it ? 'La partita è finita.\n' : 'The game is over.\n',
+      unsubscribe: link,
+      edict: renderEdict(a.edict, a.board, lang, deadlines),
+    });
+    const map = a.assets.maps[lang];
+    const thread = gameThread(a.game.id, a.mail.domain);
+    return {
+      kind: 'edict-observer',
+      gameId: a.game.id,
+      toAddress: o.email,
+      subject,
+      inReplyTo: thread,
+      references: thread,
+      messageId: newMessageId(a.mail.domain),
+      bodyText: text,
+      bodyHtml: edictHtml(text, map?.alt ?? null, lang),
+      attachments: [a.assets.json, ...(map ? [map.png] : [])],
+      headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
+    };
+  });
 }
 
 function edictMail(a: EdictMailArgs, player: Player): OutboxInput {

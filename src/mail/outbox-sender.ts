@@ -30,7 +30,8 @@ export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<nu
   if (row.bodyHtml) mail.html = row.bodyHtml;
   if (row.inReplyTo) mail.inReplyTo = row.inReplyTo;
   if (row.references) mail.references = row.references.split(/\s+/).filter(Boolean);
-  if (row.replyTo) mail.headers = { 'Reply-To': row.replyTo };
+  const extra = row.headers && typeof row.headers === 'object' ? (row.headers as Record<string, string>) : {};
+  if (row.replyTo || Object.keys(extra).length) mail.headers = { ...extra, ...(row.replyTo ? { 'Reply-To': row.replyTo } : {}) };
   return mail;
 }
 

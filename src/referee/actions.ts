@@ -25,6 +25,8 @@ export interface ActionContext {
   actor: string;
   mail: MailAddressing;
   now?: () => Date;
+  /** PUBLIC_URL: the links in mail (an observer's unsubscribe link on an amended edict). */
+  publicUrl?: string;
 }
 
 /** D-REF-1: one extension moves a deadline by at most 7 days, and never beyond 28 days from now. */

@@ -29,7 +29,11 @@ const op = <S extends z.ZodType>(o: RefereeOperation<S>): RefereeOperation<S> =>
 const str = z.string();
 const id = z.number().int().min(1);
 
-const actionContext = (ctx: Ctx): ActionContext => ({ actor: ctx.actor, mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart } });
+const actionContext = (ctx: Ctx): ActionContext => ({
+  actor: ctx.actor,
+  mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart },
+  publicUrl: ctx.config.http.publicUrl,
+});
 
 /** A player named by faction or address. */
 async function playerId(db: Db, gameId: string, who: string): Promise<number> {

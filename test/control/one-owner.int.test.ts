@@ -104,7 +104,11 @@ describe('with the service running', () => {
   });
 
 
-  it('runs the referee’s dispute commands through the service too: pause, resume (the same code as the console)', async () => {
+  it('adds an observer, and runs the referee’s dispute commands through the service too: pause, resume (the same code as the console)', async () => {
+    const observed = await sf('game', 'observe', 'owner-galaxy', 'Fan@Example.org', '--lang', 'it');
+    expect(observed.code, observed.stderr).toBe(0);
+    expect(observed.stdout).toContain('fan@example.org now observes owner-galaxy');
+    expect((await sf('game', 'observe', 'owner-galaxy', 'not-an-address')).code).not.toBe(0);
     const paused = await sf('referee', 'pause', 'owner-galaxy', '--reason', 'a dispute to settle');
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain('owner-galaxy is paused');

@@ -5,6 +5,7 @@ import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { GameState } from '../../src/adjudicator/types.ts';
 import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
 import { listAudit } from '../../src/db/audit.ts';
+import { addObserver, unsubscribe } from '../../src/db/observers.ts';
 import type { Database } from '../../src/db/client.ts';
 import { listEdicts } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
@@ -55,7 +56,7 @@ export function turnCases(open: () => Promise<Database>): void {
   });
 
   const clock = testClock();
-  const ctx: GamesContext = { actor: 'system', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: clock.now };
+  const ctx: GamesContext = { actor: 'system', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: clock.now, publicUrl: 'https://sf.test' };
 
   /** A sheet as intake stores it: reviewed against the position, received now. */
   async function send(gameId: string, faction: string, text: string) {
@@ -152,6 +153,26 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(mails.find((m) => m.toAddress === 'b@example.com')!.bodyText).toContain('Questo turno è stato chiuso in ritardo');
       // The next deadline still leaves a day: 30 March, not an hour away.
       expect(out.closed && out.next?.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
+    });
+
+    it('observers get every edict with a one-click unsubscribe and no orders address; once unsubscribed, no more', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Watched'), ctx);
+      const fan = await addObserver(db, game.id, 'Fan@Example.org', 'it');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      const [mail, ...more] = await listOutbox(db, { gameId: game.id, kind: 'edict-observer' });
+      expect(more).toEqual([]);
+      expect(mail).toMatchObject({ toAddress: 'fan@example.org', subject: `[SF ${game.id}] Editto Imperiale, turno 1` });
+      expect(mail!.headers).toEqual({ 'List-Unsubscribe': `<https://sf.test/unsubscribe/${fan.token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      expect(mail!.bodyText).toContain(`https://sf.test/unsubscribe/${fan.token}`);
+      expect(mail!.bodyText).not.toContain('orders+');
+      expect((mail!.attachments as AttachmentRef[]).map((a) => a.contentType)).toEqual(['application/json', 'image/png']);
+      expect(await unsubscribe(db, fan.token)).toBe(true);
+      expect(await unsubscribe(db, fan.token)).toBe(false);
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, game.id, 2, ctx);
+      expect(await listOutbox(db, { gameId: game.id, kind: 'edict-observer' })).toHaveLength(1);
     });
 
     it('R-TURN-4: only a sheet received by the deadline stands; the last version before it wins', async () => {

@@ -5,10 +5,12 @@ import { apiRoutes } from '../api/api.ts';
 import { publicFeeds, type FeedOptions } from './feeds.ts';
 import { publicFiles } from './files.ts';
 import { publicPages } from './pages.ts';
+import { unsubscribeRoutes } from './unsubscribe.ts';
 
 export async function publicRoutes(app: FastifyInstance, opts: FeedOptions): Promise<void> {
   await app.register(publicPages, opts);
   await app.register(publicFiles, opts);
   await app.register(publicFeeds, opts);
   await app.register(apiRoutes, opts);
+  await app.register(unsubscribeRoutes);
 }

@@ -21,7 +21,7 @@ function whole(v: string | undefined, what: string): number {
 }
 
 export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
-  const ctx = (req: FastifyRequest): ActionContext => ({ actor: `referee:${req.referee!.email}`, mail: settings.mail });
+  const ctx = (req: FastifyRequest): ActionContext => ({ actor: `referee:${req.referee!.email}`, mail: settings.mail, publicUrl: settings.publicUrl });
 
   /** Runs an action on a game the referee runs; RefereeErrors become a page, anything else the app's 500. */
   function action<P extends object>(path: string, run: (req: Req<P>, gameId: string) => Promise<string>) {

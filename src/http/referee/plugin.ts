@@ -16,6 +16,8 @@ import { pageRoutes } from './pages.ts';
 export interface RefereeConsoleOptions {
   /** For the mail the actions send; without it, `orders@localhost`. */
   mail?: MailAddressing;
+  /** PUBLIC_URL, for links in that mail. */
+  publicUrl?: string;
   /** true when PUBLIC_URL is https; 'auto' (the default): Secure when the request came over TLS. */
   secureCookies?: boolean | 'auto';
   /** Login attempts allowed per IP and per account in each window (default 30 and 10 per 15 minutes). */
@@ -24,6 +26,7 @@ export interface RefereeConsoleOptions {
 
 export interface ConsoleSettings {
   mail: MailAddressing;
+  publicUrl?: string;
   cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean | 'auto' };
   loginLimit: { perIp: number; perAccount: number; windowMs: number };
 }
@@ -38,7 +41,11 @@ declare module 'fastify' {
 
 /** The options for the console from the service's configuration. */
 export function refereeConsoleOptions(config: { http: { publicUrl: string }; mail: MailAddressing }): RefereeConsoleOptions {
-  return { mail: { domain: config.mail.domain, ordersLocalPart: config.mail.ordersLocalPart }, secureCookies: config.http.publicUrl.startsWith('https:') ? true : 'auto' };
+  return {
+    mail: { domain: config.mail.domain, ordersLocalPart: config.mail.ordersLocalPart },
+    publicUrl: config.http.publicUrl,
+    secureCookies: config.http.publicUrl.startsWith('https:') ? true : 'auto',
+  };
 }
 
 /** Forms post application/x-www-form-urlencoded: read with URLSearchParams (linear), first value of each name. */
@@ -53,6 +60,7 @@ function formParser(app: FastifyInstance): void {
 export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleOptions): Promise<void> {
   const settings: ConsoleSettings = {
     mail: opts.mail ?? { domain: 'localhost', ordersLocalPart: 'orders' },
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     cookie: { path: '/referee', httpOnly: true, sameSite: 'strict', secure: opts.secureCookies ?? 'auto' },
     loginLimit: { perIp: opts.loginLimit?.perIp ?? 30, perAccount: opts.loginLimit?.perAccount ?? 10, windowMs: opts.loginLimit?.windowMs ?? 15 * 60_000 },
   };
