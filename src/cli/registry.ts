@@ -20,6 +20,11 @@ export const commands: Record<string, Entry> = {
     usage: ['sf game create --name <name> --players <a@x,…> --tz <zone> --deadline <day hh:mm>', 'sf game join <game> <email>', 'sf game list', 'sf game show <game>'],
     load: async () => (await import('./game.ts')).group,
   },
+  turn: {
+    summary: 'replay a game’s turns with the current engine (before upgrading it)',
+    usage: ['sf turn replay <game>'],
+    load: async () => (await import('./turn.ts')).group,
+  },
   ingest: {
     summary: 'feed one mail to intake by hand, as if it had just arrived',
     usage: ['sf ingest <file.eml>'],

@@ -11,6 +11,7 @@ import { listOutbox, type OutboxMail } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { listTurns } from '../db/turns.ts';
 import { createGame, GameError, joinGame, privateAddress, type GamesContext } from '../games/index.ts';
+import { replayTurns } from '../games/replay.ts';
 import type { ArrivedMail, Received } from '../mail/intake/receive.ts';
 import { RefereeError } from '../referee/errors.ts';
 import { refereeOperations } from '../referee/operations.ts';
@@ -184,6 +185,13 @@ export const operations = {
     async run(ctx, { gameId, status, limit }) {
       const rows = (await listOutbox(ctx.db, gameId === undefined ? {} : { gameId })).filter((m) => status === undefined || m.status === status);
       return rows.slice(-limit).map(outboxView); // the newest `limit`, oldest first
+    },
+  }),
+  'turn.replay': op({
+    summary: 're-adjudicate every stored turn of a game with the current engine and show any difference',
+    args: z.object({ gameId: str }),
+    async run(ctx, { gameId }) {
+      return replayTurns(ctx.db, gameId.trim().toLowerCase());
     },
   }),
   'mail.ingest': op({

@@ -206,6 +206,6 @@ describe('the real entry point', () => {
     expect(help.stdout).toContain('sf game');
     const bad = await spawnSf('gmae');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('sf: unknown command "gmae"; the commands are serve, game, ingest, outbox, mail, referee, adjudicate (see sf --help)\n');
+    expect(bad.stderr).toBe('sf: unknown command "gmae"; the commands are serve, game, turn, ingest, outbox, mail, referee, adjudicate (see sf --help)\n');
   }, 60_000);
 });

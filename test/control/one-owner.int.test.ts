@@ -109,6 +109,9 @@ describe('with the service running', () => {
     expect(observed.code, observed.stderr).toBe(0);
     expect(observed.stdout).toContain('fan@example.org now observes owner-galaxy');
     expect((await sf('game', 'observe', 'owner-galaxy', 'not-an-address')).code).not.toBe(0);
+    const replayed = await sf('turn', 'replay', 'owner-galaxy');
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain('owner-galaxy: 0 turns replayed');
     const paused = await sf('referee', 'pause', 'owner-galaxy', '--reason', 'a dispute to settle');
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain('owner-galaxy is paused');

@@ -34,7 +34,7 @@ async function failure(name: string, args: unknown, c = ctx()): Promise<Operatio
 
 describe('the operation registry', () => {
   it('names every operation the CLI sends', () => {
-    expect(Object.keys(operations).filter((n) => !n.startsWith('referee.')).sort()).toEqual(['game.create', 'game.join', 'game.list', 'game.observe', 'game.show', 'mail.ingest', 'outbox.list']);
+    expect(Object.keys(operations).filter((n) => !n.startsWith('referee.')).sort()).toEqual(['game.create', 'game.join', 'game.list', 'game.observe', 'game.show', 'mail.ingest', 'outbox.list', 'turn.replay']);
     expect(isOperationName('game.create')).toBe(true);
     expect(isOperationName('toString')).toBe(false); // not an inherited property
   });

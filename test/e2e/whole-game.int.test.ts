@@ -25,6 +25,7 @@ import { findGame } from '../../src/db/games.ts';
 import { listPlayers, type Player } from '../../src/db/players.ts';
 import { findTurn } from '../../src/db/turns.ts';
 import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
+import { replayTurns } from '../../src/games/replay.ts';
 import { startService, type Service } from '../../src/service.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
 import { freshDatabase } from '../harness/postgres.ts';
@@ -260,6 +261,9 @@ describe('a whole game through real mail', () => {
     expect(game.status).toBe('finished');
     expect(await findTurn(db.db, gameId, 6)).toBeNull();
     expect((await listPlayers(db.db, gameId)).length).toBe(5);
+    // sf turn replay's check: every turn adjudicates again exactly as stored (R-EDICT-2).
+    const replay = await replayTurns(db.db, gameId);
+    expect(replay.turns.map((t) => [t.turn, t.same])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, true]]);
 
     // Every mail any player received, as the golden file has it.
     const text = transcript.join('');
