@@ -3,6 +3,7 @@
 // can collide), the decisions are taken in memory one mail after the other — each one seeing the
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
+import { refereeAddressesOf } from '../../db/referee-addresses.ts';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
@@ -56,7 +57,13 @@ export class IntakeStore {
     private readonly replies: Map<string, number>,
     private readonly misuse: Map<number, CodeMisuse>,
     private readonly answeredEchoes: Set<string>,
+    private readonly referees: Map<string, string[]>,
   ) {}
+
+  /** The addresses of a game's referees, for mail that tells a player to reach them. */
+  refereesOf(gameId: string): string[] {
+    return this.referees.get(gameId) ?? [];
+  }
 
   /**
    * Loads what these mails may need, locking the current turn of every game a secret names.
@@ -88,6 +95,7 @@ export class IntakeStore {
     const replies = await countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since);
     const misuse = await codeMisuseOf(tx, owners, misuseSince);
     const echoes = await queuedKeysOf(tx, echoKeys);
+    const refereeAddresses = await refereeAddressesOf(tx, owners.map((p) => p.gameId));
     return new IntakeStore(
       own,
       players,
@@ -97,6 +105,7 @@ export class IntakeStore {
       replies,
       misuse,
       echoes,
+      refereeAddresses,
     );
   }
 

@@ -66,7 +66,7 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
         gameId: owner.gameId,
         to: owner.email,
         subject: `[SF ${owner.gameId}] ${owner.lang === 'it' ? 'Tentativo di usare il tuo codice' : 'Someone tried to use your code'}`,
-        text: spoofWarningText(owner.lang, mail.from ?? '?', when(row.receivedAt), attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null),
+        text: spoofWarningText(owner.lang, mail.from ?? '?', when(row.receivedAt), attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null, store.refereesOf(owner.gameId)),
         thread: null,
         dedupeKey: `warning:${row.id}`,
       });

@@ -135,15 +135,17 @@ export function refusalText(lang: Lang, reason: RefusalReason, game: string | nu
 }
 
 /** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
-export function spoofWarningText(lang: Lang, sender: string, at: string, summary: { attempts: number; since: string } | null = null): string {
+export function spoofWarningText(lang: Lang, sender: string, at: string, summary: { attempts: number; since: string } | null = null, referees: readonly string[] = []): string {
+  // Players are told how to reach the game's referees (issue 10), when the game has any.
+  const reach = referees.length ? ` (${referees.join(', ')})` : '';
   if (summary) {
     return t(lang,
-      `Attenzione: dal ${summary.since} qualcuno ha provato ${summary.attempts} volte a usare il tuo codice personale, l'ultima il ${at} dall'indirizzo ${sender}. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro.\n`,
-      `Warning: since ${summary.since} someone tried ${summary.attempts} times to use your private code, the last on ${at} from ${sender}. Nothing was applied. If it was not you, tell the referee.\n`);
+      `Attenzione: dal ${summary.since} qualcuno ha provato ${summary.attempts} volte a usare il tuo codice personale, l'ultima il ${at} dall'indirizzo ${sender}. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+      `Warning: since ${summary.since} someone tried ${summary.attempts} times to use your private code, the last on ${at} from ${sender}. Nothing was applied. If it was not you, tell the referee${reach}.\n`);
   }
   return t(lang,
-    `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro.\n`,
-    `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee.\n`);
+    `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee${reach}.\n`);
 }
 
 export type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';

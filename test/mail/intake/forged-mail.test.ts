@@ -4,6 +4,7 @@ import { listAudit } from '../../../src/db/audit.ts';
 import { findInbound } from '../../../src/db/inbound.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { PROBES_PER_SENDER } from '../../../src/mail/intake/secret-probes.ts';
+import { addReferee, assignReferee } from '../../../src/referee/accounts.ts';
 import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
 let world: World;
@@ -42,6 +43,17 @@ describe('refusals to forged mail never starve a player\'s acknowledgements', ()
     // And the owner can still get their own sheet acknowledged.
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }));
     expect(await outbox('ack')).toHaveLength(1);
+  });
+});
+
+describe('the referee is named', () => {
+  it('a warning about a misused code tells the player how to reach the game\'s referees (issue 10)', async () => {
+    const db = world.database.db;
+    const gameId = (await listOutbox(db)).find((m) => m.kind === 'welcome')!.gameId!;
+    await assignReferee(db, gameId, (await addReferee(db, 'Ref@Example.org', 'test')).referee.email, 'test');
+    await deliver(world, orderMail({ from: 'mallory@evil.example', to: privateTo(world, 0), body: 'V: Sith\n' }));
+    const [warning] = await outbox('warning');
+    expect(warning!.bodyText).toContain("avvisa l'arbitro (ref@example.org)");
   });
 });
 

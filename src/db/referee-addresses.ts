@@ -1,0 +1,18 @@
+// The addresses of games' referees: what players' mail names as the referee to tell (issue 10).
+// Apart from src/referee (accounts, passwords) so that intake reads them without loading argon2.
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { gameReferees, referees } from './schema.ts';
+
+export async function refereeAddressesOf(db: Db, gameIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (gameIds.length === 0) return out;
+  const rows = await db
+    .select({ gameId: gameReferees.gameId, email: referees.email })
+    .from(gameReferees)
+    .innerJoin(referees, eq(referees.id, gameReferees.refereeId))
+    .where(inArray(gameReferees.gameId, [...new Set(gameIds)]))
+    .orderBy(asc(referees.email));
+  for (const r of rows) out.set(r.gameId, [...(out.get(r.gameId) ?? []), r.email]);
+  return out;
+}
