@@ -47,6 +47,17 @@ CREATE TABLE "referees" (
 	CONSTRAINT "referees_hash_argon2" CHECK ("referees"."password_hash" like '$argon2%')
 );
 --> statement-breakpoint
+CREATE TABLE "seat_history" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "seat_history_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"game_id" text NOT NULL,
+	"faction" text NOT NULL,
+	"email" text NOT NULL,
+	"from_turn" integer NOT NULL,
+	"to_turn" integer NOT NULL,
+	"reason" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "early_processing_minutes" integer;--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "grace_minutes" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "absence_days_per_player" integer DEFAULT 14 NOT NULL;--> statement-breakpoint
@@ -61,8 +72,10 @@ ALTER TABLE "game_referees" ADD CONSTRAINT "game_referees_game_id_games_id_fk" F
 ALTER TABLE "game_referees" ADD CONSTRAINT "game_referees_referee_id_referees_id_fk" FOREIGN KEY ("referee_id") REFERENCES "public"."referees"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "observers" ADD CONSTRAINT "observers_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "referee_sessions" ADD CONSTRAINT "referee_sessions_referee_id_referees_id_fk" FOREIGN KEY ("referee_id") REFERENCES "public"."referees"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "seat_history" ADD CONSTRAINT "seat_history_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "absences_game" ON "absences" USING btree ("game_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "absences_inbound" ON "absences" USING btree ("inbound_id");--> statement-breakpoint
 CREATE INDEX "game_referees_referee" ON "game_referees" USING btree ("referee_id");--> statement-breakpoint
 CREATE INDEX "referee_sessions_referee" ON "referee_sessions" USING btree ("referee_id");--> statement-breakpoint
+CREATE INDEX "seat_history_game" ON "seat_history" USING btree ("game_id","faction");--> statement-breakpoint
 ALTER TABLE "games" ADD CONSTRAINT "games_schedule" CHECK ("games"."grace_minutes" >= 0 and coalesce("games"."early_processing_minutes", 0) >= 0 and "games"."absence_days_per_player" >= 0 and "games"."absence_days_per_game" >= 0);

@@ -87,3 +87,20 @@ const pauseOrResume = (verb: 'pause' | 'resume', summary: string): Leaf => ({
 
 export const pause = pauseOrResume('pause', 'pause a game: no deadline passes until it resumes; every player is told');
 export const resume = pauseOrResume('resume', 'resume a paused game: the deadline moves on by the pause; every player is told');
+
+export const replace: Leaf = {
+  spec: {
+    name: 'sf referee replace',
+    summary: 'give a player’s seat to a substitute: a new private address and code, a welcome mail; the old address stops working',
+    args: '<game> <faction> <email>',
+    options: { lang: { value: '<it|en>', help: 'the substitute’s language', default: 'en' }, reason },
+    notes: ['The seat keeps its units and sheets; its history keeps who played it when.'],
+    examples: ["sf referee replace test-galaxy sith new@example.org --reason 'Carla has left the game'"],
+  },
+  async run(p) {
+    const [gameId, faction, email] = positionals(p, ['the game', 'the faction', 'the new address'], 'sf referee replace <game> <faction> <email> --reason <text>');
+    const r = (await perform('sf referee replace', 'referee.replace', { gameId, faction, email, lang: str(p, 'lang'), reason: str(p, 'reason') })) as { faction: string; email: string };
+    out(`${r.email} now plays ${r.faction} in ${gameId}; their welcome mail is queued`);
+    return 0;
+  },
+};

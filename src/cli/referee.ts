@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { amend, pause, positionals, reason, resume, rollback } from './referee-disputes.ts';
+import { amend, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
 
 
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
@@ -179,6 +179,7 @@ export const group: Group = {
     'drop-mail': mailAction('drop-mail', 'give up a mail that keeps failing', 'given up'),
     amend,
     rollback,
+    replace,
     pause,
     resume,
   },

@@ -261,6 +261,25 @@ export const edicts = pgTable(
   ],
 );
 
+/** Who held each seat (faction) of a game, when: a replaced player's time at the table (issue 10). */
+export const seatHistory = pgTable(
+  'seat_history',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    faction: text('faction').notNull(),
+    email: text('email').notNull(),
+    /** The first and last turn this address played the seat. */
+    fromTurn: integer('from_turn').notNull(),
+    toTurn: integer('to_turn').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('seat_history_game').on(t.gameId, t.faction)],
+);
+
 /** People who follow a game's edicts without playing (opt-in; one-click unsubscribe by their token). */
 export const observers = pgTable(
   'observers',

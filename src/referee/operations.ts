@@ -11,6 +11,7 @@ import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type A
 import { RefereeError } from './errors.ts';
 import { amendTurn, rollBackTurn } from '../games/amend-turn.ts';
 import { pauseGame, resumeGame } from '../games/pause.ts';
+import { replacePlayer } from '../games/replace-player.ts';
 
 interface Ctx {
   db: Db;
@@ -124,6 +125,14 @@ export const refereeOperations = {
       const deadline = new Date(Date.now() + hours * 3_600_000);
       await rollBackTurn(ctx.db, gameId.trim().toLowerCase(), reason, deadline, actionContext(ctx));
       return { deadline: deadline.toISOString() };
+    },
+  }),
+  'referee.replace': op({
+    summary: 'give a player’s seat to a substitute: new address and code, a welcome; the seat’s history kept',
+    args: z.object({ gameId: str, faction: str, email: str, lang: z.enum(['it', 'en']).optional(), reason: str }),
+    async run(ctx, { gameId, faction, email, lang, reason }) {
+      const p = await replacePlayer(ctx.db, gameId.trim().toLowerCase(), faction.trim().toLowerCase(), { email, ...(lang ? { lang } : {}) }, reason, actionContext(ctx));
+      return { faction: p.faction, email: p.email };
     },
   }),
   'referee.pause': op({

@@ -10,6 +10,8 @@ import { listOutbox } from '../../src/db/outbox.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, updateTurn } from '../../src/db/turns.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
+import { seatHistoryOf } from '../../src/games/replace-player.ts';
+import { listPlayers } from '../../src/db/players.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 import { FORM, form, gameWithReferee, logIn, MAIL, NOW, type Browser } from '../referee/world.ts';
@@ -70,6 +72,23 @@ describe('disputes from the console', () => {
     const page = await app.inject({ method: 'GET', url: res.headers.location as string, cookies: browser.cookies });
     expect(page.body).toContain('The amended edict is published');
     expect(page.body).toContain('the Chancellor chose &lt;L8&gt;');
+  });
+
+  it('gives a seat to a substitute: new code and welcome, the old player told, the seat\'s history kept', async () => {
+    const db = database.db;
+    const before = (await listPlayers(db, gameId)).find((p) => p.faction === 'sith')!;
+    const res = await post(`players/${before.id}/replace`, { email: 'New.Sith@x.org', lang: 'it', reason: 'c@x.org has left' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/referee/games/${gameId}?done=replaced`);
+    const after = (await listPlayers(db, gameId)).find((p) => p.faction === 'sith')!;
+    expect(after).toMatchObject({ id: before.id, email: 'new.sith@x.org', lang: 'it' });
+    expect(after.secret).not.toBe(before.secret);
+    expect((await listOutbox(db, { gameId, kind: 'welcome' })).filter((m) => m.toAddress === 'new.sith@x.org')).toHaveLength(1);
+    expect((await listOutbox(db, { gameId, kind: 'seat-left' })).map((m) => m.toAddress)).toEqual([before.email]);
+    expect((await seatHistoryOf(db, gameId)).map((h) => [h.faction, h.email, h.reason])).toEqual([['sith', before.email, 'c@x.org has left']]);
+    const again = await post(`players/${before.id}/replace`, { email: 'a@x.org', reason: 'x' });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain('already plays');
   });
 
   it('pauses and resumes, then rolls the turn back: it is open again, players told', async () => {

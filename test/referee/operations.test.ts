@@ -19,7 +19,7 @@ const ctx = (db: Db): OperationContext => ({
 describe('sf referee operations', () => {
   it('are in the registry the CLI and the control socket share', () => {
     expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
-      'referee.add', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.resend-edict', 'referee.resend-welcome',
+      'referee.add', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.replace', 'referee.resend-edict', 'referee.resend-welcome',
       'referee.resume', 'referee.retry-mail', 'referee.rollback',
     ]);
   });

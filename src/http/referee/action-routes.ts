@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amendTurn, rollBackTurn } from '../../games/amend-turn.ts';
 import { GameError } from '../../games/errors.ts';
 import { pauseGame, resumeGame } from '../../games/pause.ts';
+import { replacePlayer } from '../../games/replace-player.ts';
+import { findPlayer } from '../../db/players.ts';
 import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
 import { RefereeError } from '../../referee/errors.ts';
 import { gameOf, sendRefereeError } from './pages.ts';
@@ -81,6 +83,14 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     if (hours > 336) throw new RefereeError('invalid-input', 'a re-opened turn is due within 336 hours (two weeks)');
     await rollBackTurn(app.db, gameId, checkReason(req.body.reason), new Date(Date.now() + hours * 3_600_000), ctx(req));
     return 'rolled-back';
+  });
+
+  action<{ player: string }>('/games/:game/players/:player/replace', async (req, gameId) => {
+    const seat = await findPlayer(app.db, whole(req.params.player, 'player'));
+    if (!seat || seat.gameId !== gameId) throw new RefereeError('no-player', 'no such player in this game');
+    const lang = req.body.lang === 'it' ? 'it' : 'en';
+    await replacePlayer(app.db, gameId, seat.faction, { email: req.body.email ?? '', lang }, checkReason(req.body.reason), ctx(req));
+    return 'replaced';
   });
 
   action('/games/:game/pause', async (req, gameId) => {

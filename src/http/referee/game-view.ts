@@ -62,6 +62,9 @@ function playersSection(o: GameOverview, csrf: string): Html {
     (p: Player) =>
       html`<tr><td>${p.faction}</td><td>${p.email}</td><td>${p.displayName ?? ''}</td><td>${p.lang}</td><td>${p.joinedTurn}</td><td>${actionForm(
         `${base(o)}/players/${p.id}/welcome`, csrf, 'Resend welcome', `welcome-${p.id}`,
+      )}${actionForm(
+        `${base(o)}/players/${p.id}/replace`, csrf, 'Give the seat to', `replace-${p.id}`,
+        html`<label for="replace-email-${p.id}">New player's address</label><input id="replace-email-${p.id}" name="email" type="email" required><label for="replace-lang-${p.id}">Language</label><select id="replace-lang-${p.id}" name="lang"><option>en</option><option>it</option></select>`,
       )}</td></tr>`,
   );
   return html`<section><h2>Players</h2><table><tr><th>Faction</th><th>Address</th><th>Name</th><th>Language</th><th>Since turn</th><th>Action</th></tr>${rows}</table></section>`;

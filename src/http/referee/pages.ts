@@ -25,6 +25,7 @@ export const NOTICES: Record<string, string> = {
   amended: 'The amended edict is published and every player will get it.',
   'rolled-back': 'The turn is open again and every player will be told.',
   paused: 'The game is paused and every player will be told.',
+  replaced: 'The seat has a new player; their welcome mail is queued.',
   resumed: 'The game runs again and every player will be told the new deadline.',
 };
 
