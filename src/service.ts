@@ -20,7 +20,7 @@ import { createSmtpTransport } from './mail/send/smtp-transport.ts';
 import type { MailTransport } from './mail/send/types.ts';
 import { runImapSource } from './mail/sources/imap-source.ts';
 import { runMaildirSource } from './mail/sources/maildir-source.ts';
-import { sleep } from './mail/sources/timing.ts';
+import { sleep } from './timing.ts';
 import { SourceProgress } from './mail/sources/progress.ts';
 import { Liveness } from './liveness.ts';
 import { startTurnJob } from './turn-loop.ts';

@@ -9,7 +9,7 @@ import { pendingReceivedBy } from './db/inbound.ts';
 import { runTurnJob } from './games/turn-job.ts';
 import type { IntakeQueue } from './mail/intake/intake-queue.ts';
 import type { SourceProgress } from './mail/sources/progress.ts';
-import { sleep } from './mail/sources/timing.ts';
+import { sleep } from './timing.ts';
 
 /** Mail delivered in the last seconds before a deadline may still be on its way into the mailbox. */
 export const DEADLINE_SETTLE_MS = 5_000;

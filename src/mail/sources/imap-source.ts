@@ -8,7 +8,7 @@
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import type { SourceProgress } from './progress.ts';
-import { backoffDelay, sleep, Wakeup } from './timing.ts';
+import { backoffDelay, sleep, Wakeup } from '../../timing.ts';
 import {
   assertUsable,
   connectImap,

@@ -10,7 +10,7 @@ import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { SourceProgress } from './progress.ts';
-import { backoffDelay, sleep, Wakeup } from './timing.ts';
+import { backoffDelay, sleep, Wakeup } from '../../timing.ts';
 import { DEFAULT_BACKOFF, type BackoffOptions, type MailHandler, type RawMail } from './types.ts';
 
 export interface MaildirSourceOptions {

@@ -1,5 +1,8 @@
-// Shapes shared by the mail sources (IMAP, Maildir). Kept free of imports so the sources do not
+// Shapes shared by the mail sources (IMAP, Maildir). Free of database imports so the sources do not
 // depend on the database layer: src/db/cursors.ts implements MailboxCursorStore structurally.
+import type { BackoffOptions } from '../../timing.ts';
+
+export type { BackoffOptions };
 
 /** Where an IMAP mailbox has been read up to. UIDs only mean something within one UIDVALIDITY. */
 export interface MailboxCursor {
@@ -49,13 +52,6 @@ export interface ImapSettings {
   pass: string;
   /** Implicit TLS (port 993). Without it imapflow still upgrades via STARTTLS when offered. */
   secure?: boolean;
-}
-
-export interface BackoffOptions {
-  /** First retry delay. */
-  initialMs: number;
-  /** Cap: a mailbox that is down for hours is retried at this pace. */
-  maxMs: number;
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };

@@ -1,5 +1,12 @@
-// Waiting, backing off and being woken up: the only time-related code the sources share.
-import type { BackoffOptions } from './types.ts';
+// Waiting, backing off and being woken up: the loops of the service (mail sources, the outbox,
+// the turn job) share these.
+
+export interface BackoffOptions {
+  /** First retry delay. */
+  initialMs: number;
+  /** Cap: a mailbox that is down for hours is retried at this pace. */
+  maxMs: number;
+}
 
 /** Sleeps `ms`, but resolves (never rejects) as soon as `signal` aborts, so loops just re-check it. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
