@@ -36,6 +36,8 @@ export interface Config {
     imap: ImapConfig | null;
     /** Null: outgoing mail is written as .eml files to `outboxDir`. */
     smtpUrl: string | null;
+    /** DKIM signing of outgoing SMTP mail; null: unsigned. The key is read from the file at start. */
+    dkim: { domainName: string; keySelector: string; privateKeyFile: string } | null;
     outboxDir: string;
     maildir: string;
     maxBytes: number;
@@ -82,6 +84,9 @@ export const CONFIG_VARIABLES = [
   'IMAP_MAILBOX',
   'IMAP_PROCESSED_MAILBOX',
   'SMTP_URL',
+  'DKIM_DOMAIN',
+  'DKIM_SELECTOR',
+  'DKIM_PRIVATE_KEY_FILE',
   'MAILDIR',
   'MAX_MAIL_BYTES',
   'REPLY_RATE_LIMIT_PER_HOUR',
@@ -101,6 +106,17 @@ const seconds = kind(z.coerce.number().int().min(0).max(86_400), 'must be a whol
 const hostName = kind(z.string().regex(/^[A-Za-z0-9.-]+$/), 'must be a host name');
 const anyText = kind(z.string(), 'must be text');
 const bool = kind(z.stringbool(), 'must be true or false');
+
+/** DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together (DKIM_DOMAIN defaults to MAIL_DOMAIN), or neither. */
+function readDkim(env: Env, mailDomain: string): Config['mail']['dkim'] {
+  const selector = read(env, 'DKIM_SELECTOR', kind(z.string().regex(/^[A-Za-z0-9._-]+$/), 'must be a DNS label like "sf2026"'));
+  const file = read(env, 'DKIM_PRIVATE_KEY_FILE', anyText);
+  const domainName = read(env, 'DKIM_DOMAIN', hostName, mailDomain);
+  if (selector === undefined && file === undefined) return null;
+  if (selector === undefined || file === undefined)
+    throw new ConfigError(selector === undefined ? 'DKIM_SELECTOR' : 'DKIM_PRIVATE_KEY_FILE', 'must be set too: DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE go together (both to sign outgoing mail, or neither)');
+  return { domainName, keySelector: selector, privateKeyFile: path.resolve(file) };
+}
 
 /** Reads one variable; an empty string counts as unset, as `FOO=` in an env file means. */
 function read<T>(env: Env, name: string, k: Kind<T>, fallback: T): T;
@@ -193,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
       from: read(env, 'MAIL_FROM', kind(z.string().regex(/@[^@\s>]+>?$/), 'must end with an address'), `Starts Foundation <${ordersLocalPart}@${domain}>`),
       imap: readImap(env),
       smtpUrl: read(env, 'SMTP_URL', kind(z.string().regex(/^smtps?:\/\/[^/]/), 'must be an smtp:// or smtps:// URL')) ?? null,
+      dkim: readDkim(env, domain),
       outboxDir: path.join(dataDir, 'mail', 'outbox'),
       maildir: path.resolve(read(env, 'MAILDIR', anyText, path.join(dataDir, 'mail', 'inbox'))),
       maxBytes: read(env, 'MAX_MAIL_BYTES', positiveInt, 10 * 1024 * 1024),

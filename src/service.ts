@@ -4,7 +4,8 @@
 // database the service is its one owner (a lock in DATA_DIR) and answers `sf` commands on a
 // control socket there, so that they never open it beside us (issue 7).
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { buildApp } from './http/app.ts';
@@ -50,7 +51,22 @@ export function intakeDeps(config: Config, database: Database, log: Logger, now:
 }
 
 export function createTransport(config: Config, log: Logger): MailTransport {
-  return config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl, log) : createFileTransport(config.mail.outboxDir, log);
+  if (!config.mail.smtpUrl) return createFileTransport(config.mail.outboxDir, log);
+  const d = config.mail.dkim;
+  // The key is read once, at start: a missing or unreadable file stops the service with its name.
+  const dkim = d ? { domainName: d.domainName, keySelector: d.keySelector, privateKey: readDkimKey(d.privateKeyFile) } : null;
+  return createSmtpTransport(config.mail.smtpUrl, log, { dkim });
+}
+
+function readDkimKey(file: string): string {
+  let key: string;
+  try {
+    key = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('DKIM_PRIVATE_KEY_FILE', `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${file}`);
+  }
+  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) throw new ConfigError('DKIM_PRIVATE_KEY_FILE', `is not a PEM private key: ${file}`);
+  return key;
 }
 
 /** Runs `step` every `ms` until the signal aborts; a failing step is logged, never fatal. */
@@ -120,12 +136,13 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
 }
 
 async function startOwned(config: Config, log: Logger, opts: ServiceOptions, lock: HeldLock | null): Promise<Service> {
+  // First, before anything opens: a bad DKIM key is a configuration error, said in one line.
+  const transport = createTransport(config, log);
   const database = await openDatabase(config, log); // log: PostgreSQL retries and lost connections are reported
   const now = opts.now ?? (() => new Date());
   // Bodies are read in a worker with a time and memory budget: no mail can hold up the service (issue 8).
   const deps: IntakeDeps = { ...intakeDeps(config, database, log, now), bodyReader: new BodyReader() };
   const progress = new SourceProgress(() => now().getTime());
-  const transport = createTransport(config, log);
   const controller = new AbortController();
   const { signal } = controller;
   const loops: Promise<void>[] = [];

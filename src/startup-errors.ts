@@ -4,7 +4,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { MigrationError } from './db/client.ts';
 import { isTransient } from './db/retry.ts';
 
@@ -75,6 +75,7 @@ function serverOf(url: string): string {
 /** One line for any error that stopped the start-up; unknown errors keep their first line only. */
 export function describeStartupError(err: unknown, config: Config): string {
   if (err instanceof StartupError) return err.message;
+  if (err instanceof ConfigError) return err.message;
   const c = code(err);
   const { host, port } = config.http;
   const db = config.database;

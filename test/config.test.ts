@@ -13,6 +13,18 @@ const error = (env: Record<string, string>) => {
   throw new Error('no error');
 };
 
+describe('DKIM', () => {
+  it('is off by default, needs a selector and a key file together, and signs for MAIL_DOMAIN unless told otherwise', () => {
+    expect(loadConfig({}).mail.dkim).toBeNull();
+    expect(loadConfig({ MAIL_DOMAIN: 'sf.example', DKIM_SELECTOR: 'sf2026', DKIM_PRIVATE_KEY_FILE: 'key.pem' }).mail.dkim).toEqual({
+      domainName: 'sf.example', keySelector: 'sf2026', privateKeyFile: path.resolve('key.pem'),
+    });
+    expect(error({ DKIM_SELECTOR: 'sf2026' })).toMatch(/DKIM_PRIVATE_KEY_FILE must be set too/);
+    expect(error({ DKIM_PRIVATE_KEY_FILE: 'k.pem' })).toMatch(/DKIM_SELECTOR must be set too/);
+    expect(error({ DKIM_SELECTOR: 'bad selector', DKIM_PRIVATE_KEY_FILE: 'k.pem' })).toMatch(/DKIM_SELECTOR/);
+  });
+});
+
 describe('loadConfig', () => {
   it('runs on embedded defaults with an empty environment', () => {
     const c = loadConfig({});
@@ -27,6 +39,7 @@ describe('loadConfig', () => {
         from: 'Starts Foundation <orders@localhost>',
         imap: null,
         smtpUrl: null,
+        dkim: null,
         outboxDir: path.join(data, 'mail', 'outbox'),
         maildir: path.join(data, 'mail', 'inbox'),
         maxBytes: 10 * 1024 * 1024,

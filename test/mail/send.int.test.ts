@@ -1,6 +1,11 @@
 // The SMTP transport against an in-process SMTP server (test/harness/smtp.ts).
 import { createHash, createPublicKey, createVerify, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { createTransport } from '../../src/service.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTO_SUBMITTED_VALUE, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
 import { createSmtpTransport } from '../../src/mail/send/smtp-transport.ts';
@@ -84,6 +89,27 @@ describe('createSmtpTransport', () => {
       expect(verified).toBe(true);
     } finally {
       await transport.close();
+    }
+  });
+
+  it('the service signs with the DKIM key named by its configuration, and refuses a missing key in one line', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dir = mkdtempSync(join(tmpdir(), 'sf-dkim-'));
+    try {
+      const file = join(dir, 'dkim.pem');
+      writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+      const config = loadConfig({ SMTP_URL: smtp.url, MAIL_DOMAIN: 'sf.example', DKIM_SELECTOR: 'sel1', DKIM_PRIVATE_KEY_FILE: file });
+      const transport = createTransport(config, pino({ level: 'silent' }));
+      await transport.send({ from: 'orders@sf.example', to: 'p@example.org', subject: 's', text: 't', messageId: 'dkim-config@sf.example' });
+      await transport.close?.();
+      const [mail] = await smtp.waitFor(1);
+      const signature = /^DKIM-Signature:.*(?:\r\n[ \t].*)*/im.exec(mail!.raw.toString('latin1'))?.[0] ?? '';
+      expect(signature).toMatch(/d=sf\.example;/);
+      expect(signature).toMatch(/s=sel1;/);
+      const missing = loadConfig({ SMTP_URL: smtp.url, DKIM_SELECTOR: 'sel1', DKIM_PRIVATE_KEY_FILE: join(dir, 'none.pem') });
+      expect(() => createTransport(missing, pino({ level: 'silent' }))).toThrow(/DKIM_PRIVATE_KEY_FILE cannot be read \(ENOENT\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
