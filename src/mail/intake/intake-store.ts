@@ -9,7 +9,8 @@ import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
-import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import { countSentSince, enqueueMany, markBounced, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import type { Bounce } from './bounces.ts';
 import { playersForMail, type Player } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
 import { outbox } from '../../db/schema.ts';
@@ -207,6 +208,13 @@ export class IntakeStore {
   }
 
   /** Writes everything decided, in three statements (and one per alert). */
+  private readonly bounces: Bounce[] = [];
+
+  /** Our mail that bounced: marked failed, with the report's reason, when the batch is written. */
+  recordBounce(bounce: Bounce): void {
+    this.bounces.push(bounce);
+  }
+
   async flush(tx: Db): Promise<void> {
     const sheetIds = await insertSheets(tx, this.sheetsToAdd);
     for (const { id, outcome } of this.outcomes) {
@@ -216,5 +224,6 @@ export class IntakeStore {
     await enqueueMany(tx, this.mailToSend);
     await markProcessedMany(tx, this.outcomes);
     for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
+    for (const b of this.bounces) await markBounced(tx, b.messageIds, b.reason);
   }
 }

@@ -12,6 +12,7 @@ import { readMails, type ReadMail } from './read-mails.ts';
 import { identifySender } from './identify-sender.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
 import { IntakeStore } from './intake-store.ts';
+import { bounceOf } from './bounces.ts';
 import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
 import { echoKey } from './echo-guard.ts';
 import { refuseStranger } from './refuse-stranger.ts';
@@ -82,7 +83,7 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[])
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
-      const outcome = { ...decide(deps, store, now, row, mails[i]!), at: now };
+      const outcome = { ...decide(deps, store, now, row, mails[i]!, raws.get(item.id)!), at: now };
       row.status = outcome.status; // the same message twice in one batch is processed once
       row.outcome = outcome.outcome;
       store.record(item.id, outcome);
@@ -98,8 +99,13 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[])
   return results;
 }
 
-function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail): InboundOutcome {
-  if (mail.automatic) return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons } };
+function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail, raw: Uint8Array): InboundOutcome {
+  if (mail.automatic) {
+    // Never answered; a bounce of our own mail is recorded against the address it failed for.
+    const bounce = bounceOf(raw, mail.automaticReasons, deps.mail.domain);
+    if (bounce) store.recordBounce(bounce);
+    return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons, ...(bounce ? { bounced: bounce.messageIds } : {}) } };
+  }
   if (mail.messageId && store.isOwnMail(mail.messageId)) return { status: 'ignored', outcome: 'own-mail' };
   const replyCtx: ReplyContext = { domain: deps.mail.domain, ordersLocalPart: deps.mail.ordersLocalPart, replyRateLimitPerHour: deps.mail.replyRateLimitPerHour, now };
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
