@@ -5,11 +5,12 @@
 // The game: turn 1 elects the Hutt (a reminder to the player who has not written); turn 2 the
 // Chancellor's declaration is broadcast, the Hutt jump out, the Sith sacrifice their home unit
 // (R-HYP-3) and rebuild it (R-PROD-1), a Sith absence moves the deadline by a day (D-ABS-1), and
-// the Merchants join late (R-SETUP-4); turn 3 a mutual
-// elimination (R-COMB-5) with an advance and the Hutt's production; turn 4 the Chancellor misses
-// the declaration (R-TURN-3) and a late declaration is refused; turn 5 the Hutt reach 5 planets
-// and win (R-WIN-1). Every mail sent is compared with test/e2e/golden/whole-game.txt (dates and
-// Message-IDs normalised): any change in what players receive shows up in review.
+// the Merchants join late (R-SETUP-4); turn 3 a mutual elimination (R-COMB-5) with an advance and
+// the Hutt's production; turn 4 the Chancellor misses the declaration (R-TURN-3) and a late one is
+// refused, while the Sith reach the Capital; turn 5 their politics call elections (R-POL-3) as the
+// Hutt reach 5 planets and win (R-WIN-1). Every mail sent is compared with
+// test/e2e/golden/whole-game.txt (dates and Message-IDs normalised): any change in what players
+// receive shows up in review.
 // UPDATE_GOLDEN=1 rewrites the golden file.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
+import { and, eq } from 'drizzle-orm';
+import type { Edict } from '../../src/adjudicator/types.ts';
 import { findGame } from '../../src/db/games.ts';
+import { edicts } from '../../src/db/schema.ts';
 import { listPlayers, type Player } from '../../src/db/players.ts';
 import { findTurn } from '../../src/db/turns.ts';
 import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
@@ -177,7 +181,7 @@ async function deadlineOf(turn: number) {
 // --- the game ---------------------------------------------------------------------------------
 
 describe('a whole game through real mail', () => {
-  it('plays five turns: election, declaration, jumps, production, a late joiner, combat, a missed declaration, victory', async () => {
+  it('plays five turns: election, declaration, jumps, production, an absence, a late joiner, combat, a missed declaration, politics, victory', async () => {
     await sent('welcome', 4);
 
     // Turn 1: the election (R-TURN-1). Three players vote; the Knights get a reminder, then vote.
@@ -228,7 +232,8 @@ describe('a whole game through real mail', () => {
     await sent('turn 3: the declaration, acknowledged and broadcast to everyone', 6);
     await write('aristocrats', 'H: Hutt');
     await write('merchants', 'H: Sith\nT12-S11');
-    await sent('turn 3: acknowledgements', 2);
+    await write('sith', 'T6=P8'); // on the way to the Capital
+    await sent('turn 3: acknowledgements', 3);
     await at(new Date(t3.deadline.getTime() + MINUTE));
     await sent('turn 3: edict', 5);
     const s4 = (await deadlineOf(4)).state;
@@ -245,7 +250,8 @@ describe('a whole game through real mail', () => {
     await write('hutt', 'B2-B1');
     await sent('turn 4: a late declaration refused', 1);
     await write('aristocrats', 'F6-F7');
-    await sent('turn 4: acknowledgement', 1);
+    await write('sith', 'P8-O9');
+    await sent('turn 4: acknowledgements', 2);
     await at(new Date(t4.deadline.getTime() + MINUTE));
     await sent('turn 4: edict', 5);
 
@@ -254,9 +260,14 @@ describe('a whole game through real mail', () => {
     await at(new Date(t5.deadline.getTime() - 2 * 24 * HOUR));
     await write('hutt', 'B2-B1');
     await sent('turn 5: the declaration, acknowledged and broadcast to everyone', 6);
+    // The Sith, on the Capital, do politics: elections would be called (R-POL-3).
+    await write('sith', 'O9#');
+    await sent('turn 5: acknowledgement', 1);
     await at(new Date(t5.deadline.getTime() + MINUTE));
     const final = await sent('turn 5: the final edict', 5);
     expect(final.every((m) => /game is over|partita è finita/.test(m.text ?? ''))).toBe(true);
+    const [lastEdict] = await db.db.select().from(edicts).where(and(eq(edicts.gameId, gameId), eq(edicts.turn, 5)));
+    expect((lastEdict!.json as Edict).electionReasons).toContain('politics');
     const game = (await findGame(db.db, gameId))!;
     expect(game.status).toBe('finished');
     expect(await findTurn(db.db, gameId, 6)).toBeNull();
