@@ -48,7 +48,7 @@ describe('renderMapPng', () => {
   const [, vbW, vbH] = /viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)"/.exec(svg)!.map(Number) as [number, number, number];
   const height = Math.round((MAP_PNG_WIDTH * vbH) / vbW);
 
-  it('is a well-formed 8-bit RGBA PNG of the map’s proportions, 1200 px wide, and of a sane size', () => {
+  it('is a well-formed 8-bit RGBA PNG of the map’s proportions, MAP_PNG_WIDTH wide, and of a sane size', () => {
     const list = chunks(png);
     expect(list[0]!.type).toBe('IHDR');
     expect(list.at(-1)!.type).toBe('IEND');
