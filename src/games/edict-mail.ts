@@ -12,7 +12,7 @@ import { newMessageId, type OutboxInput } from '../db/outbox.ts';
 import type { Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
-import { describeMap, renderMapPngAsync, renderMapSvg } from '../edict/index.ts';
+import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
 import { renderMail } from '../templates.ts';
 import { escapeHtml } from '../text/escape.ts';
 import { gameThread } from './thread.ts';
@@ -27,14 +27,14 @@ export interface EdictAssets {
 
 /**
  * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
- * language some player reads, rendered off the event loop (resvg on libuv's threads).
+ * language some player reads, drawn on worker threads (src/edict/png-pool.ts).
  */
 export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
   const jsonId = await putAsset(tx, 'application/json', Buffer.from(edictToJson(edict)));
   const json: AttachmentRef = { assetId: jsonId, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' };
   const maps: EdictAssets['maps'] = {};
   for (const lang of new Set(langs)) {
-    const png = await renderMapPngAsync(renderMapSvg(board, edict, { lang, gameName: game.name }));
+    const png = await renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }));
     const id = await putAsset(tx, 'image/png', png);
     maps[lang] = {
       png: { assetId: id, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID },

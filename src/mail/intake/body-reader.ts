@@ -2,10 +2,8 @@
 // body does to the readers, it cannot hold up the event loop that serves intake and HTTP, nor
 // exhaust the process. One worker reads one mail at a time; a mail over budget has its worker
 // ended (and a new one started for the next mail) and is reported, never retried for ever.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../../worker-spawn.ts';
 import type { ExtractedMail, ExtractOptions } from '../extract.ts';
 import type { ReadRequest } from './body-reader.worker.ts';
 
@@ -24,15 +22,10 @@ export type BodyRead = { ok: true; mail: ExtractedMail } | { ok: false; failure:
 
 type Reply = { ready: true } | { id: number; mail: ExtractedMail } | { id: number; error: string };
 
-/** How to start the worker: the compiled .js next to us, or the .ts source through tsx (as bin/sf.js runs). */
+/** The reader's worker, with its memory budget. */
 function spawn(budget: BodyBudget): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, budget.heapMb >> 3)) };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./body-reader.worker.js', import.meta.url), { resourceLimits });
-  // tsx's ESM API (its CommonJS build cannot be imported from an eval'd worker).
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  const worker = new URL('./body-reader.worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); })`;
-  return new Worker(boot, { eval: true, resourceLimits });
+  return spawnWorker(import.meta.url, 'body-reader.worker', { resourceLimits });
 }
 
 export class BodyReader {

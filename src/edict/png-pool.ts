@@ -1,0 +1,78 @@
+// Map PNGs drawn on worker threads, one per core (at most 4): resvg's encoding runs on the calling
+// thread even in its async API, ~20 ms a map, so at a busy deadline the event loop would be the
+// bottleneck (bench:deadline). Workers start on first use and never keep the process alive.
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../worker-spawn.ts';
+
+interface Job {
+  svg: string;
+  resolve(png: Buffer): void;
+  reject(err: Error): void;
+}
+
+export class PngPool {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
+  private started = 0;
+  private seq = 0;
+
+  constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism()))) {}
+
+  render(svg: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ svg, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.idle, ...this.busy.keys()];
+    this.idle.length = 0;
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let w = this.idle.pop();
+      if (!w && this.started < this.size) w = this.start();
+      if (!w) return;
+      const job = this.queue.shift()!;
+      this.busy.set(w, job);
+      w.postMessage({ id: ++this.seq, svg: job.svg });
+    }
+  }
+
+  private start(): Worker {
+    this.started++;
+    const w = spawnWorker(import.meta.url, 'png.worker');
+    w.unref();
+    w.on('message', (m: { png?: Uint8Array; error?: string }) => {
+      const job = this.busy.get(w);
+      this.busy.delete(w);
+      this.idle.push(w);
+      if (job) {
+        if (m.png) job.resolve(Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength));
+        else job.reject(new Error(m.error ?? 'the map could not be drawn'));
+      }
+      this.pump();
+    });
+    w.on('error', (err) => {
+      // A worker that dies fails its map (the edict goes without one) and is replaced on demand.
+      const job = this.busy.get(w);
+      this.busy.delete(w);
+      this.started--;
+      job?.reject(err);
+      this.pump();
+    });
+    return w;
+  }
+}
+
+const shared = new PngPool();
+
+/** A map's PNG, drawn on the shared pool. */
+export function renderMapPngOffThread(svg: string): Promise<Buffer> {
+  return shared.render(svg);
+}
