@@ -63,7 +63,15 @@ export interface EdictMailArgs {
 }
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
-  return a.players.map((p) => edictMail(a, p));
+  // The edict's text differs only by language and zone (the deadlines): rendered once for each.
+  const texts = new Map<string, string>();
+  const textFor = (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => {
+    const key = `${lang} ${tz}`;
+    let t = texts.get(key);
+    if (t === undefined) texts.set(key, (t = renderEdict(a.edict, a.board, lang, deadlines)));
+    return t;
+  };
+  return a.players.map((p) => edictMail(a, p, textFor));
 }
 
 /**
@@ -106,8 +114,8 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
   });
 }
 
-function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
-  const { game, edict, board } = a;
+function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => string): OutboxInput {
+  const { game, edict } = a;
   const lang: Lang = player.lang;
   const tz = player.timeZone ?? game.timeZone;
   const deadlines = a.nextTurn
@@ -116,7 +124,7 @@ function edictMail(a: EdictMailArgs, player: Player): OutboxInput {
         ...(edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, tz, lang) } : {}),
       }
     : {};
-  const text = renderEdict(edict, board, lang, deadlines);
+  const text = textFor(lang, tz, deadlines);
   const it = lang === 'it';
   const { subject, text: body } = renderMail('edict', lang, {
     game: game.id,
