@@ -1,10 +1,10 @@
-// Repositories on PGlite, in memory: a fresh instance for this file.
+// Repositories on PGlite, in memory: fresh instances for this file, loaded from the migrated template.
 import { describe } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
+import { openTestPglite } from '../harness/pglite.ts';
 import { batchStorageCases } from './batch-storage.cases.ts';
 import { storageCases } from './storage.cases.ts';
 
 describe('storage on PGlite', () => {
-  storageCases(() => openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } }));
-  batchStorageCases(() => openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } }));
+  storageCases(openTestPglite);
+  batchStorageCases(openTestPglite);
 });

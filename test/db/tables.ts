@@ -1,19 +1,15 @@
 // What the migrations made, asked of the database itself.
-import { sql } from 'drizzle-orm';
+import { getTableName, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../src/db/client.ts';
 import type { NewGame } from '../../src/db/games.ts';
+import * as schema from '../../src/db/schema.ts';
 
-export const TABLES = [
-  'audit_log',
-  'edicts',
-  'games',
-  'inbound_messages',
-  'mailbox_cursors',
-  'outbox',
-  'players',
-  'sheets',
-  'turns',
-];
+/** Every table the schema declares, by name: the migrations must make exactly these. */
+export const TABLES = (Object.values(schema) as unknown[])
+  .filter((x): x is PgTable => is(x, PgTable))
+  .map((t) => getTableName(t))
+  .sort();
 
 async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
   // Both drivers answer with `{ rows }`; the shared Drizzle type cannot say so.
@@ -21,8 +17,8 @@ async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Record<strin
 }
 
 export async function publicTables(db: Db): Promise<string[]> {
-  const r = await rows(db, sql`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`);
-  return r.map((x) => String(x.name));
+  const r = await rows(db, sql`select table_name as name from information_schema.tables where table_schema = 'public'`);
+  return r.map((x) => String(x.name)).sort(); // sorted as TABLES is, whatever the server's collation
 }
 
 export async function appliedMigrations(db: Db): Promise<number> {

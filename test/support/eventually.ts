@@ -1,5 +1,8 @@
 // Polls a check until it stops throwing: how tests wait for servers and background loops without
-// fixed sleeps. On time-out the check's last error is rethrown, named by `why` when given.
+// fixed sleeps. On time-out the check's last error is rethrown, named by `why` when given. The
+// default limit only catches a hang: it is far beyond what anything awaited takes, even on a busy
+// machine, and below the unit tier's test time-out (vitest.config.ts) so that the error says what
+// was awaited.
 export interface EventuallyOptions {
   timeoutMs?: number;
   intervalMs?: number;
@@ -8,7 +11,7 @@ export interface EventuallyOptions {
 }
 
 export async function eventually<T>(check: () => Promise<T> | T, opts: EventuallyOptions = {}): Promise<T> {
-  const { timeoutMs = 10_000, intervalMs = 100, why } = opts;
+  const { timeoutMs = 30_000, intervalMs = 100, why } = opts;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
