@@ -5,11 +5,9 @@
 // acknowledgement in the outbox: nothing lost, nothing doubled.
 //
 // SIGKILL_SEED=<n> replays another schedule of kills; the seed is printed with the report.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
@@ -18,6 +16,7 @@ import { freePort, startDovecot, type DovecotServer } from '../harness/dovecot.t
 import { freshDatabase } from '../harness/postgres.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { Cleanups } from '../support/cleanups.ts';
+import { ServiceProcess, sessionsGone } from '../harness/service-process.ts';
 
 const MAILS = 500;
 const MIN_KILLS = 20;
@@ -25,7 +24,6 @@ const MIN_KILLS = 20;
 const FEED_INTERVAL_MS = 240;
 const SEED = Number(process.env.SIGKILL_SEED ?? 0x5f5ca11);
 const DOMAIN = 'sf.example';
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TEST_TIMEOUT_MS = 7 * 60_000;
 
 /** Six players: the first six factions of the classic map, by their English names. */
@@ -81,74 +79,6 @@ function orderMail(n: number): { raw: string; mail: SentMail } {
   return { raw, mail: { n, messageId, player, body } };
 }
 
-/** The service as a child process, with its output kept for the report. */
-class ServiceProcess {
-  child: ChildProcess | null = null;
-  starts = 0;
-  readonly lines: string[] = [];
-  private exitPromise: Promise<number | string | null> | null = null;
-
-  constructor(
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly httpPort: number,
-  ) {}
-
-  start(): void {
-    const child = spawn(process.execPath, [join(REPO, 'bin', 'sf.js'), 'serve'], {
-      cwd: REPO,
-      env: this.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.starts++;
-    const instance = this.starts;
-    const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(`#${instance} ${line}`);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-    this.child = child;
-  }
-
-  get alive(): boolean {
-    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** Resolves when /health answers 200; throws if the process dies or takes longer than `timeoutMs`. */
-  async waitUp(timeoutMs = 60_000): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      if (!this.alive) throw new Error(`the service exited before it was up:\n${this.tail()}`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${this.httpPort}/health`, { signal: AbortSignal.timeout(1_000) });
-        if (res.ok) return Date.now() - started;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() - started > timeoutMs) throw new Error(`the service was not up after ${timeoutMs} ms:\n${this.tail()}`);
-      await sleep(50);
-    }
-  }
-
-  async stop(signal: NodeJS.Signals, timeoutMs = 20_000): Promise<number | string | null> {
-    const child = this.child;
-    if (!child || !this.exitPromise) return null;
-    if (this.alive) child.kill(signal);
-    const timeout = sleep(timeoutMs).then(() => 'timeout' as const);
-    const how = await Promise.race([this.exitPromise, timeout]);
-    if (how === 'timeout') {
-      child.kill('SIGKILL');
-      await this.exitPromise;
-    }
-    this.child = null;
-    return how;
-  }
-
-  tail(n = 40): string {
-    return this.lines.slice(-n).join('\n');
-  }
-}
-
 /** Set differences, shortened, for failure messages; null when the sets are equal. */
 function diff<T>(label: string, expected: Iterable<T>, actual: Iterable<T>): string | null {
   const e = new Set(expected);
@@ -165,26 +95,6 @@ function duplicates<T>(xs: T[]): T[] {
   const dup = new Set<T>();
   for (const x of xs) (seen.has(x) ? dup : seen).add(x);
   return [...dup];
-}
-
-/**
- * Waits (briefly) until no session is left on the database. `pool.end()` resolves before the
- * server has let go of the connections; DROP … WITH (FORCE) would then terminate them and the
- * closing client would raise 57P01 as an unhandled error.
- */
-async function sessionsGone(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  try {
-    for (let i = 0; i < 50; i++) {
-      const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
-      if (Number(rows[0]!.n) === 0) return;
-      await sleep(100);
-    }
-  } finally {
-    await admin.end();
-  }
 }
 
 const cleanups = new Cleanups();
