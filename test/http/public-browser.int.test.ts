@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import pino from 'pino';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { launchChromium } from '../harness/browser.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 import { buildWorld } from './public-world.ts';
 
@@ -26,12 +27,7 @@ beforeAll(async () => {
   game = (await buildWorld(database.db, { players: 8, turns: 2 })).gameId;
   app = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 0 });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
-  // launch() starts Chromium on a fresh temporary profile of its own, removed on close.
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

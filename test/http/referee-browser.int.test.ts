@@ -6,13 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import pino from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../../src/db/audit.ts';
 import type { Database } from '../../src/db/client.ts';
 import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { launchChromium } from '../harness/browser.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 import { gameWithReferee, MAIL } from '../referee/world.ts';
 
@@ -35,11 +36,7 @@ beforeAll(async () => {
   await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Hutt\n<b>not bold</b>', parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id });
   app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
