@@ -11,7 +11,6 @@ import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { lockGame, updateGame } from '../db/games.ts';
-import { activeObservers } from '../db/observers.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
 import { edicts, sheets as sheetsTable, turns } from '../db/schema.ts';
@@ -19,7 +18,7 @@ import { sheetsById } from '../db/sheets.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { and, eq } from 'drizzle-orm';
 import type { GamesContext } from './context.ts';
-import { edictMails, observerMails, storeEdictAssets } from './edict-mail.ts';
+import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
 import { renderMail } from '../templates.ts';
@@ -80,11 +79,7 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: after, election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);
-    const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
-    await enqueueMany(tx, edictMails({ board, game, edict, version, reason, players, nextTurn: next, assets, mail: ctx.mail }));
-    // Observers (opt-in) get the same edict, with a one-click unsubscribe.
-    const watching = ctx.publicUrl ? await activeObservers(tx, game.id) : [];
-    await enqueueMany(tx, observerMails({ board, game, edict, version, reason, nextTurn: next, assets, mail: ctx.mail }, watching, ctx.publicUrl ?? ''));
+    await publishEdict(tx, { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail }, ctx.publicUrl);
     await recordAudit(tx, {
       actor: ctx.actor, gameId: a.gameId, action: 'edict.amend',
       detail: { turn: a.turn, version, reason, advances: a.advances ?? {}, correctedSheets: Object.keys(a.correctedSheets ?? {}), outsideWindow: now > windowEnds },

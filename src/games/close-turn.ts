@@ -12,12 +12,10 @@ import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { edicts } from '../db/schema.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
-import { activeObservers } from '../db/observers.ts';
-import { enqueueMany } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { standingSheets, type Sheet } from '../db/sheets.ts';
 import { insertTurn, lockTurn, updateTurn, type Turn } from '../db/turns.ts';
-import { edictMails, observerMails, storeEdictAssets } from './edict-mail.ts';
+import { publishEdict } from './edict-mail.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { moveForAbsences } from './absence-record.ts';
@@ -85,12 +83,8 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
-    const assets = await storeEdictAssets(tx, board, game, edict, players.map((p) => p.lang));
     const late = now.getTime() - closesAt.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: closesAt, closedAt: now } : null;
-    await enqueueMany(tx, edictMails({ board, game, edict, version, reason, late, players, nextTurn, assets, mail: ctx.mail }));
-    // Observers (opt-in) get the same edict, with a one-click unsubscribe.
-    const watching = ctx.publicUrl ? await activeObservers(tx, game.id) : [];
-    await enqueueMany(tx, observerMails({ board, game, edict, version, reason, late, nextTurn, assets, mail: ctx.mail }, watching, ctx.publicUrl ?? ''));
+    await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl);
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId,

@@ -8,8 +8,8 @@ import type { Edict, Lang } from '../adjudicator/types.ts';
 import { putAsset, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
 import type { Game } from '../db/games.ts';
-import { newMessageId, type OutboxInput } from '../db/outbox.ts';
-import type { Observer } from '../db/observers.ts';
+import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { activeObservers, type Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
@@ -60,6 +60,18 @@ export interface EdictMailArgs {
   nextTurn: Pick<Turn, 'deadline' | 'declarationDeadline'> | null;
   assets: EdictAssets;
   mail: MailAddressing;
+}
+
+/**
+ * Publishes an edict version: its files stored once, every player's mail and every observer's
+ * (opt-in, with a one-click unsubscribe; only with a PUBLIC_URL for the link) queued — what closing
+ * a turn and amending one both do, in their transaction.
+ */
+export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined): Promise<void> {
+  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, a.players.map((p) => p.lang));
+  await enqueueMany(tx, edictMails({ ...a, assets }));
+  const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
+  await enqueueMany(tx, observerMails({ ...a, assets }, watching, publicUrl ?? ''));
 }
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
