@@ -11,12 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reviewSheet } from '../../src/adjudicator/review.ts';
-import { openDatabase } from '../../src/db/client.ts';
-import { addSheetVersion } from '../../src/db/sheets.ts';
-import { createGame } from '../../src/games/index.ts';
-import { boardFor } from '../../src/games/input.ts';
 import { freePort } from '../harness/dovecot.ts';
+import { dueGames } from '../harness/due-games.ts';
 import { freshDatabase } from '../harness/postgres.ts';
 import { ServiceProcess, sessionsGone } from '../harness/service-process.ts';
 import { startSmtpCapture } from '../harness/smtp.ts';
@@ -41,29 +37,7 @@ describe('SIGKILL at random moments while 50 turns close and their edicts go out
       await database.drop();
     });
     // 50 games of 4 to 8 players, created ten days ago: turn 1 is due, with most votes in.
-    const created = new Date(Date.now() - 10 * 24 * 3_600_000);
-    let players = 0;
-    {
-      const setup = await openDatabase({ database: { kind: 'postgres', url: database.url } });
-      try {
-        for (let g = 0; g < GAMES; g++) {
-          const n = 4 + (g % 5);
-          const { game, turn, players: ps } = await createGame(
-            setup.db,
-            { name: `Crash ${g}`, players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@g${g}.example`, lang: i % 2 ? 'it' : 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
-            { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => created },
-          );
-          players += n;
-          for (const p of ps.slice(1)) {
-            const text = `V: ${ps[(g + p.id) % n]!.faction}`;
-            const review = reviewSheet(boardFor('classic'), turn.state, p.faction, text);
-            await addSheetVersion(setup.db, { gameId: game.id, turn: 1, faction: p.faction, text, parsed: {}, status: review.status, receivedAt: created, inboundId: null });
-          }
-        }
-      } finally {
-        await setup.close();
-      }
-    }
+    const { players } = await dueGames(database.url, { count: GAMES, name: 'Crash', domain: DOMAIN, votes: true });
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     cleanups.push(() => pool.end());
     const count = async (q: string): Promise<number> => Number((await pool.query<{ n: string }>(q)).rows[0]!.n);

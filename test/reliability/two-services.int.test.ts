@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
-import { createGame } from '../../src/games/index.ts';
 import { freePort } from '../harness/dovecot.ts';
+import { dueGames } from '../harness/due-games.ts';
 import { freshDatabase } from '../harness/postgres.ts';
 import { ServiceProcess, sessionsGone } from '../harness/service-process.ts';
 import { startSmtpCapture } from '../harness/smtp.ts';
@@ -27,24 +26,7 @@ describe('two service processes on one PostgreSQL', () => {
       await sessionsGone(database.url);
       await database.drop();
     });
-    const created = new Date(Date.now() - 10 * 24 * 3_600_000);
-    let players = 0;
-    {
-      const setup = await openDatabase({ database: { kind: 'postgres', url: database.url } });
-      try {
-        for (let g = 0; g < GAMES; g++) {
-          const n = 4 + (g % 5);
-          await createGame(
-            setup.db,
-            { name: `Pair ${g}`, players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@g${g}.example` })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
-            { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => created },
-          );
-          players += n;
-        }
-      } finally {
-        await setup.close();
-      }
-    }
+    const { players } = await dueGames(database.url, { count: GAMES, name: 'Pair', domain: DOMAIN });
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     cleanups.push(() => pool.end());
     const count = async (q: string): Promise<number> => Number((await pool.query<{ n: string }>(q)).rows[0]!.n);
