@@ -78,4 +78,5 @@ CREATE UNIQUE INDEX "absences_inbound" ON "absences" USING btree ("inbound_id");
 CREATE INDEX "game_referees_referee" ON "game_referees" USING btree ("referee_id");--> statement-breakpoint
 CREATE INDEX "referee_sessions_referee" ON "referee_sessions" USING btree ("referee_id");--> statement-breakpoint
 CREATE INDEX "seat_history_game" ON "seat_history" USING btree ("game_id","faction");--> statement-breakpoint
+CREATE INDEX "inbound_absence" ON "inbound_messages" USING btree ("id") WHERE "inbound_messages"."outcome" = 'absence';--> statement-breakpoint
 ALTER TABLE "games" ADD CONSTRAINT "games_schedule" CHECK ("games"."grace_minutes" >= 0 and coalesce("games"."early_processing_minutes", 0) >= 0 and "games"."absence_days_per_player" >= 0 and "games"."absence_days_per_game" >= 0);

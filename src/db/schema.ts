@@ -162,6 +162,8 @@ export const inboundMessages = pgTable(
     unique('inbound_message_content').on(t.messageId, t.contentSha256),
     index('inbound_pending').on(t.receivedAt).where(sql`${t.status} = 'pending'`),
     index('inbound_game').on(t.gameId, t.receivedAt),
+    // The turn job looks for absence mail every pass: an index of just those rows.
+    index('inbound_absence').on(t.id).where(sql`${t.outcome} = 'absence'`),
     check('inbound_source', sql`${t.source} in ('imap', 'maildir', 'cli')`),
     check('inbound_status', sql`${t.status} in ('pending', 'processed', 'ignored', 'rejected')`),
   ],
