@@ -19,7 +19,7 @@ import { outbox, turns } from '../src/db/schema.ts';
 import { insertSheets } from '../src/db/sheets.ts';
 import { createGame } from '../src/games/index.ts';
 import { runTurnJob } from '../src/games/turn-job.ts';
-import { sendDueMail, toOutgoing } from '../src/mail/outbox-sender.ts';
+import { sendDueMail, toOutgoing } from '../src/mail/send/outbox-sender.ts';
 import { toMailOptions } from '../src/mail/send/headers.ts';
 import { createSmtpTransport } from '../src/mail/send/smtp-transport.ts';
 import { findAssets } from '../src/db/assets.ts';

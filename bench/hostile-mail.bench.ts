@@ -9,8 +9,8 @@
 // Always exits 0 (a benchmark is never a failing test).
 //
 //   npm run bench:hostile                       (BENCH_SHAPE=<part of a name> for some shapes only)
-import { extractMail } from '../src/mail/extract.ts';
-import { inspectMail } from '../src/mail/inspect.ts';
+import { extractMail } from '../src/mail/read/extract.ts';
+import { inspectMail } from '../src/mail/read/inspect.ts';
 import { HOSTILE_SHAPES } from '../test/mail/hostile-shapes.ts';
 
 const MB = 1024 * 1024;

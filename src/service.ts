@@ -15,7 +15,7 @@ import type { RawMail } from './mail/sources/types.ts';
 import { BodyReader } from './mail/intake/body-reader.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
 import type { ArrivedMail } from './mail/intake/receive.ts';
-import { sendDueMail } from './mail/outbox-sender.ts';
+import { sendDueMail } from './mail/send/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
 import { createSmtpTransport } from './mail/send/smtp-transport.ts';
 import type { MailTransport } from './mail/send/types.ts';

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { loadConfig } from '../config.ts';
-import { inspectMail } from '../mail/inspect.ts';
+import { inspectMail } from '../mail/read/inspect.ts';
 import { InputError, list, str, UsageError, type Parsed } from './args.ts';
 import { out, type Group, type Leaf } from './command.ts';
 import { cannotRead } from './files.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { automaticReasons, SF_ORIGIN, SF_ORIGIN_HEADER } from '../../src/mail/automatic.ts';
-import { readHead } from '../../src/mail/extract-headers.ts';
+import { automaticReasons, SF_ORIGIN, SF_ORIGIN_HEADER } from '../../src/mail/read/automatic.ts';
+import { readHead } from '../../src/mail/read/extract-headers.ts';
 
 const reasons = (headers: string, ours: string[] = []) =>
   automaticReasons(readHead(Buffer.from(`From: Mario <mario.rossi@gmail.com>\r\nTo: orders@sf.example\r\n${headers}\r\nB2-C3\r\n`)), ours);

@@ -2,7 +2,7 @@
 // Dovecot end-to-end run (corpus-e2e.int.test.ts): domain sf.example, orders+<secret>@sf.example,
 // 10 MB cap.
 import type { CreateGameInput } from '../../src/games/index.ts';
-import type { ExtractOptions } from '../../src/mail/extract.ts';
+import type { ExtractOptions } from '../../src/mail/read/extract.ts';
 
 export const CORPUS_OPTIONS: ExtractOptions = {
   maxBytes: 10 * 1024 * 1024,

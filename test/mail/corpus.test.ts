@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { inspectMail } from '../../src/mail/inspect.ts';
+import { inspectMail } from '../../src/mail/read/inspect.ts';
 import { CORPUS_OPTIONS, type Expected } from './corpus-options.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes, knownCharset, repairC1 } from '../../src/mail/extract-charset.ts';
-import { addresses, decodeWords, parseParams, readHead, receivedAt } from '../../src/mail/extract-headers.ts';
-import { mimeProblems } from '../../src/mail/extract-mime.ts';
-import { extractMail } from '../../src/mail/extract.ts';
+import { decodeBytes, knownCharset, repairC1 } from '../../src/mail/read/extract-charset.ts';
+import { addresses, decodeWords, parseParams, readHead, receivedAt } from '../../src/mail/read/extract-headers.ts';
+import { mimeProblems } from '../../src/mail/read/extract-mime.ts';
+import { extractMail } from '../../src/mail/read/extract.ts';
 import { CORPUS_OPTIONS } from './corpus-options.ts';
 
 const mail = (s: string) => Buffer.from(s.replace(/\n/g, '\r\n'), 'utf8');

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseBody, parseBodyWithMailparser } from '../../src/mail/extract-body.ts';
-import { fastBody } from '../../src/mail/fast-body.ts';
+import { parseBody, parseBodyWithMailparser } from '../../src/mail/read/extract-body.ts';
+import { fastBody } from '../../src/mail/read/fast-body.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractMail, type ExtractedMail } from '../../src/mail/extract.ts';
-import { inspectMail } from '../../src/mail/inspect.ts';
+import { extractMail, type ExtractedMail } from '../../src/mail/read/extract.ts';
+import { inspectMail } from '../../src/mail/read/inspect.ts';
 import { CORPUS_OPTIONS } from './corpus-options.ts';
 import { FUZZ_SEED, fuzzTimeout, runs } from './fuzz-options.ts';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import { parseSheet } from '../../src/adjudicator/sheet.ts';
-import { looksLikeSheetLine, splitQuoted } from '../../src/mail/quoted.ts';
+import { looksLikeSheetLine, splitQuoted } from '../../src/mail/read/quoted.ts';
 import { FUZZ_SEED, fuzzTimeout, runs } from './fuzz-options.ts';
 
 const board = classicMap();

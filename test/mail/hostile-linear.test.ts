@@ -3,12 +3,12 @@
 // timeout is the hang guard (no wall-clock budget: the machine may be loaded).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { receivedAt, readHead } from '../../src/mail/extract-headers.ts';
-import { mimeProblems } from '../../src/mail/extract-mime.ts';
-import { htmlToText } from '../../src/mail/html-text.ts';
+import { receivedAt, readHead } from '../../src/mail/read/extract-headers.ts';
+import { mimeProblems } from '../../src/mail/read/extract-mime.ts';
+import { htmlToText } from '../../src/mail/read/html-text.ts';
 import { stripTags } from '../../src/mail/read/html-fallback.ts';
-import { inspectMail } from '../../src/mail/inspect.ts';
-import { splitQuoted } from '../../src/mail/quoted.ts';
+import { inspectMail } from '../../src/mail/read/inspect.ts';
+import { splitQuoted } from '../../src/mail/read/quoted.ts';
 import { shortenBlankRuns, trimEndBlanks, withoutComments } from '../../src/mail/read/linear.ts';
 import { HOSTILE_SHAPES } from './hostile-shapes.ts';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../src/mail/html-text.ts';
-import { stripQuoted } from '../../src/mail/quoted.ts';
+import { htmlToText } from '../../src/mail/read/html-text.ts';
+import { stripQuoted } from '../../src/mail/read/quoted.ts';
 
 describe('htmlToText', () => {
   it('breaks lines at <br>, <p>, <div>, <li> and <tr>, one line each', () => {

@@ -6,7 +6,7 @@ import {
   secretFromAddress,
   secretFromRecipients,
   secretFromSubject,
-} from '../../src/mail/identify.ts';
+} from '../../src/mail/read/identify.ts';
 
 describe('secretFromAddress', () => {
   it('reads orders+<secret>@<domain>, keeping the secret as written', () => {

@@ -1,9 +1,9 @@
 // The smaller reading bugs of issue 8, each reproduced.
 import { describe, expect, it } from 'vitest';
-import { automaticReasons } from '../../src/mail/automatic.ts';
-import { readHead } from '../../src/mail/extract-headers.ts';
-import { extractMail } from '../../src/mail/extract.ts';
-import { inspectMail } from '../../src/mail/inspect.ts';
+import { automaticReasons } from '../../src/mail/read/automatic.ts';
+import { readHead } from '../../src/mail/read/extract-headers.ts';
+import { extractMail } from '../../src/mail/read/extract.ts';
+import { inspectMail } from '../../src/mail/read/inspect.ts';
 import { visible } from '../../src/mail/read/visible.ts';
 import { CORPUS_OPTIONS } from './corpus-options.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putAsset } from '../../src/db/assets.ts';
 import type { Database } from '../../src/db/client.ts';
 import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
-import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/outbox-sender.ts';
+import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
 import { openTestPglite } from '../harness/pglite.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeSheetLine, splitQuoted, stripQuoted } from '../../src/mail/quoted.ts';
+import { looksLikeSheetLine, splitQuoted, stripQuoted } from '../../src/mail/read/quoted.ts';
 
 const t = (...lines: string[]) => lines.join('\n');
 

@@ -14,10 +14,10 @@ import planer from 'planer';
 import { describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import { parseSheet } from '../../src/adjudicator/sheet.ts';
-import { parseBody } from '../../src/mail/extract-body.ts';
-import { htmlToText } from '../../src/mail/html-text.ts';
-import { removeCodeLines } from '../../src/mail/identify.ts';
-import { stripQuoted } from '../../src/mail/quoted.ts';
+import { parseBody } from '../../src/mail/read/extract-body.ts';
+import { htmlToText } from '../../src/mail/read/html-text.ts';
+import { removeCodeLines } from '../../src/mail/read/identify.ts';
+import { stripQuoted } from '../../src/mail/read/quoted.ts';
 import type { Expected } from './corpus-options.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -1,7 +1,7 @@
 // Real clients' replies read as their author meant (issue 8, "Every real client's reply"). Each
 // case is the shape of a reply a parser's fixture suite or a client shows; the source is named.
 import { describe, expect, it } from 'vitest';
-import { inspectMail } from '../../src/mail/inspect.ts';
+import { inspectMail } from '../../src/mail/read/inspect.ts';
 import { CORPUS_OPTIONS } from './corpus-options.ts';
 
 const mail = (contentType: string, body: string, cte = '8bit') =>

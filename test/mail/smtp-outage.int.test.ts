@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { enqueueMany, listOutbox } from '../../src/db/outbox.ts';
-import { sendDueMail } from '../../src/mail/outbox-sender.ts';
+import { sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createSmtpTransport } from '../../src/mail/send/smtp-transport.ts';
 import { freePort } from '../harness/dovecot.ts';
 import { startSmtpCapture, type SmtpCapture } from '../harness/smtp.ts';

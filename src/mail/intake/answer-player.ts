@@ -14,7 +14,7 @@ import { turnClosesAt } from '../../games/schedule.ts';
 import { gameThread } from '../../games/thread.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
-import type { ExtractedMail } from '../extract.ts';
+import type { ExtractedMail } from '../read/extract.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { IntakeStore, SheetSummary } from './intake-store.ts';
 import { storedReview } from './stored-review.ts';

@@ -4,7 +4,7 @@
 // ended (and a new one started for the next mail) and is reported, never retried for ever.
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../worker-spawn.ts';
-import type { ExtractedMail, ExtractOptions } from '../extract.ts';
+import type { ExtractedMail, ExtractOptions } from '../read/extract.ts';
 import type { ReadRequest } from './body-reader.worker.ts';
 
 export interface BodyBudget {

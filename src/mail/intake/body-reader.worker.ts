@@ -1,7 +1,7 @@
 // The worker of body-reader.ts: reads one mail at a time with the same extractMail as ever, off
 // the event loop that serves intake and HTTP. Its time and memory are the parent's to limit.
 import { parentPort } from 'node:worker_threads';
-import { extractMail, type ExtractOptions } from '../extract.ts';
+import { extractMail, type ExtractOptions } from '../read/extract.ts';
 
 export interface ReadRequest {
   id: number;

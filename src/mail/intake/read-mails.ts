@@ -6,7 +6,7 @@
 // (body-reader.ts); a body over the budget is reported in `bodyFailure`, and answered as such.
 import type { Db } from '../../db/client.ts';
 import { registeredAddresses } from '../../db/players.ts';
-import { extractMail, type ExtractedMail, type ExtractOptions } from '../extract.ts';
+import { extractMail, type ExtractedMail, type ExtractOptions } from '../read/extract.ts';
 import type { BodyFailure, BodyReader } from './body-reader.ts';
 
 export interface ReadMail extends ExtractedMail {

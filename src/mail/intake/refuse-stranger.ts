@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
 import { formatInstant } from '../../games/time-format.ts';
-import type { ExtractedMail } from '../extract.ts';
+import type { ExtractedMail } from '../read/extract.ts';
 import { echoKey } from './echo-guard.ts';
 import type { Identification } from './identify-sender.ts';
 import type { IntakeStore } from './intake-store.ts';

@@ -5,7 +5,7 @@ import { findInbound } from '../../../src/db/inbound.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { BodyReader, type BodyBudget } from '../../../src/mail/intake/body-reader.ts';
-import type { ExtractOptions } from '../../../src/mail/extract.ts';
+import type { ExtractOptions } from '../../../src/mail/read/extract.ts';
 import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
 /** A reader that counts the bodies it is asked to read. */

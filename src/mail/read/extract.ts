@@ -8,7 +8,7 @@ import { mimeProblems, type MimeProblem } from './extract-mime.ts';
 import { htmlToText } from './html-text.ts';
 import { identify, removeCodeLines, type Recipient, type SecretSource } from './identify.ts';
 import { looksLikeSheetLine, stripQuoted } from './quoted.ts';
-import { messageIdOrNull, visible } from './read/visible.ts';
+import { messageIdOrNull, visible } from './visible.ts';
 
 export interface ExtractOptions {
   /** Larger mail is not parsed: headers only (MAIL.md, default cap 10 MB in config). */

@@ -1,8 +1,8 @@
 // What the intake would make of one mail, without touching a game: extraction plus the sheet
 // parser. Used by `sf mail inspect` and by the fixture corpus, so both read mail the same way.
-import { classicMap, type Board } from '../adjudicator/map.ts';
-import { parseSheet } from '../adjudicator/sheet.ts';
-import type { Problem, Side } from '../adjudicator/types.ts';
+import { classicMap, type Board } from '../../adjudicator/map.ts';
+import { parseSheet } from '../../adjudicator/sheet.ts';
+import type { Problem, Side } from '../../adjudicator/types.ts';
 import { extractMail, type ExtractedMail, type ExtractOptions, type SheetSource } from './extract.ts';
 
 export interface InspectResult {

@@ -4,7 +4,7 @@
 // cut message as complete — so this walks the structure separately, just to say what is wrong.
 import { knownCharset } from './extract-charset.ts';
 import { parseParams, type Head } from './extract-headers.ts';
-import { trimEndBlanks } from './read/linear.ts';
+import { trimEndBlanks } from './linear.ts';
 
 const MAX_DEPTH = 20;
 const MAX_PARTS = 1000;

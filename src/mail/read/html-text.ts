@@ -14,8 +14,8 @@
 // - comments, <head>, <script>, <style>, hidden elements and Word's list markers are dropped;
 // - &nbsp; is a space (MAIL.md), not a substitution to report: HTML editors put it everywhere.
 import { htmlToText as convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
-import { decodeCommonEntities, lineBreakAtBlocks, MAX_NESTING_COST_PER_CHAR, nestingCost, stripTags } from './read/html-fallback.ts';
-import { trimEndBlanks } from './read/linear.ts';
+import { decodeCommonEntities, lineBreakAtBlocks, MAX_NESTING_COST_PER_CHAR, nestingCost, stripTags } from './html-fallback.ts';
+import { trimEndBlanks } from './linear.ts';
 
 const block = (n = 1) => ({ format: 'block', options: { leadingLineBreaks: n, trailingLineBreaks: n } });
 

@@ -3,7 +3,7 @@
 // must stay separate. Linear in the input and never throws.
 import addressparser from 'nodemailer/lib/addressparser';
 import { decodeBytes } from './extract-charset.ts';
-import { withoutComments } from './read/linear.ts';
+import { withoutComments } from './linear.ts';
 
 /** One header as it appeared: lower-case name, value unfolded but not decoded. */
 export interface HeaderField {

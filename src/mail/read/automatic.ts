@@ -2,9 +2,9 @@
 // mailing each other forever. Stored and shown to the referee, never read as a sheet.
 import { addresses, header, headers, mailboxes, parseParams, type Head } from './extract-headers.ts';
 import { secretFromAddress } from './identify.ts';
-import { withoutComments } from './read/linear.ts';
-import { visible } from './read/visible.ts';
-import { SF_ORIGIN_HEADER, SF_ORIGIN_VALUE } from './send/headers.ts';
+import { withoutComments } from './linear.ts';
+import { visible } from './visible.ts';
+import { SF_ORIGIN_HEADER, SF_ORIGIN_VALUE } from '../send/headers.ts';
 
 // Every mail the moderator sends carries `X-SF-Origin: starts-foundation` (send/headers.ts, the
 // one definition), so an echo of it is recognised.

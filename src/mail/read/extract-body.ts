@@ -3,8 +3,8 @@
 import { simpleParser, type SimpleParserOptions } from 'mailparser';
 import { decodeBytes, repairC1 } from './extract-charset.ts';
 import { fastBody, withoutEnvelope } from './fast-body.ts';
-import { hardenDepthChanges } from './read/flowed-depth.ts';
-import { shortenBlankRuns } from './read/linear.ts';
+import { hardenDepthChanges } from './flowed-depth.ts';
+import { shortenBlankRuns } from './linear.ts';
 
 export interface TextAttachment {
   filename: string | null;

@@ -1,11 +1,11 @@
 // Sends what the outbox holds. Any instance may run this: claims are leases (SKIP LOCKED), so
 // a mail is handed to one sender at a time, and a sender that dies leaves it to be retried.
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.ts';
-import { findAssets, type AttachmentRef, type MailAsset } from '../db/assets.ts';
-import { claimBatch, markFailed, markSent, releaseClaim, type OutboxMail } from '../db/outbox.ts';
-import { bracketed } from './send/headers.ts';
-import type { MailTransport, OutgoingMail } from './send/types.ts';
+import type { Db } from '../../db/client.ts';
+import { findAssets, type AttachmentRef, type MailAsset } from '../../db/assets.ts';
+import { claimBatch, markFailed, markSent, releaseClaim, type OutboxMail } from '../../db/outbox.ts';
+import { bracketed } from './headers.ts';
+import type { MailTransport, OutgoingMail } from './types.ts';
 
 export interface OutboxSenderDeps {
   db: Db;
