@@ -17,7 +17,8 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 EXPOSE 8080
 USER node
-# Healthy when the web app answers and its database does (/health); the service stops at once
+# Healthy when the web app answers and its database does (/health: 503 while the database is
+# awaited, or a loop of the service is stuck); the service stops at once
 # with one line on stderr when it cannot start, so a broken start is never "healthy".
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HTTP_PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

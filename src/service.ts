@@ -1,11 +1,12 @@
 // The running service: the database, the mail source (IMAP, or the Maildir by default) feeding
-// the intake queue, the sweep of mail left pending, the outbox sender and the web app. Every loop logs and carries on
+// the intake queue, the sweep of mail left pending, the outbox sender and the web app, which
+// listens first and answers 503 until the database is open. Every loop logs and carries on
 // after a failure; stop() ends them in order and closes the database last. On the embedded
 // database the service is its one owner (a lock in DATA_DIR) and answers `sf` commands on a
 // control socket there, so that they never open it beside us (issue 7).
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Config } from './config.ts';
+import { ConfigError, mailFromAddress, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { buildApp } from './http/app.ts';
@@ -35,7 +36,6 @@ export interface Service {
 }
 
 export function intakeDeps(config: Config, database: Database, log: Logger, now: () => Date = () => new Date()): IntakeDeps {
-  const address = /<([^>]+)>/.exec(config.mail.from)?.[1] ?? config.mail.from;
   return {
     db: database.db,
     log,
@@ -45,7 +45,7 @@ export function intakeDeps(config: Config, database: Database, log: Logger, now:
       ordersLocalPart: config.mail.ordersLocalPart,
       maxBytes: config.mail.maxBytes,
       replyRateLimitPerHour: config.mail.replyRateLimitPerHour,
-      ourAddresses: [address.toLowerCase()],
+      ourAddresses: [mailFromAddress(config.mail)],
     },
   };
 }
@@ -138,7 +138,21 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
 async function startOwned(config: Config, log: Logger, opts: ServiceOptions, lock: HeldLock | null): Promise<Service> {
   // First, before anything opens: a bad DKIM key is a configuration error, said in one line.
   const transport = createTransport(config, log);
-  const database = await openDatabase(config, log); // log: PostgreSQL retries and lost connections are reported
+  // The web app listens before the database is open (issue 9): a PostgreSQL that takes minutes to
+  // appear leaves /health answering 503 "database", not silent, and a port in use is said at once.
+  let running: { db: Database['db']; stuck: () => string[] } | null = null;
+  const app = await buildApp({ db: () => running?.db ?? null, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), stuck: () => running?.stuck() ?? [] });
+  let url = '';
+  let database: Database;
+  try {
+    if (opts.listen !== false) url = await app.listen({ host: config.http.host, port: config.http.port });
+    if (url) log.info({ url }, 'listening; opening the database');
+    database = await openDatabase(config, log); // log: PostgreSQL retries and lost connections are reported
+  } catch (err) {
+    await app.close();
+    await transport.close?.();
+    throw err;
+  }
   const now = opts.now ?? (() => new Date());
   // Bodies are read in a worker with a time and memory budget: no mail can hold up the service (issue 8).
   const deps: IntakeDeps = { ...intakeDeps(config, database, log, now), bodyReader: new BodyReader() };
@@ -179,11 +193,8 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
 
   if (opts.turnJob !== false) loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
 
-  const app = await buildApp({ db: database.db, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), stuck: () => liveness.stuck(startedAt) });
-  let url = '';
   let control: ControlServer | null = null;
   try {
-    if (opts.listen !== false) url = await app.listen({ host: config.http.host, port: config.http.port });
     if (lock) {
       const ctx = { db: database.db, config, log, receive: (m: ArrivedMail) => queue.receive(m) };
       control = await startControlServer(socketPath(config.dataDir), (actor) => ({ ...ctx, actor }), log);
@@ -191,10 +202,14 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   } catch (err) {
     controller.abort();
     await Promise.allSettled(loops);
+    await queue.idle();
+    await deps.bodyReader?.close();
     await app.close();
+    await transport.close?.();
     await database.close();
     throw err;
   }
+  running = { db: database.db, stuck: () => liveness.stuck(startedAt) };
   log.info({ url, database: database.kind, mail: config.mail.imap ? 'imap' : `maildir ${config.mail.maildir}` }, 'service started');
 
   return {

@@ -6,11 +6,15 @@ import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Config } from './config.ts';
 import { MigrationError } from './db/client.ts';
+import { AppError } from './errors.ts';
 import { isTransient } from './db/retry.ts';
 
 /** A start-up failure already put in the operator's words. */
-export class StartupError extends Error {
+export class StartupError extends AppError {
   override name = 'StartupError';
+  constructor(message: string) {
+    super('startup', message);
+  }
 }
 
 const code = (err: unknown): string => {
@@ -120,8 +124,8 @@ export async function startOrExplain<S>(config: Config, log: { debug(obj: object
 /**
  * SIGINT/SIGTERM, listened for from the start. During start-up, PGlite is left to finish opening
  * (seconds; killing it mid-migration would leave its lock to go stale), and the service then stops
- * cleanly; a wait for PostgreSQL, which may last minutes, is abandoned at once: nothing local is
- * open yet, and the server is crash-safe.
+ * cleanly; a wait for PostgreSQL, which may last minutes, is abandoned at once: only the HTTP
+ * listener (answering 503) is open, which the exit closes, and the server is crash-safe.
  */
 export function stopSignal(config: Config): { requested: Promise<void>; started(): void } {
   let started = false;

@@ -8,6 +8,7 @@ import { healthRoutes, type StuckLoops } from './health.ts';
 import { refereeConsole, type RefereeConsoleOptions } from './referee/plugin.ts';
 import { publicRoutes } from './public/index.ts';
 import { securityHooks } from './security.ts';
+import { startingGate } from './starting.ts';
 import { statusRoutes } from './status.ts';
 
 declare module 'fastify' {
@@ -17,7 +18,11 @@ declare module 'fastify' {
 }
 
 export async function buildApp(opts: {
-  db: Db;
+  /**
+   * The database; or, while the service is still opening it (issue 9: it listens first), a way to
+   * ask whether it is open yet: until then every request is answered 503 and no route runs.
+   */
+  db: Db | (() => Db | null);
   log?: Logger;
   /** How long public pages are reused, ms (default 1000; 0 in tests that change data between requests). */
   publicCacheMs?: number;
@@ -29,8 +34,21 @@ export async function buildApp(opts: {
   stuck?: StuckLoops;
 }): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: opts.log as FastifyBaseLogger | undefined });
-  app.decorate('db', opts.db);
+  const db = opts.db;
+  if (typeof db === 'function') {
+    // A getter: routes read app.db per request, and the gate keeps them from running before it is set.
+    app.decorate('db', {
+      getter(): Db {
+        const open = db();
+        if (!open) throw new Error('the database is not open yet');
+        return open;
+      },
+    });
+  } else {
+    app.decorate('db', db);
+  }
   securityHooks(app);
+  if (typeof db === 'function') startingGate(app, () => db() !== null);
   // One error handler: no error shows internals, or echoes what the request sent (a 4xx message
   // from Fastify may quote the URL), to the browser.
   app.setErrorHandler((err: FastifyError, req, reply) => {

@@ -57,6 +57,15 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('docker-compose.yml, stopping', () => {
+  it('waits longer than Docker\'s default 10 s before SIGKILL, so mail under way is finished (issue 9)', async () => {
+    const compose = await text('docker-compose.yml');
+    const app = compose.slice(compose.indexOf('\n  app:\n'));
+    const grace = /^ {4}stop_grace_period: (\d+)s$/m.exec(app);
+    expect(Number(grace?.[1])).toBeGreaterThanOrEqual(30);
+  });
+});
+
 describe('Dockerfile', () => {
   it('creates /data owned by the user the service runs as, before switching to it', async () => {
     const lines = (await text('Dockerfile')).split('\n');

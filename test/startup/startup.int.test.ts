@@ -2,14 +2,14 @@
 // and the process exits non-zero without hanging (issue 7). Each case spawns the real service;
 // "at once" is bounded by the test's timeout, never measured.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../harness/postgres.ts';
 import { eventually } from '../support/eventually.ts';
-import { freePort, plainLines, spawnService } from './serve-process.ts';
+import { freePort, healthy, plainLines, spawnService } from './serve-process.ts';
 
 let root: string;
 beforeAll(async () => {
@@ -30,6 +30,73 @@ async function failure(vars: Record<string, string>, asUser?: { uid: number; gid
   expect(stderr).not.toMatch(/^\s+at /m); // no stack trace
   return lines[0]!;
 }
+
+/** GET /health once: its status and body. */
+async function health(port: number): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`http://127.0.0.1:${port}/health`);
+  return { status: res.status, body: await res.json() };
+}
+
+/** A TCP relay from `port` to `target`: PostgreSQL "appearing" on a port where nothing listened. */
+async function relay(port: number, target: URL): Promise<{ close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => [client, upstream].forEach((x) => x.destroy()));
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+describe('sf serve while PostgreSQL is not there yet (issue 9)', () => {
+  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+  });
+  afterAll(async () => {
+    await fresh?.drop();
+  });
+
+  it('listens at once: /health and pages answer 503 until the database appears, then 200; SIGTERM stops it cleanly', async () => {
+    const dbPort = await freePort(); // nothing listens there yet
+    const httpPort = await freePort();
+    const url = new URL(fresh.url);
+    const target = new URL(fresh.url);
+    url.port = String(dbPort);
+    const run = spawnService({ DATA_DIR: path.join(root, 'pg-later'), DATABASE_URL: url.toString(), DATABASE_CONNECT_RETRY_SECONDS: '3600', HTTP_PORT: String(httpPort) });
+    let proxy: { close(): Promise<void> } | null = null;
+    try {
+      await eventually(() => expect(run.stderr()).toContain('attempt 2; retrying'), { timeoutMs: 90_000 });
+      expect(await health(httpPort)).toEqual({ status: 503, body: { ok: false, database: 'starting' } });
+      const page = await fetch(`http://127.0.0.1:${httpPort}/`, { headers: { 'accept-language': 'it' } });
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain('Avvio in corso');
+
+      proxy = await relay(dbPort, target);
+      await healthy(httpPort, run); // the next retry reaches it, migrates, starts the loops
+      expect(await health(httpPort)).toEqual({ status: 200, body: { ok: true } });
+      expect((await fetch(`http://127.0.0.1:${httpPort}/`)).status).toBe(200);
+
+      run.child.kill('SIGTERM');
+      const { code, stderr } = await run.finished;
+      expect(code, stderr).toBe(0);
+      expect(plainLines(stderr)).toEqual([]);
+    } finally {
+      run.child.kill('SIGKILL');
+      await proxy?.close();
+    }
+  });
+});
 
 describe('sf serve refuses to start, in one line', () => {
   it('when the HTTP port is in use', async () => {
@@ -94,10 +161,12 @@ describe('sf serve refuses to start, in one line', () => {
     expect(stderr).not.toContain('hunter2');
   });
 
-  it('when told to stop while it waits for PostgreSQL', async () => {
+  it('when told to stop while it waits for PostgreSQL (it answers /health 503 meanwhile)', async () => {
     const port = await freePort();
-    const run = spawnService({ DATA_DIR: path.join(root, 'pg-wait'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_CONNECT_RETRY_SECONDS: '3600' });
+    const httpPort = await freePort();
+    const run = spawnService({ DATA_DIR: path.join(root, 'pg-wait'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_CONNECT_RETRY_SECONDS: '3600', HTTP_PORT: String(httpPort) });
     await eventually(() => expect(run.stderr()).toContain('attempt 1; retrying'), { timeoutMs: 90_000 });
+    expect(await health(httpPort)).toEqual({ status: 503, body: { ok: false, database: 'starting' } });
     run.child.kill('SIGTERM');
     const { code, stderr } = await run.finished;
     expect(code).toBe(1);
