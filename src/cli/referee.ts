@@ -1,10 +1,11 @@
-// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|…`: referee
+// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|remove|address|…`: referee
 // accounts and the referee's actions from a terminal, through the same operations as the console
 // (src/referee/operations.ts). A one-time password is printed once and stored only as its hash.
 import { createInterface } from 'node:readline';
 import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
 import { amend, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
+import { address, remove } from './referee-players.ts';
 
 
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
@@ -180,6 +181,8 @@ export const group: Group = {
     amend,
     rollback,
     replace,
+    remove,
+    address,
     pause,
     resume,
   },

@@ -1,11 +1,19 @@
-// Players: who plays which faction, how to write to them, and the secret that names them.
+// Players: who plays which faction, how to write to them, and the secret that names them. A
+// player writes from any of their addresses (player_addresses) and is written to at the primary
+// one, players.email (D-SEAT-3). A removed player's row stays as the vacant seat (D-SEAT-1) with
+// no address, and neither the secret nor an address names anyone any more.
 import { randomInt } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { players } from './schema.ts';
+import { playerAddresses, players } from './schema.ts';
 
 export type Player = typeof players.$inferSelect;
 export type NewPlayer = typeof players.$inferInsert;
+/** A player with every address they may write from, the primary (players.email) first. */
+export type PlayerWithAddresses = Player & { addresses: string[] };
+
+const seated = isNull(players.removedAt);
+const lower = (email: string) => email.trim().toLowerCase();
 
 // No 0/o, 1/i/l: a secret is read from a screen and sometimes typed by hand. Letters appear in both
 // cases for the look (`k7Q2-x9Pm`) but matching ignores case, because mail servers may fold it.
@@ -22,15 +30,19 @@ export function newSecret(): string {
   return out;
 }
 
+/** A new player and their primary address, together. */
 export async function insertPlayer(db: Db, player: NewPlayer): Promise<Player> {
-  const [row] = await db
-    .insert(players)
-    .values({ ...player, email: player.email.toLowerCase() })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(players)
+      .values({ ...player, email: player.email.toLowerCase() })
+      .returning();
+    await tx.insert(playerAddresses).values({ gameId: row!.gameId, playerId: row!.id, email: row!.email });
+    return row!;
+  });
 }
 
-/** Case-insensitive, as the unique index `players_secret_lower` is. */
+/** Case-insensitive, as the unique index `players_secret_lower` is. Removed players too: a secret is never given twice. */
 export async function findBySecret(db: Db, secret: string): Promise<Player | null> {
   const [row] = await db
     .select()
@@ -43,30 +55,41 @@ export async function secretTaken(db: Db, secret: string): Promise<boolean> {
   return (await findBySecret(db, secret)) !== null;
 }
 
+/** The player of a game who writes from this address (any of theirs). */
 export async function findByEmail(db: Db, gameId: string, email: string): Promise<Player | null> {
   const [row] = await db
-    .select()
+    .select(getTableColumns(players))
     .from(players)
-    .where(and(eq(players.gameId, gameId), eq(players.email, email.trim().toLowerCase())));
+    .innerJoin(playerAddresses, eq(playerAddresses.playerId, players.id))
+    .where(and(eq(playerAddresses.gameId, gameId), eq(playerAddresses.email, lower(email)), seated));
   return row ?? null;
 }
 
 /**
- * Everyone a batch of mail may concern: the owners of these secrets, whoever writes from these
- * addresses (in any game), and every player of the secrets' games (the Chancellor's sheet goes
- * to all of them).
+ * Every address of a player, the primary first: all of them in one array, so a batch load stays one
+ * query. Spelled out because Drizzle leaves column names unqualified in a one-table select, and
+ * `players.id` would then mean the subquery's own id.
  */
-export async function playersForMail(db: Db, clues: { secrets: string[]; emails: string[] }): Promise<Player[]> {
+const addressesColumn = sql<string[]>`array(select pa.email from player_addresses pa where pa.player_id = "players"."id" order by pa.email <> "players"."email", pa.id)`;
+
+/**
+ * Everyone a batch of mail may concern, with their addresses: the owners of these secrets,
+ * whoever writes from these addresses (in any game), and every player of the secrets' games (the
+ * Chancellor's sheet goes to all of them). Removed players are nobody (D-SEAT-2).
+ */
+export async function playersForMail(db: Db, clues: { secrets: string[]; emails: string[] }): Promise<PlayerWithAddresses[]> {
   const secrets = [...new Set(clues.secrets.map((s) => s.trim().toLowerCase()))];
-  const emails = [...new Set(clues.emails.map((e) => e.trim().toLowerCase()))];
+  const emails = [...new Set(clues.emails.map(lower))];
   if (secrets.length === 0 && emails.length === 0) return [];
-  const bySecret = inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']);
+  const bySecret = and(seated, inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']));
   const gamesOfSecrets = db.select({ gameId: players.gameId }).from(players).where(bySecret);
-  return db
-    .select()
+  const writers = db.select({ id: playerAddresses.playerId }).from(playerAddresses).where(inArray(playerAddresses.email, emails.length ? emails : ['']));
+  const rows = await db
+    .select({ ...getTableColumns(players), addresses: addressesColumn })
     .from(players)
-    .where(or(bySecret, emails.length ? inArray(players.email, emails) : undefined, inArray(players.gameId, gamesOfSecrets)))
+    .where(and(seated, or(bySecret, emails.length ? inArray(players.id, writers) : undefined, inArray(players.gameId, gamesOfSecrets))))
     .orderBy(asc(players.id));
+  return rows;
 }
 
 export async function findPlayer(db: Db, id: number): Promise<Player | null> {
@@ -74,15 +97,63 @@ export async function findPlayer(db: Db, id: number): Promise<Player | null> {
   return row ?? null;
 }
 
-/** Players of a game in the order they joined (R-SETUP-1 order, since factions are taken in it). */
+/**
+ * The players of a game in the order they joined (R-SETUP-1 order, since factions are taken in
+ * it): those still seated, who get the game's mail. Vacant seats are in listSeats.
+ */
 export async function listPlayers(db: Db, gameId: string): Promise<Player[]> {
+  return db.select().from(players).where(and(eq(players.gameId, gameId), seated)).orderBy(asc(players.id));
+}
+
+/** Every seat of a game, vacant ones (removed players, D-SEAT-1) included: the factions taken. */
+export async function listSeats(db: Db, gameId: string): Promise<Player[]> {
   return db.select().from(players).where(eq(players.gameId, gameId)).orderBy(asc(players.id));
 }
 
 /** Which of these addresses are a player's, in any game (lower case): whose mail is worth reading. */
 export async function registeredAddresses(db: Db, emails: string[]): Promise<Set<string>> {
-  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  const wanted = [...new Set(emails.map(lower))];
   if (wanted.length === 0) return new Set();
-  const rows = await db.selectDistinct({ email: players.email }).from(players).where(inArray(players.email, wanted));
+  const rows = await db.selectDistinct({ email: playerAddresses.email }).from(playerAddresses).where(inArray(playerAddresses.email, wanted));
   return new Set(rows.map((r) => r.email));
+}
+
+/** Every address of every player of a game, by player id, the primary first. */
+export async function addressesOfGame(db: Db, gameId: string): Promise<Map<number, string[]>> {
+  const rows = await db
+    .select({ playerId: playerAddresses.playerId, email: playerAddresses.email, primary: sql<boolean>`${playerAddresses.email} = ${players.email}` })
+    .from(playerAddresses)
+    .innerJoin(players, eq(players.id, playerAddresses.playerId))
+    .where(eq(playerAddresses.gameId, gameId))
+    .orderBy(asc(playerAddresses.id));
+  const out = new Map<number, string[]>();
+  for (const r of rows) {
+    const list = out.get(r.playerId) ?? [];
+    if (r.primary) list.unshift(r.email);
+    else list.push(r.email);
+    out.set(r.playerId, list);
+  }
+  return out;
+}
+
+/** Another address for a player; null when someone in the game already writes from it. */
+export async function addAddress(db: Db, player: Pick<Player, 'id' | 'gameId'>, email: string): Promise<string | null> {
+  const [row] = await db
+    .insert(playerAddresses)
+    .values({ gameId: player.gameId, playerId: player.id, email: lower(email) })
+    .onConflictDoNothing({ target: [playerAddresses.gameId, playerAddresses.email] })
+    .returning();
+  return row?.email ?? null;
+}
+
+/** Forgets one of a player's addresses; false when it was not theirs. */
+export async function removeAddress(db: Db, playerId: number, email: string): Promise<boolean> {
+  const rows = await db.delete(playerAddresses).where(and(eq(playerAddresses.playerId, playerId), eq(playerAddresses.email, lower(email)))).returning({ id: playerAddresses.id });
+  return rows.length > 0;
+}
+
+/** Forgets every address of a player (removed or replaced): none of them names anyone in the game any more. */
+export async function releaseAddresses(db: Db, playerId: number): Promise<string[]> {
+  const rows = await db.delete(playerAddresses).where(eq(playerAddresses.playerId, playerId)).returning({ email: playerAddresses.email });
+  return rows.map((r) => r.email);
 }

@@ -89,11 +89,17 @@ export const players = pgTable(
     secret: text('secret').notNull(),
     /** First turn this player's faction is in play (R-SETUP-4). */
     joinedTurn: integer('joined_turn').notNull(),
+    /**
+     * Set when the referee removed the player: the seat is vacant, its faction stays on the board
+     * as if no sheet came (D-SEAT-1), and the secret and addresses no longer name anyone.
+     */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     unique('players_game_faction').on(t.gameId, t.faction),
-    unique('players_game_email').on(t.gameId, t.email),
+    // `email` is the primary address, where mail to the player goes (D-SEAT-3); an address is
+    // unique in a game through player_addresses, which also lists it.
     // Mail servers may change the case of the local part, so secrets are unique ignoring case.
     uniqueIndex('players_secret_lower').on(sql`lower(${t.secret})`),
     index('players_email').on(t.email),
@@ -280,6 +286,33 @@ export const seatHistory = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('seat_history_game').on(t.gameId, t.faction)],
+);
+
+/**
+ * Every address a player may write from (issue 10), the primary one (players.email) included:
+ * intake knows a sender by any of them. A removed or replaced player's rows are deleted.
+ */
+export const playerAddresses = pgTable(
+  'player_addresses',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    playerId: bigint('player_id', { mode: 'number' })
+      .notNull()
+      .references(() => players.id),
+    /** Lower-cased, as players.email. */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('player_addresses_game_email').on(t.gameId, t.email),
+    // Intake looks senders up by address across games.
+    index('player_addresses_email').on(t.email),
+    index('player_addresses_player').on(t.playerId),
+    check('player_addresses_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
 );
 
 /** People who follow a game's edicts without playing (opt-in; one-click unsubscribe by their token). */

@@ -1,7 +1,7 @@
 // Recording an absence and moving deadlines for it (D-ABS-1): the application side of absence.ts.
 // Moves are written to the audit log (`turn.deadline-moved`), which is also what counts against the
 // game's limits; every player is told the new deadline.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import { listAudit, recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
@@ -10,7 +10,7 @@ import { findPlayer, listPlayers, type Player } from '../db/players.ts';
 import { absences, inboundMessages } from '../db/schema.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
-import { renderMail } from '../templates.ts';
+import { turnTexts } from '../text/turn-mail.ts';
 import { boardFor } from './input.ts';
 import { deadlineAfterAbsences, localDay, type AbsenceDays } from './absence.ts';
 import type { GamesContext } from './context.ts';
@@ -71,6 +71,22 @@ export async function recordAbsence(db: Db, gameId: string, player: Player, days
 }
 
 /**
+ * The absences a player announced end when they leave the seat (D-ABS-2): removed or replaced, their
+ * days off no longer move deadlines, and a replacement does not inherit them. The rows stay (the
+ * absence mail is recorded once by its row), shortened to end the day before the seat changed; one
+ * that had not begun shrinks to that past day.
+ */
+export async function endAbsences(tx: Db, game: Game, playerId: number, now: Date): Promise<void> {
+  const today = localDay(now, game.timeZone);
+  const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+  // A day in the past is never an open turn's deadline day; an absence not begun shrinks to it.
+  await tx
+    .update(absences)
+    .set({ fromDay: sql`least(${absences.fromDay}, ${yesterday})`, toDay: yesterday })
+    .where(and(eq(absences.playerId, playerId), gte(absences.toDay, today)));
+}
+
+/**
  * Where a turn's deadline goes for the absences in force, within what the limits still allow; the
  * move is recorded and every player told. Null when it stays. The caller stores the new deadline.
  */
@@ -97,7 +113,7 @@ function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Pl
   const tz = p.timeZone ?? game.timeZone;
   const board = boardFor(game.map);
   const who = all.filter((x) => absent.includes(x.id)).map((x) => sideName(board, x.faction, p.lang)).join(', ');
-  const rendered = renderMail('deadline-moved', p.lang, {
+  const rendered = turnTexts[p.lang].deadlineMoved({
     game: game.id,
     gameName: game.name,
     turn,

@@ -46,11 +46,14 @@ export function readAbsenceCommand(line: string, today: string): AbsenceDays | {
   return { fromDay: from, toDay: to };
 }
 
-export const dayCount = (a: AbsenceDays): number => Math.round((Date.parse(a.toDay) - Date.parse(a.fromDay)) / DAY) + 1;
+// Building a formatter costs more than reading a sheet (intake asks for every mail): one per zone.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The local calendar day of an instant in a zone, YYYY-MM-DD. */
 export function localDay(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(at);
 }
 
 export interface AbsenceLimits {

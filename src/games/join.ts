@@ -5,7 +5,7 @@ import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
 import { enqueue } from '../db/outbox.ts';
-import { insertPlayer, listPlayers, type Player } from '../db/players.ts';
+import { findByEmail, insertPlayer, listSeats, type Player } from '../db/players.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { freshSecret, type GamesContext } from './context.ts';
 import { nextWeeklyDeadline } from './deadline.ts';
@@ -29,10 +29,10 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
     if (game.status === 'finished') throw new GameError('game-finished', `game ${game.id} is over`);
     const board = boardFor(game.map);
 
-    const players = await listPlayers(tx, game.id);
-    if (players.some((p) => p.email === input.email))
+    // Any of a player's addresses counts (D-SEAT-3); a vacant seat's faction is still taken (D-SEAT-1).
+    if (await findByEmail(tx, game.id, input.email))
       throw new GameError('already-playing', `${input.email} already plays in ${game.id}`);
-    const taken = new Set(players.map((p) => p.faction));
+    const taken = new Set((await listSeats(tx, game.id)).map((p) => p.faction));
     const faction = board.factionIds.find((f) => !taken.has(f));
     if (!faction)
       throw new GameError('game-full', `game ${game.id} is full: all ${board.factionIds.length} factions are taken (R-SETUP-4)`);

@@ -28,11 +28,6 @@ export async function findRefereeByEmail(db: Db, email: string): Promise<Referee
   return row ?? null;
 }
 
-export async function findReferee(db: Db, id: number): Promise<RefereeView | null> {
-  const [row] = await db.select().from(referees).where(eq(referees.id, id));
-  return row ? view(row) : null;
-}
-
 /** Creates a referee with a one-time password, returned once and stored only as its hash. */
 export async function addReferee(db: Db, rawEmail: string, actor: string): Promise<{ referee: RefereeView; password: string }> {
   const email = normaliseEmail(rawEmail);

@@ -2,7 +2,6 @@
 // change, its audit-log entry (who, when, what, why) and the mail that tells players all commit in
 // one transaction. Amending and rolling back turns live elsewhere (src/games).
 import { and, eq } from 'drizzle-orm';
-import type { Lang } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
@@ -17,8 +16,8 @@ import { declarationDeadlineOf } from '../games/schedule.ts';
 import { gameThread } from '../games/thread.ts';
 import { formatInstant } from '../games/time-format.ts';
 import { privateAddress, welcomeMail, type MailAddressing } from '../games/welcome.ts';
+import { refereeTexts } from '../text/referee-mail.ts';
 import { RefereeError } from './errors.ts';
-import { refereeMail } from './mail-texts.ts';
 
 export interface ActionContext {
   /** `referee:<email>` or `cli:<user>`. */
@@ -78,12 +77,9 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
       tx,
       players.map((p): OutboxInput => {
         const tz = p.timeZone ?? game.timeZone;
-        const declaration = turn.state.chancellor
-          ? p.lang === 'it'
-            ? `\nIl Cancelliere dichiara entro ${formatInstant(declarationDeadline, tz, p.lang)}.`
-            : `\nThe Chancellor declares by ${formatInstant(declarationDeadline, tz, p.lang)}.`
-          : '';
-        const { subject, text } = refereeMail('deadline-extended', p.lang, {
+        const T = refereeTexts[p.lang];
+        const declaration = turn.state.chancellor ? T.declarationBy(formatInstant(declarationDeadline, tz, p.lang)) : '';
+        const { subject, text } = T.deadlineExtended({
           game: game.id,
           gameName: game.name,
           player: playerName(p),
@@ -107,7 +103,8 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
 
 async function playerOfGame(tx: Db, game: Game, playerId: number): Promise<Player> {
   const player = await findPlayer(tx, playerId);
-  if (!player || player.gameId !== game.id) throw new RefereeError('no-player', `game ${game.id} has no player ${playerId}`);
+  // A removed player's seat is vacant (D-SEAT-1): nobody to send a welcome or an edict to.
+  if (!player || player.gameId !== game.id || player.removedAt) throw new RefereeError('no-player', `game ${game.id} has no player ${playerId}`);
   return player;
 }
 
@@ -141,7 +138,7 @@ export async function resendEdict(db: Db, gameId: string, turnNumber: number, pl
       detail: { turn: turnNumber, version: edict.version, to: playerId === null ? 'all' : players[0]!.email, reason },
     });
     const board = boardFor(game.map);
-    const assets = await storeEdictAssets(tx, board, game, edict.json, new Set<Lang>(players.map((p) => p.lang)));
+    const assets = await storeEdictAssets(tx, board, game, edict.json, players.map((p) => p.lang));
     const nextTurn = await findTurn(tx, game.id, turnNumber + 1);
     const mails = edictMails({ board, game, edict: edict.json, version: edict.version, reason: edict.reason, late: null, players, nextTurn, assets, mail: ctx.mail });
     await enqueueMany(tx, mails.map((m) => ({ ...m, dedupeKey: `${m.dedupeKey}:resend:${audit.id}` })));

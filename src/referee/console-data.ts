@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import type { Game } from '../db/games.ts';
 import type { InboundHead } from '../db/inbound.ts';
 import type { OutboxMail } from '../db/outbox.ts';
-import { listPlayers, type Player } from '../db/players.ts';
+import { addressesOfGame, listSeats, type Player } from '../db/players.ts';
 import { inboundMessages, outbox, sheets } from '../db/schema.ts';
 import type { Sheet } from '../db/sheets.ts';
 import { listTurns, type Turn } from '../db/turns.ts';
@@ -19,7 +19,12 @@ export interface SheetVersions {
 
 export interface GameOverview {
   game: Game;
+  /** The seated players, who get the game's mail. */
   players: Player[];
+  /** Seats left empty by a removed player (D-SEAT-1), for the referee to give to someone. */
+  vacant: Player[];
+  /** Every address of each player, by player id, the primary first. */
+  addresses: Map<number, string[]>;
   turns: Turn[];
   /** The turn shown (the current one unless asked otherwise). */
   turn: Turn | null;
@@ -42,7 +47,8 @@ export interface BouncingAddress {
 const { raw: _raw, ...headColumns } = getTableColumns(inboundMessages);
 
 export async function gameOverview(db: Db, game: Game, turnNumber?: number): Promise<GameOverview> {
-  const [players, turns] = await Promise.all([listPlayers(db, game.id), listTurns(db, game.id)]);
+  const [seats, addresses, turns] = await Promise.all([listSeats(db, game.id), addressesOfGame(db, game.id), listTurns(db, game.id)]);
+  const players = seats.filter((p) => !p.removedAt);
   const turn = turns.find((t) => t.number === (turnNumber ?? game.currentTurn)) ?? null;
   const rows = turn
     ? await db.select().from(sheets).where(and(eq(sheets.gameId, game.id), eq(sheets.turn, turn.number))).orderBy(asc(sheets.faction), asc(sheets.version))
@@ -65,6 +71,8 @@ export async function gameOverview(db: Db, game: Game, turnNumber?: number): Pro
   return {
     game,
     players,
+    vacant: seats.filter((p) => p.removedAt),
+    addresses,
     turns,
     turn,
     sheets: [...byFaction].map(([faction, versions]) => ({ faction, versions })),

@@ -5,12 +5,14 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { findByEmail, listPlayers } from '../db/players.ts';
+import { findByEmail, listPlayers, type Player } from '../db/players.ts';
 import { addReferee, assignReferee, refereesOfGame, setRefereePassword } from './accounts.ts';
-import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from './actions.ts';
+import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from './actions.ts';
 import { RefereeError } from './errors.ts';
 import { amendTurn, rollBackTurn } from '../games/amend-turn.ts';
 import { pauseGame, resumeGame } from '../games/pause.ts';
+import { changePlayerAddress } from '../games/player-addresses.ts';
+import { removePlayer } from '../games/remove-player.ts';
 import { replacePlayer } from '../games/replace-player.ts';
 
 interface Ctx {
@@ -36,13 +38,15 @@ const actionContext = (ctx: Ctx): ActionContext => ({
   publicUrl: ctx.config.http.publicUrl,
 });
 
-/** A player named by faction or address. */
-async function playerId(db: Db, gameId: string, who: string): Promise<number> {
+/** A player named by faction or by any of their addresses. */
+async function playerNamed(db: Db, gameId: string, who: string): Promise<Player> {
   const w = who.trim().toLowerCase();
   const player = w.includes('@') ? await findByEmail(db, gameId, w) : (await listPlayers(db, gameId)).find((p) => p.faction === w);
   if (!player) throw new RefereeError('no-player', `game ${gameId} has no player ${JSON.stringify(who)} (a faction or an address)`);
-  return player.id;
+  return player;
 }
+
+const playerId = async (db: Db, gameId: string, who: string): Promise<number> => (await playerNamed(db, gameId, who)).id;
 
 export const refereeOperations = {
   'referee.add': op({
@@ -133,6 +137,26 @@ export const refereeOperations = {
     async run(ctx, { gameId, faction, email, lang, reason }) {
       const p = await replacePlayer(ctx.db, gameId.trim().toLowerCase(), faction.trim().toLowerCase(), { email, ...(lang ? { lang } : {}) }, reason, actionContext(ctx));
       return { faction: p.faction, email: p.email };
+    },
+  }),
+  'referee.remove': op({
+    summary: 'remove a player: the seat stays empty, its units holding as if no sheet came, until someone takes it; every player told',
+    args: z.object({ gameId: str, player: str, reason: str }),
+    async run(ctx, { gameId, player, reason }) {
+      const game = gameId.trim().toLowerCase();
+      const seat = await playerNamed(ctx.db, game, player);
+      const r = await removePlayer(ctx.db, game, seat.faction, checkReason(reason), actionContext(ctx));
+      return { faction: r.seat.faction, addresses: r.addresses };
+    },
+  }),
+  'referee.address': op({
+    summary: 'add or remove one of a player’s addresses, or make it the primary one (where their mail goes)',
+    args: z.object({ gameId: str, player: str, change: z.enum(['add', 'remove', 'primary']), email: str, reason: str }),
+    async run(ctx, { gameId, player, change, email, reason }) {
+      const game = gameId.trim().toLowerCase();
+      const seat = await playerNamed(ctx.db, game, player);
+      const r = await changePlayerAddress(ctx.db, game, seat.faction, change, email, checkReason(reason), actionContext(ctx));
+      return { faction: r.player.faction, primary: r.player.email, addresses: r.addresses };
     },
   }),
   'referee.pause': op({

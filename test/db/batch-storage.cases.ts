@@ -20,7 +20,7 @@ import {
   type InboundSource,
 } from '../../src/db/inbound.ts';
 import { countSentSince, enqueueMany, findOutboxByMessageId, newMessageId, ownMessageIds, type OutboxInput } from '../../src/db/outbox.ts';
-import { insertPlayer, playersForMail, type Player } from '../../src/db/players.ts';
+import { addAddress, insertPlayer, playersForMail, type Player } from '../../src/db/players.ts';
 import { inboundMessages, outbox } from '../../src/db/schema.ts';
 import { insertSheets, latestSheets, latestSheetsOf } from '../../src/db/sheets.ts';
 import { insertTurn, lockTurns } from '../../src/db/turns.ts';
@@ -525,6 +525,11 @@ export function batchStorageCases(open: () => Promise<Database>): void {
         expect(ids(await playersForMail(db, { secrets: ['oThe-r888'], emails: ['b3@batch.example'] }))).toEqual(ids([b3!, otherHutt!, lone!]));
         expect(await playersForMail(db, { secrets: ['nobody'], emails: ['nobody@batch.example'] })).toEqual([]);
         expect(await playersForMail(db, { secrets: [], emails: [] })).toEqual([]);
+        // D-SEAT-3: any of a player's addresses finds them, each row carrying all of them, the primary first.
+        await addAddress(db, lone!, 'Lone@Phone.example');
+        const [found] = await playersForMail(db, { secrets: [], emails: ['lone@phone.example'] });
+        expect(found).toMatchObject({ id: lone!.id, email: 'lone@batch.example', addresses: ['lone@batch.example', 'lone@phone.example'] });
+        expect((await playersForMail(db, { secrets: ['oThe-r888'], emails: [] })).map((p) => p.addresses)).toEqual([['b0@batch.example'], ['lone@batch.example', 'lone@phone.example']]);
       });
 
       it('findGames reads each game asked for once, and nothing for unknown ids', async () => {

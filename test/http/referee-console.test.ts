@@ -10,6 +10,7 @@ import { edicts, turns } from '../../src/db/schema.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { listAudit } from '../../src/db/audit.ts';
+import { addressesOfGame, listPlayers, listSeats } from '../../src/db/players.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 import { FORM, form, gameWithReferee, logIn, loginForm, MAIL, postLogin, type Browser } from '../referee/world.ts';
 
@@ -68,6 +69,9 @@ const posts = () => [
   `/referee/games/${gameId}/rollback`,
   `/referee/games/${gameId}/pause`,
   `/referee/games/${gameId}/resume`,
+  `/referee/games/${gameId}/players/4/remove`,
+  `/referee/games/${gameId}/players/1/addresses`,
+  `/referee/games/${gameId}/players/1/replace`,
 ];
 
 describe('the session check', () => {
@@ -283,5 +287,62 @@ describe('actions and preview from the console', () => {
     });
     expect(res.statusCode).toBe(303);
     expect((await listOutbox(database.db, { gameId })).find((m) => m.id === failedMailId)!.status).toBe('pending');
+  });
+});
+
+describe('players from the console: addresses and removal', () => {
+  const post = (path: string, fields: Record<string, string>) =>
+    app.inject({ method: 'POST', url: `/referee/games/${gameId}/${path}`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: browser.token, ...fields }) });
+  const page = async (done: string) => (await app.inject({ method: 'GET', url: `/referee/games/${gameId}?done=${done}`, cookies: browser.cookies })).body;
+
+  it('adds an address, makes it primary and removes the old one, each audited and shown escaped', async () => {
+    const hutt = (await listPlayers(database.db, gameId))[0]!;
+    const add = await post(`players/${hutt.id}/addresses`, { change: 'add', email: 'a.work@x.org', reason: `at work ${HOSTILE}` });
+    expect(add.statusCode).toBe(303);
+    expect(add.headers.location).toBe(`/referee/games/${gameId}?done=address-add`);
+    const body = await page('address-add');
+    expect(body).toContain('The address is added');
+    expect(body).toContain('a.work@x.org');
+    expect(body).toContain('at work &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(body).not.toContain(HOSTILE);
+    expect((await post(`players/${hutt.id}/addresses`, { change: 'primary', email: 'a.work@x.org', reason: 'moved' })).statusCode).toBe(303);
+    expect((await post(`players/${hutt.id}/addresses`, { change: 'remove', email: 'a@x.org', reason: 'old' })).statusCode).toBe(303);
+    expect((await addressesOfGame(database.db, gameId)).get(hutt.id)).toEqual(['a.work@x.org']);
+    expect((await listAudit(database.db, { gameId })).slice(0, 3).map((e) => e.action)).toEqual(['player.address-remove', 'player.address-primary', 'player.address-add']);
+  });
+
+  it('refuses a hostile address, an unknown change and a player of another game with a page, changing nothing', async () => {
+    const before = await listAudit(database.db, { gameId });
+    const hostile = await post('players/1/addresses', { change: 'add', email: `${HOSTILE}@x.org`, reason: 'x' });
+    expect(hostile.statusCode).toBe(400);
+    expect(hostile.body).not.toContain(HOSTILE);
+    expect((await post('players/1/addresses', { change: 'steal', email: 'z@x.org', reason: 'x' })).statusCode).toBe(400);
+    const other = (await listPlayers(database.db, 'other-game'))[0]!;
+    expect((await post(`players/${other.id}/remove`, { reason: 'x' })).statusCode).toBe(404);
+    expect((await post(`players/${other.id}/addresses`, { change: 'add', email: 'z@x.org', reason: 'x' })).statusCode).toBe(404);
+    expect(await listAudit(database.db, { gameId })).toEqual(before);
+    expect((await listSeats(database.db, 'other-game')).every((p) => p.removedAt === null)).toBe(true);
+  });
+
+  it('removes a player with a reason: the seat shows as empty with the form that fills it; everyone told', async () => {
+    const knights = (await listPlayers(database.db, gameId)).find((p) => p.faction === 'knights')!;
+    const res = await post(`players/${knights.id}/remove`, { reason: `vanished ${HOSTILE}` });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/referee/games/${gameId}?done=removed`);
+    expect((await listPlayers(database.db, gameId)).map((p) => p.faction)).not.toContain('knights');
+    expect((await listOutbox(database.db, { gameId, kind: 'seat-vacant' })).map((m) => m.toAddress).sort()).toEqual(['a.work@x.org', 'b@x.org', 'c@x.org']);
+    const body = await page('removed');
+    expect(body).toContain('The player is removed');
+    expect(body).toContain('Empty seats');
+    expect(body).toContain(`action="/referee/games/${gameId}/players/${knights.id}/replace"`);
+    expect(body).not.toContain(`action="/referee/games/${gameId}/players/${knights.id}/remove"`);
+    expect(body).toContain('vanished &lt;script&gt;');
+    expect(body).not.toContain(HOSTILE);
+    // Removing it again, or resending its welcome, finds no player.
+    expect((await post(`players/${knights.id}/remove`, { reason: 'x' })).statusCode).toBe(404);
+    expect((await post(`players/${knights.id}/welcome`, { reason: 'x' })).statusCode).toBe(404);
+    // The empty seat is given to someone.
+    expect((await post(`players/${knights.id}/replace`, { email: 'new.knight@x.org', lang: 'it', reason: 'welcome' })).statusCode).toBe(303);
+    expect((await listPlayers(database.db, gameId)).find((p) => p.faction === 'knights')).toMatchObject({ email: 'new.knight@x.org', removedAt: null });
   });
 });

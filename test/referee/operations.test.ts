@@ -19,7 +19,8 @@ const ctx = (db: Db): OperationContext => ({
 describe('sf referee operations', () => {
   it('are in the registry the CLI and the control socket share', () => {
     expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
-      'referee.add', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.replace', 'referee.resend-edict', 'referee.resend-welcome',
+      'referee.add', 'referee.address', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.remove', 'referee.replace',
+      'referee.resend-edict', 'referee.resend-welcome',
       'referee.resume', 'referee.retry-mail', 'referee.rollback',
     ]);
   });
@@ -48,5 +49,23 @@ describe('sf referee operations', () => {
     await runOperation(ctx(db), 'referee.extend', { gameId, minutes: 30, reason: 'storm' });
     expect((await listAudit(db, { gameId, action: 'turn.extend' }))[0]!.actor).toBe('cli:test');
     expect((await listOutbox(db, { gameId, kind: 'deadline-extended' }))[0]!.bodyText).toContain('orders+');
+  });
+
+  it('address and remove: a player named by any address; the seat empties; errors as codes', async () => {
+    const { db } = await dbs.fresh();
+    const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
+    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'add', email: 'C2@x.org', reason: 'phone' }))
+      .toEqual({ faction: 'sith', primary: 'c@x.org', addresses: ['c@x.org', 'c2@x.org'] });
+    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'c2@x.org', change: 'primary', email: 'c2@x.org', reason: 'moved' }))
+      .toEqual({ faction: 'sith', primary: 'c2@x.org', addresses: ['c2@x.org', 'c@x.org'] });
+    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'remove', email: 'c2@x.org', reason: 'x' }).catch((e: unknown) => e))
+      .toMatchObject({ code: 'invalid-input' });
+    const removed = (await runOperation(ctx(db), 'referee.remove', { gameId, player: 'C@x.org', reason: 'left' })) as { faction: string; addresses: string[] };
+    expect({ ...removed, addresses: removed.addresses.sort() }).toEqual({ faction: 'sith', addresses: ['c2@x.org', 'c@x.org'] });
+    expect((await listAudit(db, { gameId, action: 'player.remove' }))[0]!.actor).toBe('cli:test');
+    expect(await runOperation(ctx(db), 'referee.remove', { gameId, player: 'sith', reason: 'again' }).catch((e: unknown) => e)).toMatchObject({ code: 'no-player' });
+    expect(await runOperation(ctx(db), 'referee.remove', { gameId, player: 'hutt', reason: '  ' }).catch((e: unknown) => e)).toMatchObject({ code: 'invalid-input' });
+    // The empty seat is filled by replace, named by its faction.
+    expect(await runOperation(ctx(db), 'referee.replace', { gameId, faction: 'sith', email: 'e@x.org', reason: 'new' })).toEqual({ faction: 'sith', email: 'e@x.org' });
   });
 });

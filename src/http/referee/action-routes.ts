@@ -3,8 +3,10 @@
 // On success, a redirect to the game page with a fixed notice (never text from the request).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amendTurn, rollBackTurn } from '../../games/amend-turn.ts';
-import { GameError } from '../../games/errors.ts';
+import { AppError } from '../../errors.ts';
 import { pauseGame, resumeGame } from '../../games/pause.ts';
+import { changePlayerAddress } from '../../games/player-addresses.ts';
+import { removePlayer } from '../../games/remove-player.ts';
 import { replacePlayer } from '../../games/replace-player.ts';
 import { findPlayer } from '../../db/players.ts';
 import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
@@ -25,7 +27,7 @@ function whole(v: string | undefined, what: string): number {
 export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
   const ctx = (req: FastifyRequest): ActionContext => ({ actor: `referee:${req.referee!.email}`, mail: settings.mail, publicUrl: settings.publicUrl });
 
-  /** Runs an action on a game the referee runs; RefereeErrors become a page, anything else the app's 500. */
+  /** Runs an action on a game the referee runs; AppErrors become a page, anything else the app's 500. */
   function action<P extends object>(path: string, run: (req: Req<P>, gameId: string) => Promise<string>) {
     app.post<{ Params: P & { game: string }; Body: Form }>(path, async (req, reply: FastifyReply) => {
       const game = await gameOf(app, req, reply);
@@ -34,9 +36,8 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
         const done = await run(req, game.id);
         return reply.code(303).header('location', `/referee/games/${encodeURIComponent(game.id)}?done=${done}`).send();
       } catch (err) {
-        if (err instanceof RefereeError) return sendRefereeError(req, reply, err);
-        // The application layer's refusals (a closed window, a cell's wrong candidate) are the referee's to read.
-        if (err instanceof GameError) return sendRefereeError(req, reply, new RefereeError('not-allowed', err.message));
+        // The referee's and the application layer's refusals (a closed window, a cell's wrong candidate) are the referee's to read.
+        if (err instanceof AppError) return sendRefereeError(req, reply, err);
         throw err;
       }
     });
@@ -91,6 +92,27 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     const lang = req.body.lang === 'it' ? 'it' : 'en';
     await replacePlayer(app.db, gameId, seat.faction, { email: req.body.email ?? '', lang }, checkReason(req.body.reason), ctx(req));
     return 'replaced';
+  });
+
+  /** A seated player of this game, by the id in the URL (a vacant seat has none, D-SEAT-1). */
+  async function seated(playerParam: string, gameId: string) {
+    const p = await findPlayer(app.db, whole(playerParam, 'player'));
+    if (!p || p.gameId !== gameId || p.removedAt) throw new RefereeError('no-player', 'no such player in this game');
+    return p;
+  }
+
+  action<{ player: string }>('/games/:game/players/:player/remove', async (req, gameId) => {
+    const p = await seated(req.params.player, gameId);
+    await removePlayer(app.db, gameId, p.faction, checkReason(req.body.reason), ctx(req));
+    return 'removed';
+  });
+
+  action<{ player: string }>('/games/:game/players/:player/addresses', async (req, gameId) => {
+    const p = await seated(req.params.player, gameId);
+    const change = req.body.change;
+    if (change !== 'add' && change !== 'remove' && change !== 'primary') throw new RefereeError('invalid-input', 'say add, remove or primary');
+    await changePlayerAddress(app.db, gameId, p.faction, change, req.body.email ?? '', checkReason(req.body.reason), ctx(req));
+    return `address-${change}`;
   });
 
   action('/games/:game/pause', async (req, gameId) => {

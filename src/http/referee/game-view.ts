@@ -6,11 +6,11 @@ import type { AuditEntry } from '../../db/audit.ts';
 import type { EdictVersion } from '../../db/edicts.ts';
 import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
-import type { Player } from '../../db/players.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../referee/console-data.ts';
 import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH } from '../../referee/actions.ts';
 import { disputeSection } from './dispute-view.ts';
+import { playersSection } from './players-view.ts';
 import { html, when, type Html } from './html.ts';
 
 /** How much of a mail is shown inline; the rest is one link away. */
@@ -55,19 +55,6 @@ function sheetsSection(o: GameOverview, starts: GamePageInput['mailStarts']): Ht
     (f) => html`<h3>${f.faction} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
   );
   return html`<section><h2>Sheets of turn ${o.turn?.number ?? '—'}</h2><p>Turns:${turnLinks}</p>${factions.length ? factions : html`<p>No sheets for this turn.</p>`}</section>`;
-}
-
-function playersSection(o: GameOverview, csrf: string): Html {
-  const rows = o.players.map(
-    (p: Player) =>
-      html`<tr><td>${p.faction}</td><td>${p.email}</td><td>${p.displayName ?? ''}</td><td>${p.lang}</td><td>${p.joinedTurn}</td><td>${actionForm(
-        `${base(o)}/players/${p.id}/welcome`, csrf, 'Resend welcome', `welcome-${p.id}`,
-      )}${actionForm(
-        `${base(o)}/players/${p.id}/replace`, csrf, 'Give the seat to', `replace-${p.id}`,
-        html`<label for="replace-email-${p.id}">New player's address</label><input id="replace-email-${p.id}" name="email" type="email" required><label for="replace-lang-${p.id}">Language</label><select id="replace-lang-${p.id}" name="lang"><option>en</option><option>it</option></select>`,
-      )}</td></tr>`,
-  );
-  return html`<section><h2>Players</h2><table><tr><th>Faction</th><th>Address</th><th>Name</th><th>Language</th><th>Since turn</th><th>Action</th></tr>${rows}</table></section>`;
 }
 
 function turnSection(o: GameOverview, csrf: string): Html {

@@ -1,9 +1,9 @@
 // HTML for the console, built so that nothing a user supplied can reach a page unescaped: the
 // `html` tag escapes every value it is given unless that value is itself Html (made by the tag).
 // Page frames come from templates/referee/*.html, filled with Html values only.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { escapeHtml } from '../html.ts';
-import { refereeTemplate } from '../../referee/mail-texts.ts';
-import { render } from '../../templates.ts';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -30,10 +30,20 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 /** Markup we made ourselves (the map renderer's SVG, which escapes its own text). */
 export const trusted = (markup: string): Html => new Html(markup);
 
-/** templates/referee/<name>.html with Html values: render() never expands a value, so none can inject a placeholder. */
-export function fromTemplate(name: string, values: Readonly<Record<string, Html>>): Html {
-  const strings = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.value]));
-  return new Html(render(refereeTemplate(`${name}.html`), strings, `referee/${name}.html`));
+const frames = new Map<string, string>();
+const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** templates/referee/<name>.html with Html values, each inserted once: none can inject a placeholder. */
+export function fromTemplate(name: 'layout' | 'login', values: Readonly<Record<string, Html>>): Html {
+  let frame = frames.get(name);
+  if (frame === undefined) {
+    frame = readFileSync(fileURLToPath(new URL(`../../../templates/referee/${name}.html`, import.meta.url)), 'utf8');
+    frames.set(name, frame);
+  }
+  return new Html(frame.replace(PLACEHOLDER, (_, key: string) => {
+    if (!Object.hasOwn(values, key)) throw new Error(`referee/${name}.html: no value for {{${key}}}`);
+    return values[key]!.value;
+  }));
 }
 
 export function layout(title: string, account: string | null, body: Html, csrf: string | null): string {

@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Game } from '../../db/games.ts';
 import { gamesOfReferee, refereedGame } from '../../referee/accounts.ts';
 import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../referee/console-data.ts';
+import type { AppError } from '../../errors.ts';
 import { RefereeError } from '../../referee/errors.ts';
+import { httpStatus } from '../error-status.ts';
 import { previewTurn } from '../../referee/preview.ts';
 import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
 import { html, layout, trusted, when, type Html } from './html.ts';
@@ -26,6 +28,10 @@ export const NOTICES: Record<string, string> = {
   'rolled-back': 'The turn is open again and every player will be told.',
   paused: 'The game is paused and every player will be told.',
   replaced: 'The seat has a new player; their welcome mail is queued.',
+  removed: 'The player is removed: the seat is empty, and every player will be told.',
+  'address-add': 'The address is added; the player will be told.',
+  'address-remove': 'The address is removed; the player will be told.',
+  'address-primary': 'The primary address is changed; the player will be told at both.',
   resumed: 'The game runs again and every player will be told the new deadline.',
 };
 
@@ -33,8 +39,9 @@ export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string
   return reply.code(code).type('text/html; charset=utf-8').send(layout(title, req.referee?.email ?? null, body, reply.generateCsrf()));
 }
 
-export function sendRefereeError(req: FastifyRequest, reply: FastifyReply, err: RefereeError): FastifyReply {
-  const code = err.code.startsWith('no-') || err.code === 'not-your-game' ? 404 : 400;
+/** A refusal (src/errors.ts) as a page: its sentence is written for the referee. */
+export function sendRefereeError(req: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
+  const code = httpStatus(err.code);
   return sendPage(req, reply, code === 404 ? 'Not found' : 'Not done', html`<p class="error" role="alert">${err.message}</p><p><a href="/referee">Back to the console</a></p>`, code);
 }
 

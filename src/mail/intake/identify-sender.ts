@@ -1,5 +1,6 @@
 // Who wrote, for which game (MAIL.md "Who is writing"). Both checks must pass for a sheet to be
-// applied: the secret names the player, and the From address is that player's registered one.
+// applied: the secret names the player, and the From address is one of that player's registered
+// ones (a player may have several, D-SEAT-3). A removed player is nobody (D-SEAT-2).
 // Whoever fails a check learns nothing about other players; an unknown sender hears nothing.
 import type { Game } from '../../db/games.ts';
 import type { Player } from '../../db/players.ts';
@@ -33,7 +34,7 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     const owner = store.playerBySecret(mail.secret);
     if (!owner) return refused('unknown-code', answerable(), null, null);
     const game = store.game(owner.gameId);
-    if (owner.email !== from) {
+    if (from === null || !owner.addresses.includes(from)) {
       // The registered player is told; the sender only if we know them, and exactly as for an
       // unknown code (never the owner's name, nor that the code is anyone's).
       return refused('sender-mismatch', answerable(), owner, game);

@@ -9,9 +9,10 @@ import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
-import { countSentSince, enqueueMany, markBounced, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import { recordBounce } from '../../db/bounces.ts';
 import type { Bounce } from './bounces.ts';
-import { playersForMail, type Player } from '../../db/players.ts';
+import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
 import { outbox } from '../../db/schema.ts';
 import { lockTurns, type Turn } from '../../db/turns.ts';
@@ -51,7 +52,7 @@ export class IntakeStore {
 
   private constructor(
     private readonly own: Set<string>,
-    private readonly playerList: Player[],
+    private readonly playerList: PlayerWithAddresses[],
     private readonly gamesById: Map<string, Game>,
     private readonly turns: Map<string, Turn>,
     private readonly latest: Map<string, SheetSummary>,
@@ -93,6 +94,7 @@ export class IntakeStore {
     const turnList = await lockTurns(tx, wanted);
     const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()));
     const sheets = await latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction }))));
+    // Replies go to a player's primary address (D-SEAT-3), so that is the one counted.
     const replies = await countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since);
     const misuse = await codeMisuseOf(tx, owners, misuseSince);
     const echoes = await queuedKeysOf(tx, echoKeys);
@@ -117,24 +119,24 @@ export class IntakeStore {
   }
 
   /** Case-insensitive, as the unique index on secrets is. */
-  playerBySecret(secret: string): Player | null {
+  playerBySecret(secret: string): PlayerWithAddresses | null {
     const s = secret.trim().toLowerCase();
     return this.playerList.find((p) => p.secret.toLowerCase() === s) ?? null;
   }
 
-  /** Every game an address plays in, by game id. */
-  playersByEmail(email: string): Player[] {
+  /** Every game an address plays in, by game id: it may be any of a player's addresses. */
+  playersByEmail(email: string): PlayerWithAddresses[] {
     const e = email.trim().toLowerCase();
-    return this.playerList.filter((p) => p.email === e).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0));
+    return this.playerList.filter((p) => p.addresses.includes(e)).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0));
   }
 
-  playerInGame(gameId: string, email: string): Player | null {
+  playerInGame(gameId: string, email: string): PlayerWithAddresses | null {
     const e = email.trim().toLowerCase();
-    return this.playerList.find((p) => p.gameId === gameId && p.email === e) ?? null;
+    return this.playerList.find((p) => p.gameId === gameId && p.addresses.includes(e)) ?? null;
   }
 
   /** Players of a game in the order they joined. Complete only for games a secret named. */
-  playersOf(gameId: string): Player[] {
+  playersOf(gameId: string): PlayerWithAddresses[] {
     return this.playerList.filter((p) => p.gameId === gameId);
   }
 
@@ -224,6 +226,6 @@ export class IntakeStore {
     await enqueueMany(tx, this.mailToSend);
     await markProcessedMany(tx, this.outcomes);
     for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
-    for (const b of this.bounces) await markBounced(tx, b.messageIds, b.reason);
+    for (const b of this.bounces) await recordBounce(tx, b); // rare; each bounded in src/db/bounces.ts
   }
 }
