@@ -1,7 +1,8 @@
-// Mail from an identified player: a command (STATUS, HELP), something we cannot read, a sheet
-// too late, or a sheet — stored as a new version (R-TURN-4) and acknowledged at once.
+// Mail from an identified player: first what is wrong with the mail itself (too large, unreadable),
+// then what the game decides of it (src/games/accept-sheet.ts: a command, a refusal, a sheet too
+// late or superseded, or a sheet stored as a new version, R-TURN-4). Here the decision is stored
+// and answered: the replies in the player's language, queued in the batch's transaction.
 import type { Board } from '../../adjudicator/map.ts';
-import { reviewSheet } from '../../adjudicator/review.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
@@ -9,14 +10,13 @@ import type { Player } from '../../db/players.ts';
 import { newMessageId } from '../../db/outbox.ts';
 import type { Turn } from '../../db/turns.ts';
 import { ordersReceivedOf } from '../../games/orders-received.ts';
-import { localDay, readAbsenceCommand } from '../../games/absence.ts';
-import { turnClosesAt } from '../../games/schedule.ts';
+import { decidePlayerMail, type PlayerMailDecision } from '../../games/accept-sheet.ts';
 import { gameThread } from '../../games/thread.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../read/extract.ts';
 import type { ReadMail } from './read-mails.ts';
-import type { IntakeStore, SheetSummary } from './intake-store.ts';
+import type { IntakeStore } from './intake-store.ts';
 import { storedReview } from './stored-review.ts';
 import { echoKey } from './echo-guard.ts';
 import { clip, MAX_DAMAGE_LISTED, MAX_QUOTED_LINE } from './reply-limits.ts';
@@ -24,6 +24,7 @@ import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thr
 import {
   absenceText,
   ackText,
+  chancellorBroadcastSubject,
   chancellorBroadcastText,
   helpText,
   lateText,
@@ -44,26 +45,6 @@ export interface PlayerMailContext {
   board: Board;
   replyCtx: ReplyContext;
   thread: Thread;
-}
-
-type Command = 'status' | 'help';
-const COMMANDS: Record<string, Command> = { status: 'status', stato: 'status', help: 'help', aiuto: 'help' };
-
-/** STATUS or HELP alone in the body, or as the subject of an otherwise empty mail. */
-/** The one line of a mail that says `ABSENCE <from> <to>` (a `Code:` line aside), read; null for any other mail. */
-function absenceOf(sheetText: string, today: string): ReturnType<typeof readAbsenceCommand> {
-  const lines = sheetText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
-  return lines.length === 1 ? readAbsenceCommand(lines[0]!, today) : null;
-}
-
-export function commandOf(sheetText: string, subject: string | null): Command | null {
-  const lines = sheetText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
-  if (lines.length === 1) return COMMANDS[lines[0]!.toLowerCase()] ?? null;
-  if (lines.length === 0 && subject) {
-    const bare = subject.replace(/\[sf [^\]]*\]/gi, '').replace(/\bcode\s+\S+/i, '').replace(/^\s*(re|r|aw|fwd?|i)\s*:\s*/i, '').trim();
-    return COMMANDS[bare.toLowerCase()] ?? null;
-  }
-  return null;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -107,41 +88,53 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   if (mail.broken && mail.sheetSource === 'none') {
     return refuseOnce('broken', 'unreadable', unreadableText(lang, 'broken', damageOf(mail, lang).join('; ')), { broken: mail.broken });
   }
-  // A paused game still takes sheets: only its deadlines wait.
-  if (game.status === 'finished') return refuse('game-not-active', 'refusal', notAcceptedText(lang, 'game-not-active'));
-
   const turn = store.turn(game.id, game.currentTurn);
-  const command = commandOf(mail.sheetText, mail.subject);
-  if (command === 'help') return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
-  if (command === 'status') return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
-
-  // ABSENCE <from> <to> (D-ABS-1): recorded with this mail; the turn job moves deadlines for it.
-  const absence = absenceOf(mail.sheetText, localDay(row.receivedAt, game.timeZone));
-  if (absence && 'error' in absence) return refuse('absence-dates', 'refusal', absenceText(lang, null));
-  if (absence) return { ...base, status: 'processed', outcome: 'absence', detail: { absence, answered: reply('status', absenceText(lang, absence)) } };
-
-  if (!turn || turn.status !== 'open') return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
-  if (player.joinedTurn > turn.number) return refuse('not-in-play', 'refusal', notAcceptedText(lang, 'not-in-play'));
-  const state = turn.state;
-  const isChancellor = state.chancellor === player.faction;
-  // The time that counts is when our server received the mail (R-TURN-4), not its Date: header;
-  // a game's grace period still takes sheets after the deadline (D-TURN-6).
-  const closesAt = turnClosesAt(game, turn);
-  if (row.receivedAt > closesAt) return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(closesAt), false));
-  if (isChancellor && row.receivedAt > turn.declarationDeadline) {
-    return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(turn.declarationDeadline), true));
+  const standing = turn ? store.latestSheet(game.id, turn.number, player.faction) : null;
+  const decision = decidePlayerMail({
+    game,
+    player,
+    turn,
+    standing,
+    mail: { inboundId: row.id, receivedAt: row.receivedAt, text: mail.sheetText, subject: mail.subject },
+    board: c.board,
+  });
+  switch (decision.kind) {
+    case 'help':
+      return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
+    case 'status':
+      return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
+    case 'absence': {
+      const { absence } = decision;
+      return { ...base, status: 'processed', outcome: 'absence', detail: { absence, answered: reply('status', absenceText(lang, absence)) } };
+    }
+    case 'refused':
+      if (decision.reason === 'absence-dates') return refuse('absence-dates', 'refusal', absenceText(lang, null));
+      return refuse(decision.reason, 'refusal', notAcceptedText(lang, decision.reason));
+    case 'late':
+      return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(decision.closedAt), decision.declaration));
+    // Mail that is not a sheet is answered once a day (D-MAIL-24).
+    case 'no-sheet':
+      return refuseOnce('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
+    case 'superseded':
+      return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(decision.by)));
+    case 'accepted':
+      return storeSheet(c, decision, { base, tz, reply, refuse });
   }
+}
 
-  const review = reviewSheet(c.board, state, player.faction, mail.sheetText);
-  const p = review.parsed;
-  const understoodNothing = !p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0;
-  // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
-  if (understoodNothing) return refuseOnce('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
-  const standing = store.latestSheet(game.id, turn.number, player.faction);
-  if (isChancellor && standing) return refuse('chancellor-final', 'refusal', notAcceptedText(lang, 'chancellor-final'));
-  // The sheet that counts is the last one received, not the last one read (D-MAIL-20).
-  if (standing && receivedBefore(row, standing)) return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(standing.receivedAt)));
+interface Answering {
+  base: { gameId: string; playerId: number };
+  tz: string;
+  reply: (kind: ReplyKind, text: string) => boolean;
+  refuse: (outcome: string, kind: ReplyKind, text: string) => InboundOutcome;
+}
 
+/** An accepted sheet: stored as the faction's next version, acknowledged, and the Chancellor's published (R-TURN-3). */
+function storeSheet(c: PlayerMailContext, decision: Extract<PlayerMailDecision<Turn>, { kind: 'accepted' }>, a: Answering): InboundOutcome {
+  const { store, row, mail, player, game } = c;
+  const { turn, review, isChancellor } = decision;
+  const { base, tz, reply, refuse } = a;
+  const lang = player.lang;
   const added = store.addSheet({
     gameId: game.id,
     turn: turn.number,
@@ -160,7 +153,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     gameName: game.name,
     faction: player.faction,
     turn: turn.number,
-    electionTurn: turn.number === 1 || state.election,
+    electionTurn: decision.electionTurn,
     review,
     replaces: added.previousReceivedAt ? formatInstant(added.previousReceivedAt, tz, l) : null,
     deadline: formatInstant(turn.deadline, tz, l),
@@ -169,7 +162,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     damage: damageOf(mail, l),
   });
   const answered = reply('ack', ackText(facts(lang)));
-  if (isChancellor) broadcastChancellorSheet(c, turn, facts);
+  if (decision.broadcast) broadcastChancellorSheet(c, turn, facts);
   return {
     ...base,
     status: 'processed',
@@ -177,16 +170,6 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     // sheetId is filled in when the batch is written (IntakeStore.flush).
     detail: { sheetId: null, version: added.version, sheetStatus: review.status, answered },
   };
-}
-
-/**
- * Whether a mail was received before the one a sheet came from. Reception times have whole
- * seconds (IMAP): within one second, the mail stored first (lower id) is the earlier one.
- */
-function receivedBefore(row: InboundHead, standing: SheetSummary): boolean {
-  const a = row.receivedAt.getTime();
-  const b = standing.receivedAt.getTime();
-  return a < b || (a === b && standing.inboundId !== null && row.id < standing.inboundId);
 }
 
 /** What was wrong with the mail, as a reply may quote it: a few reasons, each cut short (they may quote headers). */
@@ -200,11 +183,11 @@ const privateAddressOf = (c: PlayerMailContext, p: Player) =>
 
 /** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
 function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts): void {
-  const chancellor = sideName(c.board, c.player.faction, 'en');
   for (const p of c.store.playersOf(c.game.id)) {
+    const chancellor = sideName(c.board, c.player.faction, p.lang); // named in the reader's language
     const tz = p.timeZone ?? c.game.timeZone;
     const f = { ...facts(p.lang), deadline: formatInstant(turn.deadline, tz, p.lang) };
-    enqueueOnce(c, p, `[SF ${c.game.id}] ${p.lang === 'it' ? 'Dichiarazione del Cancelliere' : 'The Chancellor declares'} — ${chancellor}, ${turn.number}`,
+    enqueueOnce(c, p, chancellorBroadcastSubject(p.lang, c.game.id, chancellor, turn.number),
       chancellorBroadcastText(f), `chancellor:${c.game.id}:${turn.number}:${p.id}`);
   }
 }

@@ -1,10 +1,12 @@
 // What becomes of stored mail: ignored (loops), refused (identity), answered (commands,
-// unreadable, late) or stored as a new sheet version and acknowledged. Everything it changes —
+// unreadable, late) or stored as a new sheet version and acknowledged — the game's part decided
+// by src/games/accept-sheet.ts, from facts this batch loaded. Everything it changes —
 // the sheets, the replies in the outbox, the messages' outcomes — commits in one transaction that
 // starts by locking the messages, so two instances never process one mail twice. Mail comes in
 // batches (one IMAP fetch's worth) so that a batch costs a fixed number of queries, not a mail.
 import type { Logger } from 'pino';
-import { classicMap, type Board } from '../../adjudicator/map.ts';
+import type { Board } from '../../adjudicator/map.ts';
+import { boardFor } from '../../games/input.ts';
 import type { Db } from '../../db/client.ts';
 import { inboundRaw, lockInboundMany, type InboundHead, type InboundOutcome } from '../../db/inbound.ts';
 import type { BodyReader } from './body-reader.ts';
@@ -103,7 +105,8 @@ function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHea
   if (mail.automatic) {
     // Never answered; a bounce of our own mail is recorded against the address it failed for.
     const bounce = bounceOf(raw, mail.automaticReasons, deps.mail.domain);
-    if (bounce) store.recordBounce(bounce);
+    if (bounce?.severity === 'permanent') store.recordBounce(bounce);
+    else if (bounce) deps.log.info({ inbound: row.id, severity: bounce.severity, reason: bounce.reason }, 'delivery report, not permanent: logged, no address marked');
     return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons, ...(bounce ? { bounced: bounce.messageIds } : {}) } };
   }
   if (mail.messageId && store.isOwnMail(mail.messageId)) return { status: 'ignored', outcome: 'own-mail' };
@@ -111,7 +114,7 @@ function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHea
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
   const who = identifySender(store, mail);
   if (who.kind === 'refused') return refuseStranger({ store, replyCtx, row, mail, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
-  const board = (deps.boardFor ?? (() => classicMap()))(who.game.map);
+  const board = (deps.boardFor ?? boardFor)(who.game.map);
   const ctx: PlayerMailContext = { store, row, mail, player: who.player, game: who.game, board, replyCtx, thread };
   return answerPlayer(ctx);
 }
