@@ -21,7 +21,7 @@ import type { GamesContext } from './context.ts';
 import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
-import { renderMail } from '../templates.ts';
+import { refereeTexts } from '../text/referee-mail.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
@@ -116,7 +116,7 @@ export async function rollBackTurn(db: Db, gameId: string, reason: string, newDe
     const players = await listPlayers(tx, gameId);
     const thread = gameThread(gameId, ctx.mail.domain);
     await enqueueMany(tx, players.map((p) => {
-      const r = renderMail('turn-rolled-back', p.lang, {
+      const r = refereeTexts[p.lang].turnRolledBack({
         game: gameId, gameName: game.name, turn: last, reason: reason.trim(),
         deadline: formatInstant(newDeadline, p.timeZone ?? game.timeZone, p.lang),
       });

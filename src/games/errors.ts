@@ -1,23 +1,13 @@
-// What can go wrong when a person creates or joins a game: each a code and a sentence they can
-// act on. The CLI prints the sentence; a web form would too.
-export type GameErrorCode =
-  | 'invalid-input'
-  | 'game-exists'
-  | 'no-game'
-  | 'game-finished'
-  | 'game-full'
-  | 'already-playing'
-  | 'turn-closed'
-  | 'unknown-map';
+// What can go wrong when a person creates, joins or runs a game: codes of the one table in
+// src/errors.ts, each thrown with a sentence naming what is at fault.
+import { AppError } from '../errors.ts';
 
-export class GameError extends Error {
+export type GameErrorCode = 'invalid-input' | 'game-exists' | 'no-game' | 'game-finished' | 'game-full' | 'already-playing' | 'turn-closed' | 'unknown-map';
+
+export class GameError extends AppError {
   override name = 'GameError';
-  constructor(
-    readonly code: GameErrorCode,
-    message: string,
-    /** For invalid input: the field at fault, as a path (`players.3.email`). */
-    readonly field?: string,
-  ) {
-    super(message);
+  declare readonly code: GameErrorCode;
+  constructor(code: GameErrorCode, message: string, field?: string) {
+    super(code, message, field);
   }
 }

@@ -8,7 +8,7 @@ import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
-import { renderMail } from '../templates.ts';
+import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { declarationDeadlineOf } from './schedule.ts';
@@ -49,18 +49,19 @@ async function locked(tx: Db, gameId: string): Promise<Game> {
   return game;
 }
 
-async function tell(tx: Db, game: Game, template: string, v: { reason: string; deadline?: Date }, ctx: GamesContext, now: Date): Promise<void> {
+async function tell(tx: Db, game: Game, kind: 'game-paused' | 'game-resumed', v: { reason: string; deadline?: Date }, ctx: GamesContext, now: Date): Promise<void> {
   const players = await listPlayers(tx, game.id);
   const thread = gameThread(game.id, ctx.mail.domain);
   await enqueueMany(tx, players.map((p) => {
-    const r = renderMail(template, p.lang, {
+    const values = {
       game: game.id, gameName: game.name, reason: v.reason, turn: game.currentTurn,
       deadline: v.deadline ? formatInstant(v.deadline, p.timeZone ?? game.timeZone, p.lang) : '',
-    });
+    };
+    const r = kind === 'game-paused' ? refereeTexts[p.lang].gamePaused(values) : refereeTexts[p.lang].gameResumed(values);
     return {
-      kind: template, gameId: game.id, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
+      kind, gameId: game.id, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
       inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
-      dedupeKey: `${template}:${game.id}:${now.toISOString()}:${p.id}`,
+      dedupeKey: `${kind}:${game.id}:${now.toISOString()}:${p.id}`,
     };
   }));
 }

@@ -1,5 +1,6 @@
 // Instants as a player reads them: in their time zone and language, with the zone named.
 import type { Lang } from '../adjudicator/types.ts';
+import { LOCALE } from '../text/locale.ts';
 
 // Building an Intl.DateTimeFormat costs more than parsing a mail: one per language and zone.
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -8,7 +9,7 @@ function formatFor(timeZone: string, lang: Lang): Intl.DateTimeFormat {
   const key = `${lang} ${timeZone}`;
   let fmt = formats.get(key);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat(lang === 'it' ? 'it-IT' : 'en-GB', {
+    fmt = new Intl.DateTimeFormat(LOCALE[lang], {
       timeZone,
       weekday: 'long',
       day: 'numeric',

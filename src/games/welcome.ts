@@ -1,12 +1,14 @@
 // The welcome mail (R-SETUP-4 for late joiners too): faction, home system, how to write a sheet,
 // the first deadline in the player's time zone and their private orders address.
+import { sideName } from '../adjudicator/render/vocabulary.ts';
 import type { Board } from '../adjudicator/map.ts';
 import type { FactionId, Lang } from '../adjudicator/types.ts';
 import type { Config } from '../config.ts';
 import type { Game } from '../db/games.ts';
 import { newMessageId, type OutboxInput } from '../db/outbox.ts';
 import type { Player } from '../db/players.ts';
-import { renderMail } from '../templates.ts';
+import { LOCALE } from '../text/locale.ts';
+import { welcomeTexts } from '../text/welcome.ts';
 import { formatInstant } from './time-format.ts';
 
 export type MailAddressing = Pick<Config['mail'], 'domain' | 'ordersLocalPart'>;
@@ -16,8 +18,6 @@ export function privateAddress(mail: MailAddressing, secret: string): string {
   return `${mail.ordersLocalPart}+${secret}@${mail.domain}`;
 }
 
-const LOCALE: Record<Lang, string> = { it: 'it-IT', en: 'en-GB' };
-
 /**
  * `every Sunday at 20:00`, on the game's clock: the rule is a wall-clock time there, and converted
  * to another zone it would shift by an hour for the weeks when only one of the two is on summer time.
@@ -25,17 +25,8 @@ const LOCALE: Record<Lang, string> = { it: 'it-IT', en: 'en-GB' };
 function formatWeekly(deadline: Date, weekly: string, lang: Lang, timeZone: string): string {
   const day = new Intl.DateTimeFormat(LOCALE[lang], { weekday: 'long', timeZone }).format(deadline);
   const time = weekly.split(' ')[1]!;
-  return lang === 'it' ? `ogni ${day} alle ${time}` : `every ${day} at ${time}`;
+  return welcomeTexts[lang].weekly(day, time);
 }
-
-function formatMinutes(m: number, lang: Lang): string {
-  if (m % 60 !== 0) return lang === 'it' ? `${m} minuti` : `${m} minutes`;
-  const h = m / 60;
-  if (lang === 'it') return h === 1 ? '1 ora' : `${h} ore`;
-  return h === 1 ? '1 hour' : `${h} hours`;
-}
-
-const factionName = (board: Board, f: FactionId, lang: Lang): string => board.factions.get(f)?.names[lang][0] ?? f;
 
 export interface WelcomeArgs {
   board: Board;
@@ -55,22 +46,22 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
   const tz = player.timeZone ?? game.timeZone;
   const data = board.factions.get(player.faction);
   if (!data) throw new Error(`faction ${player.faction} is not on map ${board.map.id}`);
-  const { subject, text } = renderMail('welcome', lang, {
+  const { subject, text } = welcomeTexts[lang].welcome({
     game: game.id,
     gameName: game.name,
     player: player.displayName ?? player.email,
     email: player.email,
-    faction: factionName(board, player.faction, lang),
+    faction: sideName(board, player.faction, lang),
     homeName: data.homeName,
     homeCell: data.home,
     systemCells: data.system.join(', '),
-    factions: a.factions.map((f) => factionName(board, f, lang)).join(', '),
+    factions: a.factions.map((f) => sideName(board, f, lang)).join(', '),
     firstTurn: a.firstTurn,
     // The same wording as every acknowledgement and reminder the player will get.
     deadline: formatInstant(a.deadline, tz, lang),
     weekly: formatWeekly(a.deadline, game.weeklyDeadline, lang, game.timeZone),
     gameTimeZone: game.timeZone,
-    declarationLead: formatMinutes(game.declarationLeadMinutes, lang),
+    declarationLead: welcomeTexts[lang].leadTime(game.declarationLeadMinutes),
     address: privateAddress(mail, player.secret),
     commonAddress: `${mail.ordersLocalPart}@${mail.domain}`,
     secret: player.secret,

@@ -74,7 +74,7 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
       return data === null ? null : { body: safeJson(data), type: JSON_TYPE };
     });
     if (!r) return reply.code(404).type(JSON_TYPE).send({ error: 'not found' });
-    return sendRendered(req, reply, r);
+    return sendRendered(req, reply, r, { maxAge: cache.maxAge });
   };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -3,27 +3,26 @@
 import type { Board } from '../../adjudicator/map.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../../adjudicator/types.ts';
-
-const t = (lang: Lang, it: string, en: string) => (lang === 'it' ? it : en);
+import { webTexts } from '../../text/web.ts';
 
 /** One line per difference, in words; empty when the outcome is the same. */
 export function edictChanges(board: Board, before: Edict, after: Edict, lang: Lang): string[] {
-  const name = (s: string | null) => (s ? sideName(board, s, lang) : t(lang, 'nessuno', 'nobody'));
+  const T = webTexts[lang];
+  const name = (s: string | null) => (s ? sideName(board, s, lang) : T.nobody);
   const key = (u: { side: string; at: string }) => `${u.side}@${u.at}`;
   const was = new Set(before.units.map(key));
   const now = new Set(after.units.map(key));
   const out: string[] = [];
-  for (const u of before.units) if (!now.has(key(u))) out.push(t(lang, `${name(u.side)}: non più in ${u.at}`, `${name(u.side)}: no longer in ${u.at}`));
-  for (const u of after.units) if (!was.has(key(u))) out.push(t(lang, `${name(u.side)}: ora in ${u.at}`, `${name(u.side)}: now in ${u.at}`));
+  for (const u of before.units) if (!now.has(key(u))) out.push(T.noLongerIn(name(u.side), u.at));
+  for (const u of after.units) if (!was.has(key(u))) out.push(T.nowIn(name(u.side), u.at));
   for (const f of board.factionIds) {
     const a = before.planets[f];
     const b = after.planets[f];
-    if (a !== b && (a !== undefined || b !== undefined)) out.push(t(lang, `${name(f)}: pianeti ${a ?? 0} → ${b ?? 0}`, `${name(f)}: planets ${a ?? 0} → ${b ?? 0}`));
+    if (a !== b && (a !== undefined || b !== undefined)) out.push(T.planetsChanged(name(f), a ?? 0, b ?? 0));
   }
-  if (before.chancellor !== after.chancellor) out.push(t(lang, `Cancelliere: ${name(before.chancellor)} → ${name(after.chancellor)}`, `Chancellor: ${name(before.chancellor)} → ${name(after.chancellor)}`));
+  if (before.chancellor !== after.chancellor) out.push(T.chancellorChanged(name(before.chancellor), name(after.chancellor)));
   if (before.winners.join() !== after.winners.join()) {
-    out.push(t(lang, `Vincitori: ${before.winners.map(name).join(', ') || '—'} → ${after.winners.map(name).join(', ') || '—'}`,
-      `Winners: ${before.winners.map(name).join(', ') || '—'} → ${after.winners.map(name).join(', ') || '—'}`));
+    out.push(T.winnersChanged(before.winners.map(name).join(', ') || '—', after.winners.map(name).join(', ') || '—'));
   }
   return out;
 }

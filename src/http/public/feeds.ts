@@ -7,6 +7,7 @@ import { findGame } from '../../db/games.ts';
 import { edictHeaders, publicEdict } from '../../db/public-views.ts';
 import { listTurns } from '../../db/turns.ts';
 import { escapeHtml } from '../../text/escape.ts';
+import { webTexts } from '../../text/web.ts';
 import { RenderCache, sendRendered } from '../web/respond.ts';
 import { GAME_ID } from './load.ts';
 import type { PublicOptions } from './pages.ts';
@@ -18,6 +19,9 @@ export interface FeedOptions extends PublicOptions {
 
 /** Most recent entries in the feed: readers poll it, it need not hold the whole game. */
 const FEED_ENTRIES = 50;
+
+// The feeds say they are in English (language: 'en'): one language for every reader.
+const T = webTexts.en;
 
 export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Promise<void> {
   const cache = new RenderCache(opts.cacheMs ?? 1000);
@@ -38,7 +42,7 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
       const page = `${root}/games/${game.id}`;
       const feed = new Feed({
         id: `${page}/edicts.atom`,
-        title: `${game.name} — Imperial Edicts`,
+        title: T.feedTitle(game.name),
         link: page,
         language: 'en',
         updated: headers[0]?.createdAt ?? game.createdAt,
@@ -54,15 +58,15 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
           link,
           // The library marks entry titles and summaries type="html" (in CDATA, and it escapes only
           // the first "]]>"): escaped here, they hold no markup and no "]]>" at all.
-          title: escapeHtml(h.version === 1 ? `Turn ${h.turn}: the Imperial Edict` : `Turn ${h.turn}: the edict amended (version ${h.version})`),
+          title: escapeHtml(T.feedEntry(h.turn, h.version)),
           date: h.createdAt,
-          description: (h.reason ? `<p>Amended: ${escapeHtml(h.reason)}</p>` : '') + `<pre>${escapeHtml(edict.textEn)}</pre>`,
+          description: (h.reason ? `<p>${escapeHtml(T.feedAmended(h.reason))}</p>` : '') + `<pre>${escapeHtml(edict.textEn)}</pre>`,
         });
       }
       return { body: feed.atom1(), type: 'application/atom+xml; charset=utf-8' };
     });
     if (!r) return reply.code(404).send({ error: 'no such game' });
-    return sendRendered(req, reply, r);
+    return sendRendered(req, reply, r, { maxAge: cache.maxAge });
   });
 
   app.get<{ Params: { game: string } }>('/games/:game/deadlines.ics', async (req, reply) => {
@@ -72,7 +76,7 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
       const game = await findGame(app.db, req.params.game);
       if (!game) return null;
       // Times in UTC (…Z): calendars show them in the reader's zone; no VTIMEZONE to get wrong.
-      const cal = ical({ name: `${game.name} — deadlines`, prodId: { company: 'Starts Foundation', product: 'sf', language: 'EN' } });
+      const cal = ical({ name: T.calendarName(game.name), prodId: { company: 'Starts Foundation', product: 'sf', language: 'EN' } });
       const url = `${root}/games/${game.id}`;
       const host = root.slice(root.indexOf('//') + 2).split('/')[0] || 'localhost';
       for (const t of await listTurns(app.db, game.id)) {
@@ -82,8 +86,8 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
           end: t.deadline,
           // Fixed, so that the same calendar has the same bytes (and ETag) until a deadline moves.
           stamp: t.createdAt,
-          summary: `${game.name}: orders for turn ${t.number}`,
-          description: `Deadline for the orders of turn ${t.number} (${t.status}).`,
+          summary: T.calendarOrders(game.name, t.number),
+          description: T.calendarOrdersNote(t.number, t.status),
           url,
         });
         if (t.state.chancellor) {
@@ -92,8 +96,8 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
             start: t.declarationDeadline,
             end: t.declarationDeadline,
             stamp: t.createdAt,
-            summary: `${game.name}: the Chancellor declares, turn ${t.number}`,
-            description: `Deadline for the Chancellor's sheet of turn ${t.number} (R-TURN-3).`,
+            summary: T.calendarDeclaration(game.name, t.number),
+            description: T.calendarDeclarationNote(t.number),
             url,
           });
         }
@@ -101,7 +105,7 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
       return { body: cal.toString(), type: 'text/calendar; charset=utf-8' };
     });
     if (!r) return reply.code(404).send({ error: 'no such game' });
-    return sendRendered(req, reply, r);
+    return sendRendered(req, reply, r, { maxAge: cache.maxAge });
   });
 }
 

@@ -32,7 +32,7 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
   const send = async (req: FastifyRequest, reply: FastifyReply, key: string, make: () => Promise<{ body: string | Buffer; type: string } | null>) => {
     const r = await cache.get(key, make);
     if (!r) return reply.code(404).send({ error: 'not found' });
-    return sendRendered(req, reply, r);
+    return sendRendered(req, reply, r, { maxAge: cache.maxAge });
   };
   const version = (k: string | undefined) => (k === undefined ? undefined : NUMBER.test(k) ? Number(k) : null);
 

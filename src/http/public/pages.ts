@@ -31,7 +31,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
       return body === null ? null : { body, type: HTML };
     });
     if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
-    return sendRendered(req, reply, r, { vary: VARY });
+    return sendRendered(req, reply, r, { vary: VARY, maxAge: cache.maxAge });
   }
 
   app.get('/', (req, reply) =>

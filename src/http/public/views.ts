@@ -6,7 +6,7 @@ import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
 import type { OrdersReceived } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
-import { STRINGS } from '../web/strings.ts';
+import { webTexts } from '../../text/web.ts';
 import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
 import type { MapPicture } from './maps.ts';
 
@@ -20,7 +20,7 @@ export interface PageFrame {
 }
 
 export function layout(frame: PageFrame, body: Html): string {
-  const s = STRINGS[frame.lang];
+  const s = webTexts[frame.lang];
   const other: Lang = frame.lang === 'it' ? 'en' : 'it';
   return renderTemplate('layout', {
     lang: frame.lang,
@@ -38,13 +38,13 @@ export function layout(frame: PageFrame, body: Html): string {
 
 /** An instant in the game's zone, marked up so the browser adds the viewer's own (local-time.js). */
 export function instant(at: Date, timeZone: string, lang: Lang): Html {
-  return html`<time datetime="${at.toISOString()}" data-local="${STRINGS[lang].yourTime}">${formatInstant(at, timeZone, lang)}</time>`;
+  return html`<time datetime="${at.toISOString()}" data-local="${webTexts[lang].yourTime}">${formatInstant(at, timeZone, lang)}</time>`;
 }
 
-const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName(board, s, lang) : STRINGS[lang].none);
+const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName(board, s, lang) : webTexts[lang].none);
 
 export function homePage(lang: Lang, board: Board, games: GameSummary[]): string {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   const rows = games.map((g) => html`<tr>
 <td><a href="/games/${g.id}">${g.name}</a></td>
 <td>${g.turn}</td>
@@ -73,7 +73,7 @@ export interface GamePageData {
 }
 
 function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   if (archive.length === 0) return html`<p>${s.noEdicts}</p>`;
   const byTurn = new Map<number, EdictHeader[]>();
   for (const e of archive) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
@@ -84,7 +84,7 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
 }
 
 function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number): Html {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory)}</p>`;
   const e = edict.json;
   const rows = board.factionIds.filter((f) => f in e.planets).map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
@@ -92,7 +92,7 @@ function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victo
 }
 
 function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   const chancellor = d.turn.state.chancellor;
   if (!chancellor) return html`<p>${s.noChancellor}</p>`;
   if (!d.declaration) return html`<p>${s.chancellor}: ${sideName(board, chancellor, lang)}. ${s.notDeclared}</p>`;
@@ -103,7 +103,7 @@ function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
 }
 
 export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   const { game, turn } = d;
   const election = turn.number === 1 || turn.state.election;
   const lead = html`${s.turn(turn.number)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
@@ -155,7 +155,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
 
 /** The SVG inline (it names itself through <title>/<desc>), and the same position in words. */
 function mapFigure(lang: Lang, map: MapPicture): Html {
-  return html`${trusted(map.svg)}<details><summary>${STRINGS[lang].mapInWords}</summary><p>${map.alt}</p></details>`;
+  return html`${trusted(map.svg)}<details><summary>${webTexts[lang].mapInWords}</summary><p>${map.alt}</p></details>`;
 }
 
 export interface EdictPageData {
@@ -169,7 +169,7 @@ export interface EdictPageData {
 }
 
 export function edictPage(lang: Lang, d: EdictPageData): string {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   const { game, edict } = d;
   const latest = d.versions.at(-1)?.version ?? edict.version;
   const base = `/games/${game.id}/turns/${edict.turn}`;
@@ -209,6 +209,6 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
 }
 
 export function notFoundPage(lang: Lang): string {
-  const s = STRINGS[lang];
+  const s = webTexts[lang];
   return layout({ lang, title: s.notFound, path: '/' }, html`<h1>${s.notFound}</h1><p><a href="/">${s.home}</a></p>`);
 }

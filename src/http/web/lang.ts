@@ -2,6 +2,7 @@
 // browser's Accept-Language, else English. Every reader here is a single pass over the header.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../adjudicator/types.ts';
+import { byHeader } from './respond.ts';
 
 export const LANG_COOKIE = 'sf_lang';
 const LANGS: readonly Lang[] = ['it', 'en'];
@@ -35,6 +36,8 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return null;
 }
 
+const langOf = byHeader(fromAcceptLanguage);
+
 /** The page's language; a ?lang= choice is remembered for a year. */
 export function pageLang(req: FastifyRequest, reply: FastifyReply): Lang {
   const asked = (req.query as Record<string, unknown> | undefined)?.lang;
@@ -44,7 +47,7 @@ export function pageLang(req: FastifyRequest, reply: FastifyReply): Lang {
   }
   const cookie = cookieValue(req.headers.cookie, LANG_COOKIE);
   if (isLang(cookie)) return cookie;
-  return fromAcceptLanguage(req.headers['accept-language']) ?? 'en';
+  return langOf(req.headers['accept-language']) ?? 'en';
 }
 
 export { LANGS };

@@ -1,6 +1,16 @@
 // How public pages and API answers leave: a strict Content-Security-Policy, an ETag and a
 // Last-Modified on every body, 304 for a client that has it already, and a short in-memory cache
 // so that a crowd refreshing a game's page at the deadline costs one render, not one per viewer.
+//
+// Why a time-to-live and not "until the state changes": several service instances may share one
+// PostgreSQL, and the turn job, the referee console and `sf` write from any of them, so this process
+// cannot know when another one changed a game. A per-request version check would cost a query
+// per request (more than serving the cached bytes: a page from the cache costs ~60 µs of CPU, a
+// PGlite round trip more) and every table a page reads would have to bump it. So every instance
+// re-renders at most once per TTL (1 s by default; under load a render is < 1% of the CPU, the
+// rest is HTTP and bytes), a page is at most one TTL old, and Cache-Control says so (max-age, so
+// a proxy in front may share the same second). Nothing secret can leak through the cache: a page
+// only ever holds what public-views.ts returns, and a page from before a deadline holds less.
 import { createHash } from 'node:crypto';
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +40,8 @@ export interface Rendered {
    * once per distinct body, off the request path; gzip is sent until it is ready.
    */
   br?: Buffer | Promise<void>;
+  /** The response headers of each representation, made once (see sendRendered). */
+  heads?: Partial<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Below this, compressing saves less than it costs. */
@@ -46,11 +58,15 @@ export function etagOf(body: Buffer): string {
 export class RenderCache {
   private readonly entries = new Map<string, { at: number; value: Promise<Rendered | null> }>();
   private readonly lastSeen = new Map<string, Rendered>();
+  /** What Cache-Control states: the TTL in whole seconds (0: revalidate every time). */
+  readonly maxAge: number;
   constructor(
     private readonly ttlMs: number,
     private readonly max = 500,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.maxAge = Math.max(0, Math.floor(ttlMs / 1000));
+  }
 
   get(key: string, produce: () => Promise<{ body: string | Buffer; type: string } | null>): Promise<Rendered | null> {
     const now = this.clock();
@@ -86,8 +102,27 @@ export class RenderCache {
   }
 }
 
+/**
+ * `read` remembered by header value: clients send a handful of distinct Accept-Encoding or
+ * Accept-Language values, and parsing one on every request of a crowded page costs more than the
+ * lookup. Bounded: emptied when full, so a client sending a new value each time gains nothing.
+ */
+export function byHeader<T>(read: (header: string | undefined) => T, max = 64): (header: string | undefined) => T {
+  const seen = new Map<string, T>();
+  return (header) => {
+    if (header === undefined || header.length > 200) return read(header);
+    let v = seen.get(header);
+    if (v === undefined) {
+      if (seen.size >= max) seen.clear();
+      v = read(header);
+      seen.set(header, v);
+    }
+    return v;
+  };
+}
+
 /** Which of br and gzip a client takes (listed, not q=0); one pass over a header of bounded length. */
-export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
+export function acceptedEncodings(header: string | undefined): Readonly<{ br: boolean; gzip: boolean }> {
   const out = { br: false, gzip: false };
   if (!header) return out;
   for (const part of header.slice(0, 1000).split(',', 30)) {
@@ -113,35 +148,58 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',', 100).some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-/** Sends a rendered result, or 304 when the client's copy is current (If-None-Match first, RFC 9110). */
-export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Rendered, opts: { vary?: string } = {}): FastifyReply {
+const encodingsOf = byHeader(acceptedEncodings);
+
+export interface SendOptions {
+  vary?: string;
+  /** Seconds a cache may reuse the answer (RenderCache.maxAge); 0 or none: revalidate every time. */
+  maxAge?: number;
+}
+
+/**
+ * Sends a rendered result, or 304 when the client's copy is current (If-None-Match first, RFC
+ * 9110). `opts` must be the same on every call for the same `r` (one route, one cache): the
+ * headers of each representation are made once and kept on `r`.
+ */
+export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Rendered, opts: SendOptions = {}): FastifyReply {
   const compressible = r.body.length >= GZIP_MIN_BYTES && !r.type.startsWith('image/');
+  const personal = reply.hasHeader('set-cookie');
+  const inm = req.headers['if-none-match'];
+  const ims = req.headers['if-modified-since'];
+  const fresh = inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime();
+  if (fresh) return reply.code(304).headers(headersOf(r, opts, compressible, personal, null)).send();
+  let body = r.body;
+  let coding: 'br' | 'gzip' | null = null;
+  if (compressible) {
+    const accepts = encodingsOf(req.headers['accept-encoding']);
+    if (accepts.br && r.br === undefined) startBrotli(r);
+    if (accepts.br && Buffer.isBuffer(r.br)) [body, coding] = [r.br, 'br'];
+    else if (accepts.gzip) [body, coding] = [(r.gzip ??= gzipSync(r.body, { level: 6 })), 'gzip'];
+  }
+  return reply.headers(headersOf(r, opts, compressible, personal, coding, true)).send(body);
+}
+
+/** One representation's headers, made on first use and kept on `r` (this runs for every request of a crowded page). */
+function headersOf(r: Rendered, opts: SendOptions, compressible: boolean, personal: boolean, coding: 'br' | 'gzip' | null, withBody = false): Readonly<Record<string, string>> {
+  const key = `${coding ?? 'identity'}${personal ? ' private' : ''}${withBody ? ' body' : ''}`;
+  r.heads ??= {};
+  const made = r.heads[key];
+  if (made) return made;
   r.lastModifiedText ??= r.lastModified.toUTCString();
-  // One object, set once: this runs for every request of a crowded page.
+  const maxAge = opts.maxAge ?? 0;
   const headers: Record<string, string> = {
-    etag: r.etag,
+    // Another representation than the body itself: a weak validator (If-None-Match compares weakly).
+    etag: coding ? `W/${r.etag}` : r.etag,
     'last-modified': r.lastModifiedText,
-    // A response that sets the language cookie is this viewer's, not for a shared cache.
-    'cache-control': reply.hasHeader('set-cookie') ? 'private, no-cache' : 'public, no-cache',
+    // One that sets the language cookie is this viewer's, and answers a one-off ?lang= switch.
+    'cache-control': personal ? 'private, no-cache' : maxAge > 0 ? `public, max-age=${maxAge}` : 'public, no-cache',
     'content-security-policy': PAGE_CSP,
   };
   const vary = compressible ? (opts.vary ? `${opts.vary}, Accept-Encoding` : 'Accept-Encoding') : opts.vary;
   if (vary) headers.vary = vary;
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  const fresh = inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime();
-  if (fresh) return reply.code(304).headers(headers).send();
-  headers['content-type'] = r.type;
-  let body = r.body;
-  if (compressible) {
-    const accepts = acceptedEncodings(req.headers['accept-encoding']);
-    if (accepts.br && r.br === undefined) startBrotli(r);
-    if (accepts.br && Buffer.isBuffer(r.br)) [body, headers['content-encoding']] = [r.br, 'br'];
-    else if (accepts.gzip) [body, headers['content-encoding']] = [(r.gzip ??= gzipSync(r.body, { level: 6 })), 'gzip'];
-    // Another representation: a weak validator (If-None-Match compares weakly).
-    if (body !== r.body) headers.etag = `W/${r.etag}`;
-  }
-  return reply.headers(headers).send(body);
+  if (withBody) headers['content-type'] = r.type;
+  if (coding) headers['content-encoding'] = coding;
+  return (r.heads[key] = Object.freeze(headers));
 }
 
 /**

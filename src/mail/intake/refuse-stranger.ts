@@ -14,7 +14,7 @@ import { echoKey } from './echo-guard.ts';
 import type { Identification } from './identify-sender.ts';
 import type { IntakeStore } from './intake-store.ts';
 import { enqueueReply, replySubject, type ReplyContext, type Thread } from './outgoing.ts';
-import { refusalText, spoofWarningText } from './reply-texts.ts';
+import { refusalText, spoofWarningSubject, spoofWarningText } from './reply-texts.ts';
 import type { SecretProbeWatch } from './secret-probes.ts';
 
 /** One warning an hour at most to the owner of a misused code. */
@@ -65,7 +65,7 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
         kind: 'warning',
         gameId: owner.gameId,
         to: owner.email,
-        subject: `[SF ${owner.gameId}] ${owner.lang === 'it' ? 'Tentativo di usare il tuo codice' : 'Someone tried to use your code'}`,
+        subject: spoofWarningSubject(owner.lang, owner.gameId),
         text: spoofWarningText(owner.lang, mail.from ?? '?', when(row.receivedAt), attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null, store.refereesOf(owner.gameId)),
         thread: null,
         dedupeKey: `warning:${row.id}`,

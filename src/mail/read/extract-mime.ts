@@ -4,6 +4,8 @@
 // cut message as complete — so this walks the structure separately, just to say what is wrong.
 import { knownCharset } from './extract-charset.ts';
 import { parseParams, type Head } from './extract-headers.ts';
+import { inBoth } from '../../text/define.ts';
+import { mailDamageTexts } from '../../text/mail-damage.ts';
 import { trimEndBlanks } from './linear.ts';
 
 const MAX_DEPTH = 20;
@@ -39,9 +41,12 @@ export interface MimeProblem {
   it: string;
 }
 
+type Words = (typeof mailDamageTexts)['en'];
+
 class Walker {
   problems: MimeProblem[] = [];
-  add(en: string, it: string): void {
+  add(say: (t: Words) => string): void {
+    const { en, it } = inBoth(mailDamageTexts, say);
     this.problems.push({ en, it });
   }
   parts = 0;
@@ -49,36 +54,29 @@ class Walker {
   entity(e: Entity, label: string, depth: number): void {
     if (++this.parts > MAX_PARTS || depth > MAX_DEPTH) {
       if (this.parts === MAX_PARTS + 1 || depth === MAX_DEPTH + 1)
-        this.add('too many nested MIME parts; the rest was not read', 'troppe parti MIME annidate; il resto non è stato letto');
+        this.add((t) => t.tooDeep);
       return;
     }
     const ct = parseParams(e.contentType);
     const type = ct.value || 'text/plain';
-    const where = label ? `part ${label} (${type})` : `the message (${type})`;
-    const dove = label ? `la parte ${label} (${type})` : `il messaggio (${type})`;
     if (type.startsWith('multipart/')) return this.multipart(e.body, type, ct.params.boundary, label, depth);
     const encoding = (e.encoding ?? '').toLowerCase();
     if (!ENCODINGS.has(encoding))
-      this.add(`${where} has an unknown transfer encoding "${e.encoding}"`, `${dove} ha una codifica di trasferimento sconosciuta "${e.encoding}"`);
+      this.add((t) => t.unknownEncoding(t.where(label, type), e.encoding));
     // Only text matters to a sheet: a damaged picture is not worth a complaint.
     if (!type.startsWith('text/')) return;
-    if (ct.params.charset !== undefined && !knownCharset(ct.params.charset))
-      this.add(
-        `${where} declares an unknown charset "${ct.params.charset}"; it was read as UTF-8`,
-        `${dove} dichiara un set di caratteri sconosciuto "${ct.params.charset}"; è stata letta come UTF-8`,
-      );
+    const charset = ct.params.charset;
+    if (charset !== undefined && !knownCharset(charset)) this.add((t) => t.unknownCharset(t.where(label, type), charset));
     if (encoding === 'base64') {
       const data = e.body.replace(/[\s]+/g, '');
       if (/[^A-Za-z0-9+/=]/.test(data) || /=[^=]/.test(data) || data.length % 4 === 1)
-        this.add(`${where} is not valid base64; what could be decoded was read`, `${dove} non è base64 valido; è stato letto quanto si poteva decodificare`);
+        this.add((t) => t.badBase64(t.where(label, type)));
     }
   }
 
   multipart(body: string, type: string, boundary: string | undefined, label: string, depth: number): void {
-    const name = label ? `part ${label} (${type})` : `the message (${type})`;
-    const nome = label ? `la parte ${label} (${type})` : `il messaggio (${type})`;
     if (!boundary) {
-      this.add(`${name} has no boundary`, `${nome} non ha un separatore (boundary)`);
+      this.add((t) => t.noBoundary(t.where(label, type)));
       return;
     }
     const open = `--${boundary}`;
@@ -101,10 +99,10 @@ class Walker {
     }
     if (current) bodies.push(current.join('\n'));
     if (bodies.length === 0) {
-      this.add(`${name} has no parts: its boundary never appears`, `${nome} non ha parti: il suo separatore non compare mai`);
+      this.add((t) => t.noParts(t.where(label, type)));
       return;
     }
-    if (!closed) this.add(`${name} is not closed by its boundary: the message may be cut short`, `${nome} non è chiuso dal suo separatore: il messaggio potrebbe essere troncato`);
+    if (!closed) this.add((t) => t.notClosed(t.where(label, type)));
     bodies.forEach((b, i) => this.entity(splitEntity(b), label ? `${label}.${i + 1}` : `${i + 1}`, depth + 1));
   }
 }
@@ -112,8 +110,8 @@ class Walker {
 /** What is wrong with a message's structure, in words; empty when nothing is. */
 export function mimeProblems(raw: Buffer, head: Head): MimeProblem[] {
   const w = new Walker();
-  if (head.bodyOffset === null) w.add('the message ends inside its headers: there is no body', 'il messaggio finisce dentro le intestazioni: manca il corpo');
-  if (head.malformed > 0) w.add(`${head.malformed} header line(s) are not headers`, `${head.malformed} righe di intestazione non sono intestazioni`);
+  if (head.bodyOffset === null) w.add((t) => t.endsInHeaders);
+  if (head.malformed > 0) w.add((t) => t.malformedHeaders(head.malformed));
   const get = (name: string) => head.fields.find((f) => f.name === name)?.value ?? null;
   // Without a body there is no structure to judge: "ends inside its headers" says it all.
   if (head.bodyOffset !== null)

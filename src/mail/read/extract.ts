@@ -1,6 +1,7 @@
 // One raw mail → what the intake needs from it: who, for which game, automatic or not, and the
 // sheet text. Pure (no I/O), never throws: whatever the bytes, the mail gets stored and, when a
 // person wrote it, answered — so a failure here is reported in `broken`, never raised.
+import { mailDamageTexts } from '../../text/mail-damage.ts';
 import { automaticReasons } from './automatic.ts';
 import { parseBody, type Body } from './extract-body.ts';
 import { addresses, decodeWords, header, headers, readHead, receivedAt, type Head } from './extract-headers.ts';
@@ -141,7 +142,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       } catch {
         // What went wrong inside a library is no business of the sender's, and may reveal ours:
         // replies quote these reasons, so they never quote the error (issue 8).
-        problems.push({ en: 'the message could not be parsed', it: 'il messaggio non si è potuto analizzare' });
+        problems.push({ en: mailDamageTexts.en.notParsed, it: mailDamageTexts.it.notParsed });
       }
     }
     const id = identify({ recipients: env.recipients, subject: env.subject, codeLineSecret: sheet.codeSecret, ourDomain: opts.ourDomain, ordersLocalPart: opts.ordersLocalPart });
@@ -172,8 +173,8 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       automatic: false,
       automaticReasons: [],
       oversized: raw.length > opts.maxBytes,
-      broken: 'the message could not be read',
-      brokenReasons: [{ en: 'the message could not be read', it: 'il messaggio non si è potuto leggere' }],
+      broken: mailDamageTexts.en.notRead,
+      brokenReasons: [{ en: mailDamageTexts.en.notRead, it: mailDamageTexts.it.notRead }],
       gameTag: null,
       secret: null,
       secretSource: null,

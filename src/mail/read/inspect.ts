@@ -3,6 +3,8 @@
 import { classicMap, type Board } from '../../adjudicator/map.ts';
 import { parseSheet } from '../../adjudicator/sheet.ts';
 import type { Problem, Side } from '../../adjudicator/types.ts';
+import { inBoth } from '../../text/define.ts';
+import { mailDamageTexts } from '../../text/mail-damage.ts';
 import { extractMail, type ExtractedMail, type ExtractOptions, type SheetSource } from './extract.ts';
 
 export interface InspectResult {
@@ -40,25 +42,19 @@ export function mailProblems(mail: ExtractedMail, maxBytes: number): Problem[] {
     out.push({
       line: 0,
       code: 'mail-oversized',
-      message: {
-        it: `Il messaggio supera il limite di ${mb(maxBytes)} e non è stato letto: rimanda gli ordini come testo, senza allegati pesanti.`,
-        en: `The message is larger than the ${mb(maxBytes)} limit and was not read: send the orders again as text, without large attachments.`,
-      },
+      message: inBoth(mailDamageTexts, (t) => t.oversized(mb(maxBytes))),
     });
   for (const r of mail.brokenReasons)
     out.push({
       line: 0,
       code: 'mail-broken',
-      message: { it: `Il messaggio è danneggiato: ${r.it}. Controlla gli ordini letti qui sotto.`, en: `The message is damaged: ${r.en}. Check the orders as read below.` },
+      message: inBoth(mailDamageTexts, (t, lang) => t.damaged(r[lang])),
     });
   if (!mail.oversized && mail.sheetText.trim() === '')
     out.push({
       line: 0,
       code: 'mail-no-sheet',
-      message: {
-        it: 'Nel messaggio non c’è un foglio d’ordini: scrivi gli ordini nel testo (non in una citazione) o in un allegato .txt.',
-        en: 'The message has no order sheet: write the orders in the text (not in a quote) or in a .txt attachment.',
-      },
+      message: inBoth(mailDamageTexts, (t) => t.noSheet),
     });
   return out;
 }

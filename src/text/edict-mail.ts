@@ -1,0 +1,68 @@
+// The Imperial Edict's mail (R-EDICT-1), to players and to observers, and the notes it may carry.
+import { defineTexts, mail, type MailText } from './define.ts';
+
+interface EdictValues {
+  game: string;
+  gameName: string;
+  turn: number;
+  /** versionNote(), empty for the first version. */
+  versionNote: string;
+  /** gameOver(), empty while the game goes on. */
+  gameOver: string;
+  /** The edict's own text (src/adjudicator/render/edict-text.ts). */
+  edict: string;
+}
+
+export const edictTexts = defineTexts({
+  it: {
+    edict: (v: EdictValues & { amendment: string; lateNote: string; address: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+${v.amendment}Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}".
+${v.gameOver}${v.lateNote}
+Il tuo indirizzo per gli ordini: ${v.address}
+${v.attachmentsNote}
+
+${v.edict}
+`),
+    edictObserver: (v: EdictValues & { unsubscribe: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}", che segui come osservatore.
+${v.gameOver}
+Per non ricevere più queste mail: ${v.unsubscribe}
+
+${v.edict}
+`),
+    versionNote: (version: number) => (version > 1 ? ` (emendato, versione ${version})` : ''),
+    amendment: (reason: string | null) => (reason ? `L'arbitro ha emendato questo editto (R-EDICT-3). Motivo: ${reason}\n\n` : ''),
+    gameOver: (over: boolean) => (over ? 'La partita è finita.\n' : ''),
+    /** D-TURN-2: closed after its deadline because the service was down. */
+    lateNote: (late: { closedAt: string; deadline: string } | null) =>
+      late
+        ? `\nQuesto turno è stato chiuso in ritardo, ${late.closedAt}, perché il servizio non era attivo alla scadenza (${late.deadline}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
+        : '',
+    attachmentsNote: (withMap: boolean) => (withMap ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : "In allegato l'editto come dati (JSON)."),
+  },
+  en: {
+    edict: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
+${v.amendment}This is the Imperial Edict of turn ${v.turn} of "${v.gameName}".
+${v.gameOver}${v.lateNote}
+Your orders address: ${v.address}
+${v.attachmentsNote}
+
+${v.edict}
+`),
+    edictObserver: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
+This is the Imperial Edict of turn ${v.turn} of "${v.gameName}", which you follow as an observer.
+${v.gameOver}
+To stop receiving these mails: ${v.unsubscribe}
+
+${v.edict}
+`),
+    versionNote: (version) => (version > 1 ? ` (amended, version ${version})` : ''),
+    amendment: (reason) => (reason ? `The referee has amended this edict (R-EDICT-3). Reason: ${reason}\n\n` : ''),
+    gameOver: (over) => (over ? 'The game is over.\n' : ''),
+    lateNote: (late) =>
+      late
+        ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`
+        : '',
+    attachmentsNote: (withMap) => (withMap ? 'The map is attached (PNG), and the edict as data (JSON).' : 'The edict as data is attached (JSON).'),
+  },
+});

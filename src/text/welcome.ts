@@ -1,0 +1,148 @@
+// The welcome mail (R-SETUP-4) and the words it is made of.
+import { defineTexts, mail, type MailText } from './define.ts';
+
+export interface WelcomeValues {
+  game: string;
+  gameName: string;
+  /** The player's display name, or their address. */
+  player: string;
+  email: string;
+  faction: string;
+  homeName: string;
+  homeCell: string;
+  systemCells: string;
+  factions: string;
+  firstTurn: number;
+  deadline: string;
+  weekly: string;
+  gameTimeZone: string;
+  declarationLead: string;
+  address: string;
+  commonAddress: string;
+  secret: string;
+}
+
+export const welcomeTexts = defineTexts({
+  it: {
+    welcome: (v: WelcomeValues): MailText => mail(`[SF ${v.game}] ${v.gameName}: la tua fazione è ${v.faction}`, `
+Ciao ${v.player},
+
+ti diamo il benvenuto in "${v.gameName}", una partita di Starts Foundation.
+La tua fazione: ${v.faction}.
+
+LA TUA FAZIONE
+  Sistema natale: ${v.homeName} (${v.homeCell}), con i pianeti di sistema ${v.systemCells}.
+  Parti con 3 unità, una su ciascuno di questi pianeti.
+  Fazioni in gioco: ${v.factions}.
+
+SCADENZE
+  Il tuo primo turno è il turno ${v.firstTurn}. Scadenza: ${v.deadline}.
+  Poi una scadenza ogni settimana: ${v.weekly} (${v.gameTimeZone}).
+  Il Cancelliere dichiara per primo, ${v.declarationLead} prima di ogni scadenza.
+  Il turno 1 di ogni partita è solo l'elezione del primo Cancelliere: nessuna unità si muove.
+
+COME MANDARE GLI ORDINI
+  Scrivi al tuo indirizzo privato per gli ordini:
+
+      ${v.address}
+
+  Dice chi sei: non darlo a nessuno. Scrivi da questo indirizzo (${v.email});
+  la posta da altri indirizzi non viene applicata.
+
+  Se devi scrivere a ${v.commonAddress}, metti [SF ${v.game}] nell'oggetto
+  e questa riga nel messaggio:
+
+      Code: ${v.secret}
+
+COME SCRIVERE UN FOGLIO D'ORDINI
+  Un ordine per riga, nel testo della mail. Per esempio:
+
+      H: Sith, Mercanti
+      B2-C3
+      B1=F5
+      N9#
+      V: Hutt
+
+  H: fazioni         le fazioni a cui sei ostile in questo turno (senza riga H: nessuna)
+  B2-C3              muove l'unità in B2 nella casella vicina C3 (anche in diagonale)
+  B2=F6              salto nell'iperspazio, fino a 4 caselle, su una casella vuota, mai su un pianeta
+  N9#                politica, da un'unità su una casella della Capitale (N9, O9, N10, O10)
+  V: fazione         in un turno di elezioni, il tuo voto per il Cancelliere
+  E: casella         se vieni eletto e la Capitale è piena, l'unità che la tua nuova unità sostituisce
+
+  Un'unità senza ordini resta ferma. Puoi mandare un nuovo foglio in qualsiasi momento prima
+  della scadenza: l'ultimo sostituisce del tutto i precedenti. A ogni foglio rispondiamo con
+  quello che abbiamo capito e gli eventuali problemi, riga per riga.
+
+Buona fortuna,
+la Cancelleria di Starts Foundation
+`),
+    /** A weekly deadline: the day's name in the language, the time as the game states it. */
+    weekly: (day: string, time: string) => `ogni ${day} alle ${time}`,
+    leadTime: (minutes: number) => {
+      if (minutes % 60 !== 0) return `${minutes} minuti`;
+      const h = minutes / 60;
+      return h === 1 ? '1 ora' : `${h} ore`;
+    },
+  },
+  en: {
+    welcome: (v) => mail(`[SF ${v.game}] Welcome to ${v.gameName}: you are the ${v.faction}`, `
+Hello ${v.player},
+
+welcome to "${v.gameName}", a game of Starts Foundation. You play the ${v.faction}.
+
+YOUR FACTION
+  Home system: ${v.homeName} (${v.homeCell}), with the system planets ${v.systemCells}.
+  You start with 3 units, one on each of these planets.
+  Factions in play: ${v.factions}.
+
+DEADLINES
+  Your first turn is turn ${v.firstTurn}. Its deadline: ${v.deadline}.
+  After that, a deadline every week: ${v.weekly} (${v.gameTimeZone}).
+  The Chancellor declares first, ${v.declarationLead} before each deadline.
+  Turn 1 of every game is only the election of the first Chancellor: no unit moves.
+
+HOW TO SEND YOUR ORDERS
+  Write to your private orders address:
+
+      ${v.address}
+
+  It tells us who you are: keep it to yourself. Send from this address (${v.email});
+  mail from any other address is not applied.
+
+  If you must write to ${v.commonAddress} instead, put [SF ${v.game}] in the subject
+  and this line in the message:
+
+      Code: ${v.secret}
+
+HOW TO WRITE A SHEET
+  One order per line, in the body of the mail. For example:
+
+      H: Sith, Merchants
+      B2-C3
+      B1=F5
+      N9#
+      V: Hutt
+
+  H: factions        the factions you are hostile to this turn (no H: line: nobody)
+  B2-C3              move the unit in B2 to the next cell C3 (diagonals too)
+  B2=F6              hyperspace jump, up to 4 cells away, onto an empty cell, never onto a planet
+  N9#                politics, by a unit standing on a Capital cell (N9, O9, N10, O10)
+  V: faction         in an election turn, your vote for Chancellor
+  E: cell            if you are elected and the Capital is full, the unit your new unit replaces
+
+  A unit with no order holds. You may send a new sheet at any time before the deadline:
+  the last one replaces the earlier ones entirely. Every sheet is answered with what was
+  understood and any problem, line by line.
+
+Good luck,
+the Chancellery of Starts Foundation
+`),
+    weekly: (day, time) => `every ${day} at ${time}`,
+    leadTime: (minutes) => {
+      if (minutes % 60 !== 0) return `${minutes} minutes`;
+      const h = minutes / 60;
+      return h === 1 ? '1 hour' : `${h} hours`;
+    },
+  },
+});

@@ -1,0 +1,100 @@
+// The mail catalogues: every mail, in both languages, uses every value it is given and leaves no
+// placeholder behind; a player's own text stays as written.
+import { describe, expect, it } from 'vitest';
+import type { Lang } from '../../src/adjudicator/types.ts';
+import type { MailText } from '../../src/text/define.ts';
+import { edictTexts } from '../../src/text/edict-mail.ts';
+import { refereeTexts } from '../../src/text/referee-mail.ts';
+import { turnTexts } from '../../src/text/turn-mail.ts';
+import { welcomeTexts, type WelcomeValues } from '../../src/text/welcome.ts';
+
+const LANGS: Lang[] = ['it', 'en'];
+/** Each value a marker of its own name, so that a dropped value shows. */
+function values<K extends string>(...keys: K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((k) => [k, `<${k}>`])) as Record<K, string>;
+}
+const game = { ...values('game', 'gameName'), turn: 41 };
+
+const mails: Record<string, (lang: Lang) => [MailText, object]> = {
+  welcome: (l) => {
+    const v: WelcomeValues = {
+      ...values('game', 'gameName', 'player', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'secret'),
+      firstTurn: 43,
+    };
+    return [welcomeTexts[l].welcome(v), v];
+  },
+  reminder: (l) => { const v = { ...game, ...values('player', 'deadline', 'missing', 'address') }; return [turnTexts[l].reminder(v), v]; },
+  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address') }; return [turnTexts[l].grace(v), v]; },
+  early: (l) => { const v = { ...game, ...values('at') }; return [turnTexts[l].early(v), v]; },
+  earlyWithdrawn: (l) => { const v = { ...game, ...values('deadline') }; return [turnTexts[l].earlyWithdrawn(v), v]; },
+  declarationMissed: (l) => { const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') }; return [turnTexts[l].declarationMissed(v), v]; },
+  deadlineMoved: (l) => { const v = { ...game, ...values('who', 'deadline', 'declarationDeadline') }; return [turnTexts[l].deadlineMoved(v), v]; },
+  edict: (l) => {
+    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'address', 'attachmentsNote') };
+    return [edictTexts[l].edict(v), v];
+  },
+  edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe') }; return [edictTexts[l].edictObserver(v), v]; },
+  gamePaused: (l) => { const v = { ...values('game', 'gameName', 'reason') }; return [refereeTexts[l].gamePaused(v), v]; },
+  gameResumed: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].gameResumed(v), v]; },
+  seatLeft: (l) => { const v = { ...values('game', 'gameName', 'since', 'reason') }; return [refereeTexts[l].seatLeft(v), v]; },
+  seatRemoved: (l) => { const v = { ...values('game', 'gameName', 'faction', 'since', 'reason') }; return [refereeTexts[l].seatRemoved(v), v]; },
+  seatVacant: (l) => { const v = { ...game, ...values('faction', 'since', 'reason') }; return [refereeTexts[l].seatVacant(v), v]; },
+  addressesChanged: (l) => { const v = { ...values('game', 'gameName', 'reason', 'addresses', 'primary') }; return [refereeTexts[l].addressesChanged(v), v]; },
+  turnRolledBack: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].turnRolledBack(v), v]; },
+  deadlineExtended: (l) => {
+    const v = { ...game, ...values('player', 'deadline', 'previous', 'declaration', 'reason', 'address') };
+    return [refereeTexts[l].deadlineExtended(v), v];
+  },
+};
+
+describe('mail texts', () => {
+  for (const [name, make] of Object.entries(mails)) {
+    it(`${name}: a subject in the game's thread, every value used, nothing left unfilled`, () => {
+      for (const lang of LANGS) {
+        const [mail, v] = make(lang);
+        expect(mail.subject, lang).toMatch(/^\[SF <game>\] \S/);
+        const all = `${mail.subject}\n${mail.text}`;
+        for (const [k, value] of Object.entries(v)) expect(all, `${lang}: ${k}`).toContain(String(value));
+        expect(all, lang).not.toMatch(/\{\{|\}\}|\$\{|undefined|\[object /);
+        expect(mail.text, lang).toMatch(/[^\n]\n$/);
+        expect(mail.text.startsWith('\n'), lang).toBe(false);
+      }
+    });
+  }
+
+  it('the welcome mail carries the code line and the private address', () => {
+    for (const lang of LANGS) {
+      const [mail] = mails.welcome!(lang);
+      expect(mail.text).toContain('      Code: <secret>\n');
+      expect(mail.text).toContain('      <address>\n');
+    }
+  });
+
+  it('a display name is inserted as written: placeholders in it are not expanded', () => {
+    const [base] = mails.welcome!('en');
+    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress'), firstTurn: 1 };
+    const mail = welcomeTexts.en.welcome({ ...v, player: '{{secret}} ${v.secret} $&', secret: 'S3CRET' });
+    expect(mail.text).toContain('Hello {{secret}} ${v.secret} $&,\n');
+    expect(mail.text.split('S3CRET')).toHaveLength(2); // only on the Code: line
+    expect(base.text).toContain('Hello <player>,\n');
+  });
+
+  it('the notes an edict mail may carry', () => {
+    expect(edictTexts.en.versionNote(1)).toBe('');
+    expect(edictTexts.it.versionNote(2)).toBe(' (emendato, versione 2)');
+    expect(edictTexts.en.amendment(null)).toBe('');
+    expect(edictTexts.en.amendment('typo')).toBe('The referee has amended this edict (R-EDICT-3). Reason: typo\n\n');
+    expect(edictTexts.it.lateNote(null)).toBe('');
+    expect(edictTexts.en.lateNote({ closedAt: 'C', deadline: 'D' })).toMatch(/^\nThis turn was closed late, C, .*\(D\)\. .*\n$/);
+    expect([edictTexts.en.attachmentsNote(true), edictTexts.en.attachmentsNote(false)]).toEqual([
+      'The map is attached (PNG), and the edict as data (JSON).',
+      'The edict as data is attached (JSON).',
+    ]);
+  });
+
+  it('durations and weekly deadlines in words', () => {
+    expect([60, 120, 90].map((m) => welcomeTexts.it.leadTime(m))).toEqual(['1 ora', '2 ore', '90 minuti']);
+    expect([60, 120, 90].map((m) => welcomeTexts.en.leadTime(m))).toEqual(['1 hour', '2 hours', '90 minutes']);
+    expect(welcomeTexts.it.weekly('domenica', '20:00')).toBe('ogni domenica alle 20:00');
+  });
+});
