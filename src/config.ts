@@ -2,11 +2,12 @@
 // object that is passed down. No NODE_ENV switches: every behaviour has its own variable.
 import path from 'node:path';
 import { z } from 'zod';
+import { AppError } from './errors.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface ImapConfig {
+interface ImapConfig {
   host: string;
   port: number;
   user: string;
@@ -46,13 +47,13 @@ export interface Config {
   logLevel: LogLevel;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends AppError {
+  override name = 'ConfigError';
   constructor(
     readonly variable: string,
     detail: string,
   ) {
-    super(`configuration: ${variable} ${detail}`);
-    this.name = 'ConfigError';
+    super('config', `configuration: ${variable} ${detail}`);
   }
 }
 
@@ -176,6 +177,11 @@ function withPassword(url: string, password: string | undefined): string {
 }
 
 /** Validates the environment once; throws ConfigError with a one-line message naming the variable. */
+/** The bare address in MAIL_FROM (`Name <a@b>` → a@b), lower-cased: mail from it is ours. */
+export function mailFromAddress(mail: Pick<Config['mail'], 'from'>): string {
+  return (/<([^<>]+)>\s*$/.exec(mail.from)?.[1] ?? mail.from).trim().toLowerCase();
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read(env, 'DATA_DIR', anyText, './data'));
   const databaseUrl = read(

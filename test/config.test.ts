@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parsePgUrl } from 'pg-connection-string';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, mailFromAddress } from '../src/config.ts';
 
 const error = (env: Record<string, string>) => {
   try {
@@ -169,6 +169,12 @@ describe('loadConfig', () => {
     expect(error({ DATABASE_URL: 'mysql://root:hunter2@db' })).toBe('configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
     expect(error({ SMTP_URL: 'http://u:hunter2@x' })).not.toContain('hunter2');
     expect(error({ DATABASE_URL: 'postgres://sf:hunter2@db/sf', DATABASE_PASSWORD: 'hunter3' })).not.toMatch(/hunter/);
+  });
+
+  it('reads the address of MAIL_FROM in one place, for intake and sf mail inspect alike', () => {
+    expect(mailFromAddress(loadConfig({ MAIL_FROM: 'Starts Foundation <Orders@SF.example.org> ' }).mail)).toBe('orders@sf.example.org');
+    expect(mailFromAddress(loadConfig({ MAIL_FROM: 'orders@sf.example.org' }).mail)).toBe('orders@sf.example.org');
+    expect(mailFromAddress(loadConfig({ MAIL_DOMAIN: 'sf.example.org' }).mail)).toBe('orders@sf.example.org');
   });
 
   it('reads process.env by default', () => {

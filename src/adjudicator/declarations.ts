@@ -3,14 +3,14 @@
 import { engineProblem } from './engine-messages.ts';
 import type { Board } from './map.ts';
 import { assignOrders } from './orders.ts';
+import { sideName } from './render/vocabulary.ts';
 import type { SheetReading } from './sheet.ts';
 import type { TurnContext } from './turn-context.ts';
 import { IMPERIAL, type Declaration, type FactionId, type GameState, type Problem, type Side } from './types.ts';
 
-function displayName(board: Board, side: Side): string {
-  if (side === IMPERIAL) return board.map.imperial.names.en[0]!;
-  return board.factions.get(side)?.names.en[0] ?? side;
-}
+// A faction named in a problem: its English name in both languages' messages, as always (only
+// factions reach here, never the Imperial Troops).
+const displayName = (board: Board, side: Side): string => sideName(board, side, 'en');
 
 /** The sides of `list` that `f` may be hostile to, once each, in the order named. */
 function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: readonly FactionId[], list: readonly Side[], problems: Problem[] | null, lines: readonly number[] = []): Side[] {

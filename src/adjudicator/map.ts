@@ -11,7 +11,7 @@ const namesSchema = z.object({
   en: z.array(z.string().min(1)).min(1),
 });
 
-export const mapSchema = z
+const mapSchema = z
   .object({
     id: z.string().min(1),
     name: z.string().min(1),

@@ -110,7 +110,7 @@ export function readScenario(raw: unknown, board: Board = classicMap()): { state
   return { state, sheets: texts };
 }
 
-export function scenarioOutput(result: AdjudicationResult, board: Board): ScenarioOutput {
+function scenarioOutput(result: AdjudicationResult, board: Board): ScenarioOutput {
   const { edict } = result;
   return {
     units: edict.units,

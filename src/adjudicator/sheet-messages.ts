@@ -34,7 +34,7 @@ export type SheetProblemCode = keyof SheetMessageArgs;
 type Text = { it: string; en: string };
 
 /** Quote what the player wrote, cut short so that a runaway line does not flood the reply. */
-export function quote(text: string): string {
+function quote(text: string): string {
   // Slice before splitting into code points: a line may be megabytes long.
   const chars = Array.from(text.slice(0, 122));
   return chars.length > 60 ? `'${chars.slice(0, 60).join('')}…'` : `'${text}'`;
@@ -124,7 +124,7 @@ const MESSAGES: { [C in SheetProblemCode]: (a: SheetMessageArgs[C]) => Text } = 
 };
 
 /** The message for a code, with the line number in front: `Riga 4: …` / `Line 4: …`. */
-export function sheetMessage<C extends SheetProblemCode>(code: C, line: number, args: SheetMessageArgs[C]): Text {
+function sheetMessage<C extends SheetProblemCode>(code: C, line: number, args: SheetMessageArgs[C]): Text {
   const m = MESSAGES[code](args);
   return { it: `Riga ${line}: ${m.it}`, en: `Line ${line}: ${m.en}` };
 }

@@ -6,7 +6,7 @@ import type { Position } from './state-check.ts';
 import { IMPERIAL, type FactionId, type OrderKind, type OrderOutcome, type Side, type Unit } from './types.ts';
 
 /** What a unit carries out this turn: nothing, or a valid order of one of the kinds (R-ORD-2). */
-export type UnitOrder = 'hold' | OrderKind;
+type UnitOrder = 'hold' | OrderKind;
 
 export interface UnitRecord {
   id: number;

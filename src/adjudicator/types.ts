@@ -128,7 +128,7 @@ export interface Declaration {
   problems: Problem[];
 }
 
-export interface Elimination {
+interface Elimination {
   side: Side;
   at: string;
   rule: RuleId;

@@ -3,8 +3,9 @@
 // words. Hand-written rather than node:util parseArgs, whose messages talk about "ambiguous
 // arguments" when a value starts with a dash (`--declare-lead -5`): here an option that takes a
 // value always takes the next word, and the value's own check says what is wrong with it.
+import { AppError } from '../errors.ts';
 
-export interface OptionSpec {
+interface OptionSpec {
   /** What the value looks like in the help (`<minutes>`); absent for a flag. */
   value?: string;
   help: string;
@@ -26,13 +27,19 @@ export interface CommandSpec {
 }
 
 /** A mistake on the command line, said in one line; the caller adds where to look for help. */
-export class UsageError extends Error {
+export class UsageError extends AppError {
   override name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /** Input the command cannot use (a file it cannot read): one line, no pointer to --help. */
-export class InputError extends Error {
+export class InputError extends AppError {
   override name = 'InputError';
+  constructor(message: string) {
+    super('unreadable-input', message);
+  }
 }
 
 export interface Parsed {

@@ -1,12 +1,11 @@
 // What every subcommand shares: its declared options, --help, and how failures become one line
 // and an exit status — 0 done (or help), 2 the command line or the input is wrong, 1 anything
 // else (the database is busy or down). Never a stack trace, never an internal error's text.
-import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { DatabaseBusyError } from '../control/db-lock.ts';
-import { OperationError } from '../control/operations.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { performOperation } from '../control/run-operation.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import { createLogger } from '../logger.ts';
-import { helpText, InputError, parseCommandLine, UsageError, type CommandSpec, type Parsed } from './args.ts';
+import { helpText, parseCommandLine, type CommandSpec, type Parsed } from './args.ts';
 
 export interface Leaf {
   spec: CommandSpec;
@@ -21,6 +20,43 @@ export interface Group {
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The exit status of each error code: 2 when the command line, its input or a setting is at fault
+ * (the same command will fail again until they change), 1 when something else is (a busy or absent
+ * database, a service that broke).
+ */
+export const EXIT_STATUS: Record<ErrorCode, 1 | 2> = {
+  'not-found': 2,
+  'bad-request': 2,
+  unavailable: 1,
+  internal: 1,
+  'invalid-input': 2,
+  'unknown-map': 2,
+  'game-exists': 2,
+  'no-game': 2,
+  'game-finished': 2,
+  'game-full': 2,
+  'already-playing': 2,
+  'turn-closed': 2,
+  'no-referee': 2,
+  'referee-exists': 2,
+  'no-turn': 2,
+  'no-player': 2,
+  'no-edict': 2,
+  'no-mail': 2,
+  'not-allowed': 2,
+  usage: 2,
+  'unreadable-input': 2,
+  'unknown-operation': 2,
+  'bad-arguments': 2,
+  'bad-answer': 1,
+  'no-service': 1,
+  'database-busy': 1,
+  config: 2,
+  startup: 1,
+  'migration-failed': 1,
+};
 
 export const out = (text: string) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -42,28 +78,16 @@ export async function runLeaf(leaf: Leaf, args: string[]): Promise<number> {
     }
     return await leaf.run(parsed);
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${name}: ${oneLine(err.message)} (see ${name} --help)\n`);
-      return 2;
-    }
-    if (err instanceof ConfigError || err instanceof InputError) {
-      process.stderr.write(`${name}: ${oneLine(err.message)}\n`);
-      return 2;
-    }
-    if (err instanceof OperationError) {
-      process.stderr.write(`${name}: ${oneLine(err.message)}\n`);
-      return err.code === 'internal' || err.code === 'bad-answer' ? 1 : 2;
-    }
-    if (err instanceof DatabaseBusyError) {
-      process.stderr.write(`${name}: ${oneLine(err.message)}\n`);
-      return 1;
+    if (err instanceof AppError) {
+      process.stderr.write(`${name}: ${oneLine(err.message)}${err.code === 'usage' ? ` (see ${name} --help)` : ''}\n`);
+      return EXIT_STATUS[err.code];
     }
     process.stderr.write(`${name}: ${oneLine(unexpected(err)).slice(0, 300)}\n`);
     return 1;
   }
 }
 
-export function groupHelp(g: Group): string {
+function groupHelp(g: Group): string {
   const width = Math.max(...Object.keys(g.subs).map((s) => s.length)) + 2;
   return [
     `${g.name} — ${g.summary}`,
@@ -94,7 +118,7 @@ export async function runGroup(g: Group, args: string[]): Promise<number> {
 }
 
 /** Loads the configuration (one line on a bad variable, see runLeaf) with a quiet logger. */
-export function setup(): { config: Config; log: ReturnType<typeof createLogger> } {
+function setup(): { config: Config; log: ReturnType<typeof createLogger> } {
   const config = loadConfig();
   return { config, log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel) };
 }

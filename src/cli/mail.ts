@@ -3,7 +3,7 @@
 // (data/mail/outbox, quoted-printable) decoded for a person to read.
 import { readFile } from 'node:fs/promises';
 import { simpleParser, type AddressObject } from 'mailparser';
-import { loadConfig } from '../config.ts';
+import { loadConfig, mailFromAddress } from '../config.ts';
 import { inspectMail } from '../mail/read/inspect.ts';
 import { InputError, list, str, UsageError, type Parsed } from './args.ts';
 import { out, type Group, type Leaf } from './command.ts';
@@ -36,12 +36,11 @@ const inspect: Leaf = {
     if (typeof maxBytes === 'string' && !/^[1-9]\d{0,12}$/.test(maxBytes)) throw new UsageError(`--max-bytes must be a whole number of bytes (got ${maxBytes})`);
     const config = loadConfig();
     const raw = await oneFile(p, 'sf mail inspect');
-    const fromAddress = /<([^<>]+)>\s*$/.exec(config.mail.from)?.[1] ?? config.mail.from.trim();
     const result = await inspectMail(raw, {
       maxBytes: typeof maxBytes === 'string' ? Number(maxBytes) : config.mail.maxBytes,
       ourDomain: typeof p.values.domain === 'string' ? p.values.domain : config.mail.domain,
       ordersLocalPart: typeof p.values['local-part'] === 'string' ? p.values['local-part'] : config.mail.ordersLocalPart,
-      ourAddresses: list(str(p, 'our-address')) ?? [fromAddress],
+      ourAddresses: list(str(p, 'our-address')) ?? [mailFromAddress(config.mail)],
     });
     out(JSON.stringify(result, null, 2));
     return 0;

@@ -6,8 +6,9 @@
 import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { AppError } from '../errors.ts';
 
-export type OwnerRole = 'serve' | 'cli';
+type OwnerRole = 'serve' | 'cli';
 
 export interface DbOwner {
   pid: number;
@@ -17,13 +18,13 @@ export interface DbOwner {
 }
 
 /** The database is held by another process and we may not (or no longer) wait. */
-export class DatabaseBusyError extends Error {
+export class DatabaseBusyError extends AppError {
   override name = 'DatabaseBusyError';
   constructor(
     message: string,
     readonly owner: DbOwner | null,
   ) {
-    super(message);
+    super('database-busy', message);
   }
 }
 
@@ -40,7 +41,7 @@ const DEAD_STALE_MS = 3 * UPDATE_MS;
 export const lockPaths = (dbDir: string) => ({ lock: `${dbDir}.lock`, owner: `${dbDir}.owner.json` });
 
 /** Who holds the lock, as it said when it took it; null when unknown. */
-export async function readOwner(dbDir: string): Promise<DbOwner | null> {
+async function readOwner(dbDir: string): Promise<DbOwner | null> {
   try {
     const o = JSON.parse(await readFile(lockPaths(dbDir).owner, 'utf8')) as Partial<DbOwner>;
     return typeof o.pid === 'number' && (o.role === 'serve' || o.role === 'cli') ? { pid: o.pid, role: o.role, what: String(o.what ?? '') } : null;

@@ -10,10 +10,10 @@ import { findGame, listGames, type Game } from '../db/games.ts';
 import { listOutbox, type OutboxMail } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { listTurns } from '../db/turns.ts';
+import { AppError } from '../errors.ts';
 import { createGame, GameError, joinGame, privateAddress, type GamesContext } from '../games/index.ts';
 import { replayTurns } from '../games/replay.ts';
 import type { ArrivedMail, Received } from '../mail/intake/receive.ts';
-import { RefereeError } from '../referee/errors.ts';
 import { refereeOperations } from '../referee/operations.ts';
 
 export interface OperationContext {
@@ -26,16 +26,12 @@ export interface OperationContext {
   receive(mail: ArrivedMail): Promise<Received>;
 }
 
-/** A failure the asker can act on: a code and one sentence; `field` names the argument at fault. */
-export class OperationError extends Error {
+/**
+ * A failure the asker can act on, as it crosses from the service to the command: a code of
+ * src/errors.ts and one sentence; `field` names the argument at fault.
+ */
+export class OperationError extends AppError {
   override name = 'OperationError';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
 }
 
 interface Operation<S extends z.ZodType> {
@@ -225,8 +221,8 @@ export async function runOperation(ctx: OperationContext, name: string, args: un
   try {
     return JSON.parse(JSON.stringify(await o.run(ctx, parsed.data))) as unknown;
   } catch (err) {
-    if (err instanceof GameError) throw new OperationError(err.code, err.message, err.field);
-    if (err instanceof RefereeError) throw new OperationError(err.code, err.message);
+    // Every AppError (a game's, a referee's refusal) crosses as one kind, whichever layer threw it.
+    if (err instanceof AppError && !(err instanceof OperationError)) throw new OperationError(err.code, err.message, err.field);
     throw err;
   }
 }

@@ -25,7 +25,7 @@ export interface RunOptions {
   say?: (line: string) => void;
 }
 
-export function cliActor(): string {
+function cliActor(): string {
   try {
     return `cli:${userInfo().username}`;
   } catch {

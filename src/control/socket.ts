@@ -7,9 +7,12 @@ import http from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AppError, errorMessage, isErrorCode } from '../errors.ts';
+import { httpStatus } from '../http/error-status.ts';
 import { OperationError, runOperation, type OperationContext } from './operations.ts';
 
 export const socketPath = (dataDir: string) => path.join(dataDir, 'sf.sock');
+const INTERNAL = 'the service could not do it (see its log)';
 const MAX_SOCKET_PATH = 107;
 
 export interface ControlServer {
@@ -28,14 +31,14 @@ export async function startControlServer(
     try {
       return { result: await runOperation(context(actor), req.params.name, req.body?.args) };
     } catch (err) {
-      if (err instanceof OperationError) return reply.code(400).send({ error: { code: err.code, message: err.message, field: err.field } });
+      if (err instanceof OperationError) return reply.code(httpStatus(err.code)).send({ error: { code: err.code, message: err.message, field: err.field } });
       log.error({ err, operation: req.params.name }, 'control operation failed');
-      return reply.code(500).send({ error: { code: 'internal', message: 'the service could not do it (see its log)' } });
+      return reply.code(httpStatus('internal')).send({ error: { code: 'internal', message: INTERNAL } });
     }
   });
   app.setErrorHandler((err: { statusCode?: number }, _req, reply) => {
     // Bad JSON, a body too large: the client's fault, said without internals.
-    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : httpStatus('internal');
     void reply.code(status).send({ error: { code: 'bad-request', message: status === 413 ? 'the request is too large' : 'the request could not be read' } });
   });
   // The kernel keeps a socket's path in 108 bytes: a longer one cannot be listened on.
@@ -53,8 +56,11 @@ export async function startControlServer(
 }
 
 /** Nobody answers on the socket: no service runs (or it is still starting). */
-export class NoServiceError extends Error {
+export class NoServiceError extends AppError {
   override name = 'NoServiceError';
+  constructor(detail: string) {
+    super('no-service', `${errorMessage('no-service')} (${detail})`);
+  }
 }
 
 /**
@@ -78,7 +84,9 @@ export function callControl(file: string, name: string, args: unknown, actor: st
             reject(new OperationError('bad-answer', 'the service gave an answer that could not be read'));
             return;
           }
-          if (answer.error) reject(new OperationError(answer.error.code ?? 'internal', answer.error.message ?? 'the service could not do it', answer.error.field));
+          // A code this sf does not know (another version) is not trusted to mean anything.
+          const e = answer.error;
+          if (e) reject(isErrorCode(e.code) ? new OperationError(e.code, e.message ?? errorMessage(e.code), e.field) : new OperationError('internal', INTERNAL));
           else resolve(answer.result);
         });
       },

@@ -9,7 +9,7 @@ import type { Db } from './client.ts';
 export const pgArray = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
 
 /** The PostgreSQL type of a column. */
-export type ColumnType = 'text' | 'integer' | 'bigint' | 'timestamptz' | 'jsonb' | 'bytea';
+type ColumnType = 'text' | 'integer' | 'bigint' | 'timestamptz' | 'jsonb' | 'bytea';
 
 export type ColumnSpec<Row> = { [K in keyof Row]?: ColumnType };
 

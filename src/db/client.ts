@@ -12,11 +12,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.ts';
+import { AppError } from '../errors.ts';
 import { initializeApart } from './pglite-init.ts';
 import { connectWithRetry, isTransient, rootCause } from './retry.ts';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** A Drizzle handle on either driver. A transaction is one too, so repositories take either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
@@ -33,12 +34,12 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 const MIGRATION_LOCK = 0x5f_5354_4152_5453n; // "_STARTS"
 
 /** A migration failed: the schema could not be brought up to date. `cause`: the database's own error. */
-export class MigrationError extends Error {
+export class MigrationError extends AppError {
   override name = 'MigrationError';
   constructor(err: unknown) {
     const cause = rootCause(err);
     const code = (cause as { code?: unknown }).code;
-    super(`migration failed: ${typeof code === 'string' ? `${code} ` : ''}${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super('migration-failed', `migration failed: ${typeof code === 'string' ? `${code} ` : ''}${cause instanceof Error ? cause.message : String(cause)}`, undefined, { cause });
   }
 }
 

@@ -1,17 +1,10 @@
 // Where IMAP polling left off, per mailbox: UIDs only mean something under one UIDVALIDITY.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import type { MailboxCursorStore } from '../mail/sources/types.ts';
 import { mailboxCursors } from './schema.ts';
 
-export interface MailboxCursor {
-  uidValidity: string;
-  lastUid: number;
-}
-
-export interface MailboxCursorStore {
-  get(mailbox: string): Promise<{ uidValidity: string; lastUid: number } | null>;
-  set(mailbox: string, c: { uidValidity: string; lastUid: number }): Promise<void>;
-}
+// The store the IMAP source asks for (its shape is the source's, in mail/sources/types.ts).
 
 export function mailboxCursorStore(db: Db): MailboxCursorStore {
   return {

@@ -58,15 +58,6 @@ export async function latestEdict(db: Db, gameId: string, turn: number): Promise
   return row ? asVersion(row) : null;
 }
 
-export async function findEdict(db: Db, gameId: string, turn: number, version: number): Promise<EdictVersion | null> {
-  const [row] = await db
-    .select()
-    .from(edicts)
-    .where(and(eq(edicts.gameId, gameId), eq(edicts.turn, turn), eq(edicts.version, version)))
-    .limit(1);
-  return row ? asVersion(row) : null;
-}
-
 /** The archive: every version of every edict of a game, by turn then version. */
 export async function listEdicts(db: Db, gameId: string): Promise<EdictVersion[]> {
   const rows = await db

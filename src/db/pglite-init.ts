@@ -12,7 +12,7 @@ const db = await PGlite.create(process.argv[2], JSON.parse(process.argv[3]));
 await db.close();`;
 
 /** True once initdb has completed in `dataDir` (PostgreSQL writes PG_VERSION then). */
-export async function isInitialized(dataDir: string): Promise<boolean> {
+async function isInitialized(dataDir: string): Promise<boolean> {
   return access(path.join(dataDir, 'PG_VERSION')).then(
     () => true,
     () => false,

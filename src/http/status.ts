@@ -1,9 +1,10 @@
 // The public status of a game: turn, deadline and who has sent orders — never what they sent
 // (sheets stay secret until the deadline).
 import type { FastifyInstance } from 'fastify';
-import { classicMap } from '../adjudicator/map.ts';
+import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { findGame } from '../db/games.ts';
 import { findTurn } from '../db/turns.ts';
+import { boardFor } from '../games/input.ts';
 import { ordersReceivedByFaction } from '../games/orders-received.ts';
 import { escapeHtml, page } from './html.ts';
 
@@ -28,9 +29,9 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
       ordersReceived: received,
     };
     if (!req.headers.accept?.includes('text/html')) return reply.send(data);
-    const board = classicMap();
+    const board = boardFor(game.map);
     const rows = Object.entries(received)
-      .map(([f, s]) => `<tr><td>${escapeHtml(board.factions.get(f)?.names.en[0] ?? f)}</td><td>${escapeHtml(s)}</td></tr>`)
+      .map(([f, s]) => `<tr><td>${escapeHtml(sideName(board, f, 'en'))}</td><td>${escapeHtml(s)}</td></tr>`)
       .join('');
     return reply.type('text/html; charset=utf-8').send(page(`${game.name} — turn ${data.turn}`,
       `<h1>${escapeHtml(game.name)}</h1><p>Turn ${data.turn}; deadline ${escapeHtml(data.deadline ?? '—')}</p>` +

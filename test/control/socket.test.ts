@@ -42,6 +42,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A request written by hand, to see the status and body a client library would hide. */
+function rawPost(path: string, payload: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: file, method: 'POST', path, headers: { 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 describe('the control socket', () => {
   it('is a socket only its user may use', async () => {
     const s = await stat(file);
@@ -68,20 +81,31 @@ describe('the control socket', () => {
   });
 
   it('answers a request it cannot read without internals', async () => {
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ socketPath: file, method: 'POST', path: '/operations/game.list', headers: { 'content-type': 'application/json' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', reject);
-      req.end('{ not json');
-    });
+    const answer = await rawPost('/operations/game.list', '{ not json');
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({ error: { code: 'bad-request', message: 'the request could not be read' } });
   });
 
   it('tells a client that nobody listens, so that it opens the database itself', async () => {
     await expect(callControl(join(dir, 'nobody.sock'), 'game.list', {}, 'cli:ann')).rejects.toBeInstanceOf(NoServiceError);
+  });
+
+  it('trusts no error code it does not know: a service of another version may answer anything', async () => {
+    const other = join(dir, 'other.sock');
+    const liar = http.createServer((_req, res) => res.end(JSON.stringify({ error: { code: 'pg-error', message: 'SELECT secret FROM players' } })));
+    await new Promise<void>((resolve) => liar.listen(other, resolve));
+    try {
+      const err = await callControl(other, 'game.list', {}, 'cli:ann').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OperationError);
+      expect(err).toMatchObject({ code: 'internal', message: 'the service could not do it (see its log)' });
+    } finally {
+      await new Promise((resolve) => liar.close(resolve));
+    }
+  });
+
+  it('answers a refusal with the status of its code (one table for every HTTP surface)', async () => {
+    const answer = await rawPost('/operations/no.such', '{}');
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'unknown-operation' } });
   });
 });

@@ -11,17 +11,17 @@ export const KNOWN_REASONS = [
   'occupied-after-moves', 'eliminated', 'not-capital-start', 'nmr-hold', 'jumper-still-there',
   'same-cell', 'imperial-no-effect',
 ] as const;
-export type KnownReason = (typeof KNOWN_REASONS)[number];
+type KnownReason = (typeof KNOWN_REASONS)[number];
 
 /** `Ballot.note`: why a ballot cast nothing (R-ELEC-3, R-ORD-3, R-TURN-5). */
 export const BALLOT_NOTES = ['nmr', 'no-vote', 'imperial', 'not-in-play', 'no-planets'] as const;
-export type BallotNote = (typeof BALLOT_NOTES)[number];
+type BallotNote = (typeof BALLOT_NOTES)[number];
 
-export type ElectionHow = ElectionReport['how'];
-export type ElectionReason = Edict['electionReasons'][number];
-export type TroopRefusal = NonNullable<Edict['politics']['troopRefused']>;
+type ElectionHow = ElectionReport['how'];
+type ElectionReason = Edict['electionReasons'][number];
+type TroopRefusal = NonNullable<Edict['politics']['troopRefused']>;
 /** Where the hostility in force came from; `lapsed`: an NMR with nothing kept from last turn (R-TURN-5). */
-export type HostilitySource = Declaration['hostilitySource'] | 'lapsed';
+type HostilitySource = Declaration['hostilitySource'] | 'lapsed';
 
 /**
  * A reason on its own, and the same reason naming the cells involved (`OrderOutcome.with`). A plain
