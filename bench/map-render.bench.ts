@@ -1,7 +1,7 @@
 // Map rendering speed: `node --import tsx bench/map-render.bench.ts`.
 // Two edicts on the classic map: a typical mid-game turn (6 factions, 31 units, a few arrows and
 // losses) and a crowded 8-faction board (about 110 units, dozens of arrows and losses). For each,
-// the SVG render and the PNG render (resvg at 1,200 px, bundled fonts) are timed after a warm-up,
+// the SVG render and the PNG render (resvg at MAP_PNG_WIDTH px, bundled fonts, 8-bit palette) are timed after a warm-up,
 // each for at least BENCH_SECONDS (default 2), and printed per map. Always exits 0.
 import { classicMap } from '../src/adjudicator/map.ts';
 import type { Edict } from '../src/adjudicator/types.ts';

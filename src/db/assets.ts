@@ -1,7 +1,7 @@
 // Files attached to outgoing mail (an edict's map and JSON): stored once, whatever the number of
 // recipients, and found again by their content, so closing a turn twice never stores them twice.
 import { createHash } from 'node:crypto';
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { mailAssets } from './schema.ts';
 
@@ -25,6 +25,20 @@ export async function putAsset(db: Db, contentType: string, bytes: Buffer): Prom
     .onConflictDoUpdate({ target: mailAssets.sha256, set: { sha256 } })
     .returning({ id: mailAssets.id });
   return row!.id;
+}
+
+/** Stores several files in one statement (each unless already there); their ids, in order. */
+export async function putAssets(db: Db, files: readonly { contentType: string; bytes: Buffer }[]): Promise<number[]> {
+  const hashed = files.map((f) => ({ ...f, sha256: createHash('sha256').update(f.bytes).digest('hex') }));
+  // The same bytes twice in one statement would make ON CONFLICT touch a row twice: once each.
+  const unique = [...new Map(hashed.map((f) => [f.sha256, f])).values()];
+  const rows = await db
+    .insert(mailAssets)
+    .values(unique)
+    .onConflictDoUpdate({ target: mailAssets.sha256, set: { sha256: sql`excluded.sha256` } })
+    .returning({ id: mailAssets.id, sha256: mailAssets.sha256 });
+  const ids = new Map(rows.map((r) => [r.sha256, r.id]));
+  return hashed.map((f) => ids.get(f.sha256)!);
 }
 
 export async function findAssets(db: Db, ids: readonly number[]): Promise<Map<number, MailAsset>> {

@@ -4,7 +4,7 @@
 import type { CellIndex } from '../adjudicator/map.ts';
 import type { FactionId } from '../adjudicator/types.ts';
 import { BAND, CELL_H, CELL_W, MARGIN, type Layout } from './map-geometry.ts';
-import type { MapLabels } from './map-labels.ts';
+import type { MapLabels } from '../text/map.ts';
 import { COLOURS, sideStyles } from './map-style.ts';
 import { clip, num, xml } from './svg.ts';
 

@@ -3,7 +3,7 @@
 import type { Board } from '../adjudicator/map.ts';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { IMPERIAL, type Edict, type GameState, type Lang, type Side } from '../adjudicator/types.ts';
-import { MAP_LABELS } from './map-labels.ts';
+import { mapTexts } from '../text/map.ts';
 import { mapView, type MapArrow, type MapView } from './map-view.ts';
 
 /** Sides in map order (R-SETUP-1), unknown ids after by id, the Imperial Troops last. */
@@ -20,7 +20,7 @@ export function noMansLandFactions(board: Board, view: MapView): string[] {
 }
 
 export function describeView(board: Board, view: MapView, lang: Lang, gameName: string): string {
-  const l = MAP_LABELS[lang];
+  const l = mapTexts[lang];
   const name = (s: Side) => sideName(board, s, lang);
   const cellsOf = (s: Side) =>
     view.units

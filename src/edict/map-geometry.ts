@@ -1,6 +1,6 @@
 // Where things go on the map, in SVG user units. One cell is 42 × 50: a 12-unit band on top for
-// a planet's name, then the unit. The whole map is about 1,050 units wide, drawn at 1,200 px in
-// the PNG and scaled to the screen on the web page (the SVG has a viewBox and no fixed style).
+// a planet's name, then the unit. The whole map is about 1,050 units wide, drawn MAP_PNG_WIDTH px
+// wide in the PNG and scaled to the screen on the web page (the SVG has a viewBox and no fixed style).
 import type { Board, CellIndex } from '../adjudicator/map.ts';
 
 export const CELL_W = 42;

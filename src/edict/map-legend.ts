@@ -4,7 +4,7 @@ import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { IMPERIAL, type Lang, type Side } from '../adjudicator/types.ts';
 import { noMansLandFactions, sidesShown } from './map-describe.ts';
 import { PAD, UNIT_R, type Layout } from './map-geometry.ts';
-import { MAP_LABELS } from './map-labels.ts';
+import { mapTexts } from '../text/map.ts';
 import { arrowShape, contestFlag, lossMark, newBadge, styleOf, token, TOKEN_TEXT } from './map-marks.ts';
 import { COLOURS, sideStyles } from './map-style.ts';
 import type { MapView } from './map-view.ts';
@@ -15,7 +15,7 @@ const SYMBOL_ROW = 40;
 const HEADING = 30;
 
 export function titleLines(L: Layout, view: MapView, lang: Lang, gameName: string): [string, string] {
-  const l = MAP_LABELS[lang];
+  const l = mapTexts[lang];
   const name = (s: Side) => sideName(L.board, s, lang);
   const first = view.kind === 'edict' ? l.edictTitle(view.turn) : l.stateTitle(view.turn);
   const parts = [`${l.game}: ${clip(gameName, 40)}`, `${l.chancellor}: ${view.chancellor ? name(view.chancellor) : l.noChancellor}`];
@@ -40,7 +40,7 @@ function columns(L: Layout, y: number, rowH: number, items: ((x: number, y: numb
 }
 
 function sideItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: number) => string)[] {
-  const l = MAP_LABELS[lang];
+  const l = mapTexts[lang];
   return sidesShown(L.board, view).map((s) => (x: number, y: number) => {
     const units = view.units.filter((u) => u.side === s).length;
     const facts = [l.units(units)];
@@ -71,7 +71,7 @@ const swatch =
     `<rect x="${num(cx - 15 + width / 2)}" y="${num(cy - 13 + width / 2)}" width="${num(30 - width)}" height="${num(26 - width)}" fill="${fill}" stroke="${stroke}" stroke-width="${width}"/>`;
 
 function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: number) => string)[] {
-  const l = MAP_LABELS[lang];
+  const l = mapTexts[lang];
   const first = sideStyles(L.board).get(L.board.factionIds[0] ?? '');
   const [tint, edge] = first ? [first.tint, first.fill] : [COLOURS.space, COLOURS.ink];
   const items = [
@@ -101,7 +101,7 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
 
 /** The legend, starting at the layout's legendY; returns the SVG and the bottom edge. */
 export function drawLegend(L: Layout, view: MapView, lang: Lang, id: string): [string, number] {
-  const l = MAP_LABELS[lang];
+  const l = mapTexts[lang];
   let y = L.legendY;
   const heading = (text: string) => `<text x="${PAD}" y="${num(y + 20)}" font-size="20" font-weight="bold" fill="${COLOURS.ink}">${xml(text)}</text>`;
   const out = [heading(l.legendSides)];

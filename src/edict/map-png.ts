@@ -4,14 +4,16 @@
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { renderAsync, Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { encodeIndexedPng } from './png-indexed.ts';
 import { textAsPaths } from './text-outlines.ts';
 
 /**
- * Wide enough for the codes and names to read on a desktop mail client and sharp on a phone's
- * 2–3× screen; 1,000 rather than 1,200 px draws in two thirds of the time (bench:map: ~37 against
- * ~55 ms), which a thousand games due at once need (bench:deadline).
+ * Wide enough for the unit codes, coordinates and legend to read on a desktop mail client and on a
+ * phone zoomed in, the planets' names (the smallest text, ~9 px) still legible; at 800 px they
+ * were not. Each step down draws faster: ~1,000 maps at one deadline (bench:deadline: ~60 ms of
+ * CPU a map at 1,000 px, ~50 at 900).
  */
-export const MAP_PNG_WIDTH = 1000;
+export const MAP_PNG_WIDTH = 900;
 
 /** The four faces the map uses (regular, bold, each normal and condensed). */
 const FACES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansCondensed.ttf', 'DejaVuSansCondensed-Bold.ttf'];
@@ -46,16 +48,24 @@ function renderOptions(options: MapPngOptions): ResvgRenderOptions {
 }
 
 /**
- * The PNG of a map's SVG. About 40 ms of CPU for a typical board at 1,000 px, most of it laying
- * out text: render it once per edict, not per recipient.
+ * zlib level 3: ~10 % larger than the default level 6 (88 against 78 kB for a typical map) in
+ * half its time (~6 against ~13 ms a map); a thousand maps at one deadline (bench:deadline).
+ */
+const DEFLATE_LEVEL = 3;
+
+/**
+ * The PNG of a map's SVG, 8-bit indexed (png-indexed.ts: a third of the bytes of resvg's RGBA).
+ * About 50 ms of CPU for a typical board at 1,000 px: render it once per edict, not per recipient.
  */
 export function renderMapPng(svg: string, options: MapPngOptions = {}): Buffer {
   const opts = renderOptions(options);
-  return new Resvg(textAsPaths(svg, opts.font), opts).render().asPng();
+  const img = new Resvg(textAsPaths(svg, opts.font), opts).render();
+  return encodeIndexedPng(img.pixels, img.width, img.height, DEFLATE_LEVEL);
 }
 
 /** The same PNG, laid out and drawn on libuv's thread pool (only the PNG encoding runs on the caller's thread). */
 export async function renderMapPngAsync(svg: string, options: MapPngOptions = {}): Promise<Buffer> {
   const opts = renderOptions(options);
-  return (await renderAsync(textAsPaths(svg, opts.font), opts)).asPng();
+  const img = await renderAsync(textAsPaths(svg, opts.font), opts);
+  return encodeIndexedPng(img.pixels, img.width, img.height, DEFLATE_LEVEL);
 }

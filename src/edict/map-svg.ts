@@ -8,7 +8,7 @@ import type { Edict, GameState, Lang } from '../adjudicator/types.ts';
 import { describeView } from './map-describe.ts';
 import { boardDefs, drawBoard } from './map-board.ts';
 import { Layout } from './map-geometry.ts';
-import { MAP_LABELS } from './map-labels.ts';
+import { mapTexts } from '../text/map.ts';
 import { drawLegend, drawTitle, titleLines } from './map-legend.ts';
 import { drawArrows, drawBadges, drawGhosts, drawUnits } from './map-marks.ts';
 import { COLOURS } from './map-style.ts';
@@ -50,7 +50,7 @@ export function renderMapSvg(board: Board, input: Edict | GameState, options: Ma
     `<defs>${boardDefs(id)}</defs>`,
     `<rect width="${num(L.width)}" height="${num(height)}" fill="${COLOURS.background}"/>`,
     drawTitle(title),
-    drawBoard(L, id, MAP_LABELS[lang], new Set(view.factions)),
+    drawBoard(L, id, mapTexts[lang], new Set(view.factions)),
     overlay ? drawGhosts(L, overlay, occupied) : '',
     overlay ? drawArrows(L, overlay, occupied) : '',
     drawUnits(L, view.units),

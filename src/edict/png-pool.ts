@@ -1,6 +1,7 @@
-// Map PNGs drawn on worker threads, one per core (at most 4): resvg's encoding runs on the calling
-// thread even in its async API, ~20 ms a map, so at a busy deadline the event loop would be the
-// bottleneck (bench:deadline). Workers start on first use and never keep the process alive.
+// Map PNGs drawn on worker threads, one per core (at most 4): drawing (~50 ms a map) and the
+// PNG encoding run on the calling thread (resvg encodes there even in its async API), so at a busy
+// deadline the event loop would be the bottleneck (bench:deadline). Workers start on first use and
+// never keep the process alive.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../worker-spawn.ts';

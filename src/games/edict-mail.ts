@@ -5,7 +5,7 @@ import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
-import { putAsset, type AttachmentRef } from '../db/assets.ts';
+import { putAssets, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
 import type { Game } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
@@ -13,7 +13,7 @@ import { activeObservers, type Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
-import { renderMail } from '../templates.ts';
+import { edictTexts } from '../text/edict-mail.ts';
 import { escapeHtml } from '../text/escape.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
@@ -21,27 +21,42 @@ import { privateAddress, type MailAddressing } from './welcome.ts';
 
 export interface EdictAssets {
   json: AttachmentRef;
-  /** The map in each language the players read (its title and legend are in words). */
-  maps: Partial<Record<Lang, { png: AttachmentRef; alt: string }>>;
+  /**
+   * The map, drawn once for every recipient in the language most of them read (D-EDICT-1), with
+   * its description in words for each reader's language (the HTML's alt text).
+   */
+  map: { png: AttachmentRef; lang: Lang; alt(lang: Lang): string };
+}
+
+/** D-EDICT-1: the map's words (title, legend) in the language most recipients read; a tie, Italian (the rulebook's). */
+export function mapLanguage(langs: Iterable<Lang>): Lang {
+  let en = 0;
+  let it = 0;
+  for (const lang of langs) {
+    if (lang === 'en') en++;
+    else it++;
+  }
+  return en > it ? 'en' : 'it';
 }
 
 /**
- * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
- * language some player reads, drawn on worker threads (src/edict/png-pool.ts).
+ * The edict's files, stored once for all its recipients: the JSON, and the map's PNG drawn on a
+ * worker thread (src/edict/png-pool.ts). `langs`: the recipients' languages, one per recipient.
  */
 export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
-  const jsonId = await putAsset(tx, 'application/json', Buffer.from(edictToJson(edict)));
-  const json: AttachmentRef = { assetId: jsonId, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' };
-  const maps: EdictAssets['maps'] = {};
-  for (const lang of new Set(langs)) {
-    const png = await renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }));
-    const id = await putAsset(tx, 'image/png', png);
-    maps[lang] = {
-      png: { assetId: id, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID },
-      alt: describeMap(board, edict, lang, game.name),
-    };
-  }
-  return { json, maps };
+  const lang = mapLanguage(langs);
+  const json = Buffer.from(edictToJson(edict));
+  const png = await renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }));
+  const [jsonId, pngId] = await putAssets(tx, [
+    { contentType: 'application/json', bytes: json },
+    { contentType: 'image/png', bytes: png },
+  ]);
+  const alts = new Map<Lang, string>();
+  const alt = (l: Lang) => alts.get(l) ?? alts.set(l, describeMap(board, edict, l, game.name)).get(l)!;
+  return {
+    json: { assetId: jsonId!, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' },
+    map: { png: { assetId: pngId!, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID }, lang, alt },
+  };
 }
 
 const MAP_CID = 'map@starts-foundation';
@@ -93,21 +108,20 @@ export function edictMails(a: EdictMailArgs): OutboxInput[] {
 export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: readonly Observer[], publicUrl: string): OutboxInput[] {
   return observers.map((o) => {
     const lang: Lang = o.lang;
-    const it = lang === 'it';
+    const T = edictTexts[lang];
     const deadlines = a.nextTurn
       ? { nextDeadline: formatInstant(a.nextTurn.deadline, a.game.timeZone, lang), ...(a.edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, a.game.timeZone, lang) } : {}) }
       : {};
     const link = `${publicUrl.replace(/\/$/, '')}/unsubscribe/${o.token}`;
-    const { subject, text } = renderMail('edict-observer', lang, {
+    const { subject, text } = T.edictObserver({
       game: a.game.id,
       gameName: a.game.name,
       turn: a.edict.turn,
-      versionNote: a.version > 1 ? (it ? ` (emendato, versione ${a.version})` : ` (amended, version ${a.version})`) : '',
-      gameOver: a.nextTurn ? '' : it ? 'La partita è finita.\n' : 'The game is over.\n',
+      versionNote: T.versionNote(a.version),
+      gameOver: T.gameOver(!a.nextTurn),
       unsubscribe: link,
       edict: renderEdict(a.edict, a.board, lang, deadlines),
     });
-    const map = a.assets.maps[lang];
     const thread = gameThread(a.game.id, a.mail.domain);
     return {
       kind: 'edict-observer',
@@ -118,8 +132,8 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       references: thread,
       messageId: newMessageId(a.mail.domain),
       bodyText: text,
-      bodyHtml: edictHtml(text, map?.alt ?? null, lang),
-      attachments: [a.assets.json, ...(map ? [map.png] : [])],
+      bodyHtml: edictHtml(text, a.assets.map.alt(lang), lang),
+      attachments: [a.assets.json, a.assets.map.png],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
     };
@@ -137,32 +151,21 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
       }
     : {};
   const text = textFor(lang, tz, deadlines);
-  const it = lang === 'it';
-  const { subject, text: body } = renderMail('edict', lang, {
+  const T = edictTexts[lang];
+  const { subject, text: body } = T.edict({
     game: game.id,
     gameName: game.name,
     turn: edict.turn,
-    versionNote: a.version > 1 ? (it ? ` (emendato, versione ${a.version})` : ` (amended, version ${a.version})`) : '',
-    amendment: a.reason
-      ? it
-        ? `L'arbitro ha emendato questo editto (R-EDICT-3). Motivo: ${a.reason}\n\n`
-        : `The referee has amended this edict (R-EDICT-3). Reason: ${a.reason}\n\n`
-      : '',
-    gameOver: a.nextTurn ? '' : it ? 'La partita è finita.\n' : 'The game is over.\n',
-    lateNote: a.late
-      ? it
-        ? `\nQuesto turno è stato chiuso in ritardo, ${formatInstant(a.late.closedAt, tz, lang)}, perché il servizio non era attivo alla scadenza (${formatInstant(a.late.deadline, tz, lang)}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
-        : `\nThis turn was closed late, ${formatInstant(a.late.closedAt, tz, lang)}, because the service was not running at its deadline (${formatInstant(a.late.deadline, tz, lang)}). Only sheets received by the deadline count (D-TURN-2).\n`
-      : '',
+    versionNote: T.versionNote(a.version),
+    amendment: T.amendment(a.reason),
+    gameOver: T.gameOver(!a.nextTurn),
+    lateNote: T.lateNote(a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null),
     address: privateAddress(a.mail, player.secret),
-    attachmentsNote: a.assets.maps[lang]
-      ? it ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : 'The map is attached (PNG), and the edict as data (JSON).'
-      : it ? "In allegato l'editto come dati (JSON)." : 'The edict as data is attached (JSON).',
+    attachmentsNote: T.attachmentsNote(true),
     edict: text,
   });
   const thread = gameThread(game.id, a.mail.domain);
-  const map = a.assets.maps[lang];
-  const attachments = [a.assets.json, ...(map ? [map.png] : [])];
+  const attachments = [a.assets.json, a.assets.map.png];
   return {
     kind: a.version > 1 ? 'edict-amended' : 'edict',
     gameId: game.id,
@@ -173,14 +176,14 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     references: thread,
     messageId: newMessageId(a.mail.domain),
     bodyText: body,
-    bodyHtml: edictHtml(body, map?.alt ?? null, lang),
+    bodyHtml: edictHtml(body, a.assets.map.alt(lang), lang),
     attachments,
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   };
 }
 
 /** The same text, monospaced (the ASCII map and tables need it), with the map inline above it. */
-function edictHtml(text: string, mapAlt: string | null, lang: Lang): string {
-  const img = mapAlt !== null ? `<p><img src="cid:${MAP_CID}" alt="${escapeHtml(mapAlt)}" style="max-width:100%;height:auto"></p>\n` : '';
+function edictHtml(text: string, mapAlt: string, lang: Lang): string {
+  const img = `<p><img src="cid:${MAP_CID}" alt="${escapeHtml(mapAlt)}" style="max-width:100%;height:auto"></p>\n`;
   return `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"></head><body>\n${img}<pre style="font-family:monospace;white-space:pre-wrap">${escapeHtml(text)}</pre>\n</body></html>\n`;
 }

@@ -13,7 +13,7 @@ import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
-import { renderMail } from '../templates.ts';
+import { turnTexts } from '../text/turn-mail.ts';
 import { applyAbsenceMail } from './absence-record.ts';
 import { allSheetsIn, closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
@@ -178,7 +178,7 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
     const players = (await listPlayers(tx, gameId)).filter((p) => p.joinedTurn <= number);
     const mails = players.map((p) =>
       notice(deps, game, p, 'early-withdrawn', `early-withdrawn:${game.id}:${number}:${turn.earlyAt!.toISOString()}:${p.id}`,
-        renderMail('early-withdrawn', p.lang, { game: game.id, gameName: game.name, turn: number, deadline: when(game, p, turn.deadline) })),
+        turnTexts[p.lang].earlyWithdrawn({ game: game.id, gameName: game.name, turn: number, deadline: when(game, p, turn.deadline) })),
     );
     await enqueueMany(tx, mails);
     return mails.length;
@@ -186,12 +186,12 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 }
 
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
-  const rendered = renderMail('early', p.lang, { game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt) });
+  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt) });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
 }
 
 function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): OutboxInput {
-  const rendered = renderMail('grace', p.lang, {
+  const rendered = turnTexts[p.lang].grace({
     game: game.id, gameName: game.name, turn: turn.number, player: p.displayName ?? p.email,
     closesAt: when(game, p, turnClosesAt(game, turn)), address: privateAddress(deps.ctx.mail, p.secret),
   });
@@ -219,18 +219,16 @@ function notice(deps: TurnJobDeps, game: Game, p: Player, kind: string, dedupeKe
 /** One per offset per deadline: a moved deadline is a new version, and gets its own reminders. */
 function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Date, offset: number, problems: Problem[] | null): OutboxInput {
   const lang: Lang = p.lang;
-  const it = lang === 'it';
+  const T = turnTexts[lang];
   const missing = problems
     ? [
-        it ? 'Il foglio che abbiamo per te ha dei problemi:' : 'The sheet we hold for you has problems:',
-        ...problems.slice(0, 20).map((q) => `  ${it ? 'riga' : 'line'} ${q.line}: ${q.message[lang]}`),
-        ...(problems.length > 20 ? [it ? `  … e altri ${problems.length - 20}` : `  … and ${problems.length - 20} more`] : []),
-        it ? 'Puoi mandarne uno corretto fino alla scadenza.' : 'You may send a corrected one until the deadline.',
+        T.sheetHasProblems,
+        ...problems.slice(0, 20).map((q) => T.problemLine(q.line, q.message[lang])),
+        ...(problems.length > 20 ? [T.moreProblems(problems.length - 20)] : []),
+        T.sendCorrected,
       ].join('\n')
-    : it
-      ? 'Non abbiamo ancora ricevuto ordini da te per questo turno: senza, le tue unità restano ferme (R-TURN-5).'
-      : 'We have no orders from you for this turn yet: without them your units hold (R-TURN-5).';
-  const rendered = renderMail('reminder', lang, {
+    : T.noOrdersYet;
+  const rendered = T.reminder({
     game: game.id,
     gameName: game.name,
     turn: turn.number,
@@ -244,7 +242,7 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Dat
 
 function declarationMissed(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, chancellor: Player): OutboxInput {
   const board = boardFor(game.map);
-  const rendered = renderMail('declaration-missed', p.lang, {
+  const rendered = turnTexts[p.lang].declarationMissed({
     game: game.id,
     gameName: game.name,
     turn: turn.number,

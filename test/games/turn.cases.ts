@@ -133,12 +133,14 @@ export function turnCases(open: () => Promise<Database>): void {
       const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);
       expect(new Set(refs.map((r) => r.assetId)).size).toBe(1);
       const asset = (await findAssets(db, [refs[0]!.assetId])).get(refs[0]!.assetId)!;
-      // The map: one PNG per language read in the game, inline in the HTML with the position as alt text.
+      // D-EDICT-1: one PNG for everybody, inline in the HTML with the position as alt text in each reader's language.
       const maps = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'image/png')!);
-      expect(new Set(maps.map((r) => r.assetId)).size).toBe(2);
+      expect(new Set(maps.map((r) => r.assetId)).size).toBe(1);
       const png = (await findAssets(db, [maps[0]!.assetId])).get(maps[0]!.assetId)!;
       expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       expect(en.bodyHtml).toMatch(/<img src="cid:map@starts-foundation" alt="[^"]*Hutt/);
+      expect(en.bodyHtml).toMatch(/<img [^>]*alt="Map of /);
+      expect(it.bodyHtml).toMatch(/<img [^>]*alt="Mappa /);
       expect(en.bodyText).toContain('The map is attached (PNG)');
       expect(JSON.parse(asset.bytes.toString('utf8'))).toMatchObject({ gameId: game.id, turn: 1, chancellor: 'sith' });
     });

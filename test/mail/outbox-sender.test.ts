@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { putAsset } from '../../src/db/assets.ts';
 import type { Database } from '../../src/db/client.ts';
 import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
+import { mailAssets } from '../../src/db/schema.ts';
 import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
@@ -83,5 +85,41 @@ describe('sendDueMail', () => {
     }
     expect(first + rest).toBe(6);
     expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  it('reads an attachment once for every batch that sends it, and never another database’s', async () => {
+    const db = database.db;
+    const png = Buffer.from('89504e470d0a1a0a00000001', 'hex');
+    const id = await putAsset(db, 'image/png', png);
+    const refs = [{ assetId: id, filename: 'map.png', contentType: 'image/png' }];
+    await enqueueMany(db, [21, 22, 23, 24].map((i) => mail(i, refs)));
+    const out = join(dir, 'cache');
+    const transport = createFileTransport(out, log);
+    expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log }, 2)).toBe(2);
+    // Stored assets never change (they are found by their content): changed behind the sender's
+    // back here, only to see that the next batch does not read them again.
+    await db.update(mailAssets).set({ bytes: Buffer.from('changed') }).where(eq(mailAssets.id, id));
+    expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log }, 2)).toBe(2);
+    for (const f of readdirSync(out).filter((n) => n.endsWith('.eml'))) {
+      const parsed = await simpleParser(readFileSync(join(out, f)));
+      expect(parsed.attachments[0]?.content.equals(png), f).toBe(true);
+    }
+
+    // Another database with an asset of the same id: its own bytes, not the cached ones.
+    const other = await openTestPglite();
+    try {
+      const mine = Buffer.from('another database');
+      const otherId = await putAsset(other.db, 'image/png', mine);
+      expect(otherId).toBe(1);
+      const sameId = await putAsset(db, 'image/png', Buffer.from('89504e47'));
+      await enqueueMany(other.db, [mail(31, [{ assetId: otherId, filename: 'map.png', contentType: 'image/png' }])]);
+      await enqueueMany(db, [mail(32, [{ assetId: sameId, filename: 'map.png', contentType: 'image/png' }])]);
+      const out2 = join(dir, 'other');
+      expect(await sendDueMail({ db: other.db, transport: createFileTransport(out2, log), from: 'orders@sf.test', log })).toBe(1);
+      const [file] = readdirSync(out2).filter((n) => n.endsWith('.eml'));
+      expect((await simpleParser(readFileSync(join(out2, file!)))).attachments[0]?.content.equals(mine)).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 });

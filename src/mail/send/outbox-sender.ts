@@ -52,14 +52,52 @@ export const SEND_LEASE_MS = 60_000;
 /** Mails in flight at once: a few more than the SMTP pool's 3 connections, so that one mail's database write overlaps another's SMTP transaction. */
 const CONCURRENCY = 5;
 
+/**
+ * Attachments recently sent, by id, per database. A stored asset never changes (it is found by its
+ * content), and an edict's map goes to every player of the game, often across two batches: read
+ * once, not once a batch.
+ */
+class AssetCache {
+  private readonly byId = new Map<number, MailAsset>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  async get(db: Db, ids: readonly number[]): Promise<Map<number, MailAsset>> {
+    const out = new Map<number, MailAsset>();
+    for (const id of ids) {
+      const hit = this.byId.get(id);
+      if (hit) out.set(id, hit);
+    }
+    const read = await findAssets(db, ids.filter((id) => !out.has(id)));
+    for (const [id, asset] of read) {
+      out.set(id, asset);
+      this.byId.set(id, asset);
+      this.bytes += asset.bytes.length;
+    }
+    // The oldest go first (a Map keeps insertion order); what this batch uses is in `out` anyway.
+    for (const [id, asset] of this.byId) {
+      if (this.bytes <= this.maxBytes) break;
+      this.byId.delete(id);
+      this.bytes -= asset.bytes.length;
+    }
+    return out;
+  }
+}
+
+const assetCaches = new WeakMap<Db, AssetCache>();
+const ASSET_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Sends one batch of due mail; returns how many were sent. */
-export async function sendDueMail(deps: OutboxSenderDeps, limit = 50): Promise<number> {
+export async function sendDueMail(deps: OutboxSenderDeps, limit = 100): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const leaseClock = deps.leaseClock ?? Date.now;
   const claimedAt = leaseClock();
   const rows = await claimBatch(deps.db, { limit, now: now(), leaseMs: SEND_LEASE_MS });
-  // One read for the batch: an edict's map is the same asset in every player's mail.
-  const assets = await findAssets(deps.db, rows.flatMap((r) => attachmentsOf(r).map((a) => a.assetId)));
+  if (rows.length === 0) return 0;
+  let cache = assetCaches.get(deps.db);
+  if (!cache) assetCaches.set(deps.db, (cache = new AssetCache(ASSET_CACHE_BYTES)));
+  const assets = await cache.get(deps.db, [...new Set(rows.flatMap((r) => attachmentsOf(r).map((a) => a.assetId)))]);
   let sent = 0;
   let next = 0;
   const worker = async () => {

@@ -19,11 +19,14 @@ export interface SmtpOptions {
   maxConnections?: number;
 }
 
+/** Connections the pool keeps open by default (bench:deadline compares raw nodemailer with as many). */
+export const SMTP_POOL_CONNECTIONS = 3;
+
 export function createSmtpTransport(smtpUrl: string, log: Logger, opts: SmtpOptions = {}): MailTransport & { close(): Promise<void> } {
   const transporter = createTransport({
     url: smtpUrl,
     pool: true,
-    maxConnections: opts.maxConnections ?? 3,
+    maxConnections: opts.maxConnections ?? SMTP_POOL_CONNECTIONS,
     ...(opts.dkim ? { dkim: opts.dkim } : {}),
   });
   const safeUrl = smtpUrl.replace(/\/\/[^@/]*@/, '//***@'); // never log credentials

@@ -1,0 +1,178 @@
+// The map's pixels as an indexed (palette) PNG. A map is flat colours plus the anti-aliased edges
+// between them: the 256 commonest colours cover ~98 % of its pixels, so an 8-bit palette keeps it
+// looking the same at about a third of the bytes of resvg's RGBA PNG, and encodes in less CPU
+// (bench:deadline: a thousand maps at one deadline, each stored once and mailed to every player).
+// Our own: the registry's palette encoders are unmaintained (upng-js, 2017) or native with
+// downloaded binaries (sharp); this is a palette, zlib's deflate and three chunks.
+import { crc32, deflateSync } from 'node:zlib';
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  out.set(data, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+/**
+ * The nearest palette colour (squared distance in RGB) to each colour left out of the palette.
+ * The palette is searched in order of red outward from the colour's own red, and the search
+ * stops once red alone is farther than the best found: a few dozen comparisons, not 256.
+ */
+class NearestColour {
+  private readonly order: number[];
+  private readonly reds: Int32Array;
+  private readonly greens: Int32Array;
+  private readonly blues: Int32Array;
+
+  constructor(palette: Uint32Array) {
+    this.order = [...palette.keys()].sort((a, b) => (palette[a]! & 0xff) - (palette[b]! & 0xff) || a - b);
+    this.reds = Int32Array.from(this.order, (i) => palette[i]! & 0xff);
+    this.greens = Int32Array.from(this.order, (i) => (palette[i]! >>> 8) & 0xff);
+    this.blues = Int32Array.from(this.order, (i) => (palette[i]! >>> 16) & 0xff);
+  }
+
+  /** The palette index nearest to `rgb` (red in the low byte); the lowest index on a tie. */
+  of(rgb: number): number {
+    const r = rgb & 0xff;
+    const g = (rgb >>> 8) & 0xff;
+    const b = (rgb >>> 16) & 0xff;
+    const reds = this.reds;
+    let lo = 0;
+    let hi = reds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reds[mid]! < r) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = -1;
+    let bestD = Infinity;
+    for (let up = lo, down = lo - 1; up < reds.length || down >= 0; ) {
+      const dUp = up < reds.length ? (reds[up]! - r) ** 2 : Infinity;
+      const dDown = down >= 0 ? (r - reds[down]!) ** 2 : Infinity;
+      if (Math.min(dUp, dDown) > bestD) break;
+      const k = dUp <= dDown ? up++ : down--;
+      const dg = g - this.greens[k]!;
+      const db = b - this.blues[k]!;
+      const d = (dUp <= dDown ? dUp : dDown) + dg * dg + db * db;
+      const i = this.order[k]!;
+      if (d < bestD || (d === bestD && i < best)) {
+        best = i;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+}
+
+/**
+ * Each colour (24-bit) met gets a number, 0, 1, 2… in order, by open addressing: a map has a few
+ * thousand colours and ~150,000 runs to look up, where a Map cost more than all the rest.
+ */
+class ColourNumbers {
+  private static readonly EMPTY = 0xffffffff;
+  private bits = 14;
+  private keys = new Uint32Array(1 << this.bits).fill(ColourNumbers.EMPTY);
+  private numbers = new Uint32Array(1 << this.bits);
+  /** The colours by their number. */
+  readonly colours: number[] = [];
+
+  /** Fibonacci hashing: the top `bits` bits of the product. */
+  private home(rgb: number): number {
+    return Math.imul(rgb, 0x9e3779b1) >>> (32 - this.bits);
+  }
+
+  numberOf(rgb: number): number {
+    const mask = this.keys.length - 1;
+    for (let i = this.home(rgb); ; i = (i + 1) & mask) {
+      const k = this.keys[i]!;
+      if (k === rgb) return this.numbers[i]!;
+      if (k === ColourNumbers.EMPTY) {
+        const n = this.colours.push(rgb) - 1;
+        this.keys[i] = rgb;
+        this.numbers[i] = n;
+        if (this.colours.length * 2 > this.keys.length) this.rehash();
+        return n;
+      }
+    }
+  }
+
+  private rehash(): void {
+    this.bits++;
+    this.keys = new Uint32Array(1 << this.bits).fill(ColourNumbers.EMPTY);
+    this.numbers = new Uint32Array(1 << this.bits);
+    const mask = this.keys.length - 1;
+    this.colours.forEach((rgb, n) => {
+      let i = this.home(rgb);
+      while (this.keys[i] !== ColourNumbers.EMPTY) i = (i + 1) & mask;
+      this.keys[i] = rgb;
+      this.numbers[i] = n;
+    });
+  }
+}
+
+const grow = (a: Uint32Array): Uint32Array => {
+  const out = new Uint32Array(a.length * 2);
+  out.set(a);
+  return out;
+};
+
+/**
+ * An opaque RGBA image (resvg's pixels on a solid background) as a PNG of colour type 3: its
+ * commonest 256 colours as the palette, every other colour drawn as the nearest of them. Exact
+ * when the image has 256 colours or fewer. Alpha is dropped: callers render on a background.
+ */
+export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number, level = 6): Buffer {
+  if (rgba.length !== width * height * 4) throw new Error('encodeIndexedPng: the pixels do not match the size');
+  // RGBA read as one number per pixel, red in the low byte (every platform Node runs on here is
+  // little-endian), alpha masked off. A view needs 4-byte alignment: otherwise a copy.
+  const aligned = rgba.byteOffset % 4 === 0 ? rgba : rgba.slice();
+  const px = new Uint32Array(aligned.buffer, aligned.byteOffset, width * height);
+  // Long runs of one colour are the rule (~10 pixels a run on a map): each run is looked up once,
+  // counted, and remembered (its end and its colour's number) for writing the indices.
+  const numbers = new ColourNumbers();
+  let counts: Uint32Array = new Uint32Array(1 << 12);
+  let runEnds: Uint32Array = new Uint32Array(1 << 16);
+  let runColours: Uint32Array = new Uint32Array(1 << 16);
+  let runs = 0;
+  for (let i = 0; i < px.length; ) {
+    const v = px[i]!;
+    let j = i + 1;
+    while (j < px.length && px[j] === v) j++;
+    const n = numbers.numberOf(v & 0xffffff);
+    if (n === counts.length) counts = grow(counts);
+    counts[n]! += j - i;
+    if (runs === runEnds.length) [runEnds, runColours] = [grow(runEnds), grow(runColours)];
+    runEnds[runs] = j;
+    runColours[runs++] = n;
+    i = j;
+  }
+  const all = numbers.colours;
+  const byCount = all.map((_, n) => n).sort((a, b) => counts[b]! - counts[a]! || all[a]! - all[b]!);
+  const palette = Uint32Array.from(byCount.slice(0, 256), (n) => all[n]!);
+  const nearest = new NearestColour(palette);
+  const indexOf = new Uint8Array(all.length);
+  byCount.forEach((n, rank) => (indexOf[n] = rank < 256 ? rank : nearest.of(all[n]!)));
+
+  // The indices, then each row behind its filter byte (type 0, none: the usual for palette images).
+  const indices = new Uint8Array(px.length);
+  for (let r = 0, start = 0; r < runs; r++) {
+    const end = runEnds[r]!;
+    const k = indexOf[runColours[r]!]!;
+    for (let i = start; i < end; i++) indices[i] = k;
+    start = end;
+  }
+  const raw = new Uint8Array((width + 1) * height);
+  for (let y = 0; y < height; y++) raw.set(indices.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
+
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 3, 0, 0, 0], 8); // 8 bits per index, colour type 3 (palette), deflate, filter 0, no interlace
+  const plte = Buffer.alloc(palette.length * 3);
+  palette.forEach((rgb, i) => plte.set([rgb & 0xff, (rgb >>> 8) & 0xff, (rgb >>> 16) & 0xff], i * 3));
+  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('PLTE', plte), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', new Uint8Array(0))]);
+}
