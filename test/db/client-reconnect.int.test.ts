@@ -121,9 +121,11 @@ describe('sf serve on PostgreSQL', () => {
       const dataDir = path.join(root, 'late');
       const service = spawnService({ DATA_DIR: dataDir, HTTP_PORT: String(port), DATABASE_URL: url.toString(), DATABASE_CONNECT_RETRY_SECONDS: '600' });
       running.push(service);
-      // Two attempts logged, and nothing listening meanwhile.
+      // Two attempts logged; meanwhile the service already listens and says what it waits for.
       await eventually(() => expect(service.stderr()).toMatch(/database unreachable \(DATABASE_URL\), attempt 2; retrying in/), WAIT);
-      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+      const waiting = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(waiting.status).toBe(503);
+      expect(await waiting.json()).toEqual({ ok: false, database: 'starting' });
       expect(service.child.exitCode).toBeNull();
 
       proxy.setUp(true);
