@@ -4,7 +4,8 @@
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
 import { refereeAddressesOf } from '../../db/referee-addresses.ts';
-import { inArray } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { pgArray } from '../../db/arrays.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
@@ -35,7 +36,8 @@ export type AddedSheet =
 /** Which of these outbox dedupe keys are taken (the unique index answers). */
 async function queuedKeysOf(tx: Db, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await tx.select({ key: outbox.dedupeKey }).from(outbox).where(inArray(outbox.dedupeKey, [...new Set(keys)]));
+  // One array parameter, not one per key: drizzle builds and types each parameter (issue 8).
+  const rows = await tx.select({ key: outbox.dedupeKey }).from(outbox).where(sql`${outbox.dedupeKey} = any(${pgArray([...new Set(keys)])}::text[])`);
   return new Set(rows.map((r) => r.key));
 }
 
