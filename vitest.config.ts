@@ -28,10 +28,24 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
+          exclude: ['test/reliability/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // One file at a time, and only after the unit tier: servers and browsers started by
           // tests never compete with each other or with unit workers for the CPU.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // The SIGKILL and two-service runs (~5 min) mostly wait on their own pace (mail fed at a
+          // rate, kills on a schedule): one at a time beside the other integration files, so the
+          // whole suite stays under 10 minutes on two cores. Their checks are counts, not times.
+          name: 'reliability',
+          include: ['test/reliability/**/*.int.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
