@@ -44,6 +44,8 @@ export interface Config {
     maxBytes: number;
     replyRateLimitPerHour: number;
   };
+  /** A turn closed more than this after its deadline is closed late (LATE_CLOSE_MARGIN_MINUTES). */
+  lateCloseMarginMs: number;
   logLevel: LogLevel;
 }
 
@@ -92,6 +94,7 @@ export const CONFIG_VARIABLES = [
   'MAX_MAIL_BYTES',
   'REPLY_RATE_LIMIT_PER_HOUR',
   'LOG_LEVEL',
+  'LATE_CLOSE_MARGIN_MINUTES',
 ] as const;
 
 /** A variable's schema and what it must be, said once for the error message. */
@@ -221,6 +224,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: read(env, 'MAX_MAIL_BYTES', positiveInt, 10 * 1024 * 1024),
       replyRateLimitPerHour: read(env, 'REPLY_RATE_LIMIT_PER_HOUR', positiveInt, 20),
     },
+    // A turn closed more than this after its deadline (the service was down) is said to be late.
+    lateCloseMarginMs: read(env, 'LATE_CLOSE_MARGIN_MINUTES', positiveInt, 15) * 60_000,
     logLevel: read(env, 'LOG_LEVEL', kind(z.enum(LOG_LEVELS), `must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   };
   return deepFreeze(config);

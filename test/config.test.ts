@@ -45,6 +45,7 @@ describe('loadConfig', () => {
         maxBytes: 10 * 1024 * 1024,
         replyRateLimitPerHour: 20,
       },
+      lateCloseMarginMs: 15 * 60_000,
       logLevel: 'info',
     });
   });
@@ -78,8 +79,10 @@ describe('loadConfig', () => {
       MAILDIR: '/var/mail/sf',
       MAX_MAIL_BYTES: '2000000',
       REPLY_RATE_LIMIT_PER_HOUR: '5',
+      LATE_CLOSE_MARGIN_MINUTES: '45',
       LOG_LEVEL: 'debug',
     });
+    expect(c.lateCloseMarginMs).toBe(45 * 60_000);
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://sf:pw@db.example.org/sf', connectRetryMs: 5000 });
     expect(c.http).toEqual({ host: '0.0.0.0', port: 9000, publicUrl: 'https://sf.example.org' });
     expect(c.mail).toMatchObject({

@@ -10,6 +10,8 @@ import type { Edict, GameState } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
+import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { refereeAddressesOf } from '../db/referee-addresses.ts';
 import { edicts } from '../db/schema.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { listPlayers, type Player } from '../db/players.ts';
@@ -20,6 +22,9 @@ import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { moveForAbsences } from './absence-record.ts';
 import { declarationDeadlineOf, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
+import { gameThread } from './thread.ts';
+import { formatInstant } from './time-format.ts';
+import { turnTexts } from '../text/turn-mail.ts';
 
 export type CloseOutcome =
   | { closed: true; game: Game; turn: number; edict: Edict; next: Turn | null }
@@ -83,8 +88,10 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
-    const late = now.getTime() - closesAt.getTime() > (opts.lateMarginMs ?? LATE_CLOSE_MARGIN_MS) ? { deadline: closesAt, closedAt: now } : null;
+    const margin = opts.lateMarginMs ?? ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS;
+    const late = now.getTime() - closesAt.getTime() > margin ? { deadline: closesAt, closedAt: now } : null;
     await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl);
+    if (late) await tellRefereesClosedLate(tx, game, number, late, ctx);
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId,
@@ -120,4 +127,16 @@ async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, no
     declarationDeadline,
     status: 'open',
   });
+}
+
+/** The service was down across the deadline: the players read it in the edict, the referees by mail. */
+async function tellRefereesClosedLate(tx: Db, game: Game, turn: number, late: { deadline: Date; closedAt: Date }, ctx: GamesContext): Promise<void> {
+  const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
+  const thread = gameThread(game.id, ctx.mail.domain);
+  const values = { game: game.id, gameName: game.name, turn, deadline: formatInstant(late.deadline, game.timeZone, 'en'), closedAt: formatInstant(late.closedAt, game.timeZone, 'en') };
+  const text = turnTexts.en.closedLate(values); // referees use the console, in English
+  await enqueueMany(tx, referees.map((to) => ({
+    kind: 'closed-late', gameId: game.id, toAddress: to, subject: text.subject, bodyText: text.text,
+    inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), dedupeKey: `closed-late:${game.id}:${turn}:${to}`,
+  })));
 }

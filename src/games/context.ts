@@ -12,6 +12,8 @@ export interface GamesContext {
   newSecret?: () => string;
   /** PUBLIC_URL: links in mail (an observer's unsubscribe link). */
   publicUrl?: string;
+  /** LATE_CLOSE_MARGIN_MINUTES: a turn closed later than this after its deadline is closed late. */
+  lateCloseMarginMs?: number;
 }
 
 /** A secret no player anywhere has yet (the unique index is the last word; this avoids tripping it). */

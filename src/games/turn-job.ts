@@ -95,7 +95,7 @@ async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, clos
   if (outcome.closed) {
     pass.closed.push(key);
     const lateMs = (deps.ctx.now?.() ?? new Date()).getTime() - closesAt.getTime();
-    if (lateMs > LATE_CLOSE_MARGIN_MS) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round(lateMs / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict)');
+    if (lateMs > (deps.ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS)) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round(lateMs / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict, referees by mail)');
     deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
   }
 }

@@ -62,6 +62,11 @@ alla sua fine, nei limiti della partita:
 
 Una scadenza non si sposta mai prima. I fogli già inviati restano validi.
 `),
+    closedLate: (v: { game: string; gameName: string; turn: number; deadline: string; closedAt: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn} chiuso in ritardo`, `
+Il turno ${v.turn} di "${v.gameName}" scadeva ${v.deadline} ma è stato giudicato solo ${v.closedAt}:
+il servizio non era in funzione alla scadenza. L'editto lo dice ai giocatori; i fogli considerati
+sono quelli ricevuti entro la scadenza (D-TURN-2, D-TURN-3).
+`),
   },
   en: {
     reminder: (v) => mail(`[SF ${v.game}] Reminder: your orders for turn ${v.turn}`, `
@@ -113,6 +118,11 @@ the end of it, as the game allows:
   the Chancellor declares by: ${v.declarationDeadline}
 
 A deadline never moves earlier. Sheets already sent stand.
+`),
+    closedLate: (v) => mail(`[SF ${v.game}] Turn ${v.turn} closed late`, `
+Turn ${v.turn} of "${v.gameName}" was due ${v.deadline} but was adjudicated only ${v.closedAt}:
+the service was not running at the deadline. The edict tells the players; the sheets used are those
+received by the deadline (D-TURN-2, D-TURN-3).
 `),
   },
 });

@@ -1,4 +1,5 @@
 // Closing turns and the turn job, run on PGlite (turn.test.ts) and on PostgreSQL (turn.int.test.ts).
+import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewSheet } from '../../src/adjudicator/review.ts';
@@ -148,8 +149,16 @@ export function turnCases(open: () => Promise<Database>): void {
     it('D-TURN-2: a turn closed well after its deadline (the service was down) says so in the edict', async () => {
       clock.set(START);
       const { game } = await createGame(db, input('Close Outage'), ctx);
+      await addReferee(db, 'ref@example.com', 'test');
+      await assignReferee(db, game.id, 'ref@example.com', 'test');
       clock.set(new Date(TURN1_DEADLINE.getTime() + 3 * 60 * MINUTE));
       const out = await closeTurn(db, game.id, 1, ctx);
+      // The referee is told by mail, once, in the game's thread.
+      const told = await listOutbox(db, { gameId: game.id, kind: 'closed-late' });
+      expect(told.map((m) => m.toAddress)).toEqual(['ref@example.com']);
+      expect(told[0]!.bodyText).toContain('was not running at the deadline');
+      expect(await closeTurn(db, game.id, 1, ctx)).toMatchObject({ closed: false });
+      expect(await listOutbox(db, { gameId: game.id, kind: 'closed-late' })).toHaveLength(1);
       const mails = await listOutbox(db, { gameId: game.id, kind: 'edict' });
       expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('This turn was closed late, Sunday, 23 March 2025 at 23:00 CET');
       expect(mails.find((m) => m.toAddress === 'b@example.com')!.bodyText).toContain('Questo turno è stato chiuso in ritardo');
