@@ -26,8 +26,14 @@ import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { turnTexts } from '../text/turn-mail.ts';
 
+export interface LateClose {
+  deadline: Date;
+  closedAt: Date;
+}
+
 export type CloseOutcome =
-  | { closed: true; game: Game; turn: number; edict: Edict; next: Turn | null }
+  /** `late`: closed more than the late-close margin after its deadline (D-TURN-2), else null. */
+  | { closed: true; game: Game; turn: number; edict: Edict; next: Turn | null; late: LateClose | null }
   | { closed: false; reason: 'no-game' | 'not-open' | 'not-due' | 'not-current' | 'not-all-valid' };
 
 export interface CloseTurnOptions {
@@ -98,7 +104,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
       action: 'turn.close',
       detail: { turn: number, deadline: turn.deadline.toISOString(), sheets: standing.map((s) => s.faction), winners: edict.winners, late: now.getTime() - turn.deadline.getTime() },
     });
-    return { closed: true, game: updated ?? game, turn: number, edict, next: nextTurn } as const;
+    return { closed: true, game: updated ?? game, turn: number, edict, next: nextTurn, late } as const;
   });
 }
 
@@ -130,7 +136,7 @@ async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, no
 }
 
 /** The service was down across the deadline: the players read it in the edict, the referees by mail. */
-async function tellRefereesClosedLate(tx: Db, game: Game, turn: number, late: { deadline: Date; closedAt: Date }, ctx: GamesContext): Promise<void> {
+async function tellRefereesClosedLate(tx: Db, game: Game, turn: number, late: LateClose, ctx: GamesContext): Promise<void> {
   const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
   const thread = gameThread(game.id, ctx.mail.domain);
   const values = { game: game.id, gameName: game.name, turn, deadline: formatInstant(late.deadline, game.timeZone, 'en'), closedAt: formatInstant(late.closedAt, game.timeZone, 'en') };

@@ -15,7 +15,7 @@ import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
 import { turnTexts } from '../text/turn-mail.ts';
 import { applyAbsenceMail } from './absence-record.ts';
-import { allSheetsIn, closeTurn, LATE_CLOSE_MARGIN_MS } from './close-turn.ts';
+import { allSheetsIn, closeTurn } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { dueReminderOffset, turnClosesAt } from './schedule.ts';
@@ -94,8 +94,9 @@ async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, clos
   const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx);
   if (outcome.closed) {
     pass.closed.push(key);
-    const lateMs = (deps.ctx.now?.() ?? new Date()).getTime() - closesAt.getTime();
-    if (lateMs > (deps.ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS)) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round(lateMs / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict, referees by mail)');
+    // closeTurn decided whether it was late (the edict and the referees' mail say so): only logged here.
+    const { late } = outcome;
+    if (late) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round((late.closedAt.getTime() - late.deadline.getTime()) / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict, referees by mail)');
     deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
   }
 }
