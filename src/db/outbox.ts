@@ -157,17 +157,6 @@ export async function markFailed(db: Db, id: number, error: string, opts: FailOp
   return row ?? null;
 }
 
-/** Our mail that came back as a bounce: failed for good, with the report's reason (issue 9). */
-export async function markBounced(db: Db, messageIds: readonly string[], reason: string): Promise<number> {
-  if (messageIds.length === 0) return 0;
-  const rows = await db
-    .update(outbox)
-    .set({ status: 'failed', lastError: reason.slice(0, 2000) })
-    .where(inArray(outbox.messageId, [...messageIds]))
-    .returning({ id: outbox.id });
-  return rows.length;
-}
-
 export async function findOutbox(db: Db, id: number): Promise<OutboxMail | null> {
   const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
   return row ?? null;
