@@ -161,7 +161,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     gameOver: T.gameOver(!a.nextTurn),
     lateNote: T.lateNote(a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null),
     address: privateAddress(a.mail, player.secret),
-    attachmentsNote: T.attachmentsNote(true),
+    attachmentsNote: T.attachmentsNote,
     edict: text,
   });
   const thread = gameThread(game.id, a.mail.domain);

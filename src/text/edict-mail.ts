@@ -38,7 +38,8 @@ ${v.edict}
       late
         ? `\nQuesto turno è stato chiuso in ritardo, ${late.closedAt}, perché il servizio non era attivo alla scadenza (${late.deadline}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
         : '',
-    attachmentsNote: (withMap: boolean) => (withMap ? "In allegato la mappa (PNG) e l'editto come dati (JSON)." : "In allegato l'editto come dati (JSON)."),
+    // Every edict has its map (D-EDICT-1: drawn once for all its recipients).
+    attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
   en: {
     edict: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
@@ -63,6 +64,6 @@ ${v.edict}
       late
         ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`
         : '',
-    attachmentsNote: (withMap) => (withMap ? 'The map is attached (PNG), and the edict as data (JSON).' : 'The edict as data is attached (JSON).'),
+    attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
   },
 });

@@ -86,10 +86,7 @@ describe('mail texts', () => {
     expect(edictTexts.en.amendment('typo')).toBe('The referee has amended this edict (R-EDICT-3). Reason: typo\n\n');
     expect(edictTexts.it.lateNote(null)).toBe('');
     expect(edictTexts.en.lateNote({ closedAt: 'C', deadline: 'D' })).toMatch(/^\nThis turn was closed late, C, .*\(D\)\. .*\n$/);
-    expect([edictTexts.en.attachmentsNote(true), edictTexts.en.attachmentsNote(false)]).toEqual([
-      'The map is attached (PNG), and the edict as data (JSON).',
-      'The edict as data is attached (JSON).',
-    ]);
+    expect(edictTexts.en.attachmentsNote).toBe('The map is attached (PNG), and the edict as data (JSON).');
   });
 
   it('durations and weekly deadlines in words', () => {
