@@ -1,7 +1,7 @@
 // Inbound mail, stored byte for byte before anything else happens to it, so that nothing is
 // lost if parsing or answering fails, and so the referee can always see what a player sent.
 import { createHash } from 'node:crypto';
-import { and, asc, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lte, notInArray, or, sql } from 'drizzle-orm';
 import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
 import { inboundMessages } from './schema.ts';
@@ -238,11 +238,13 @@ export async function pendingReceivedBy(db: Db, at: Date): Promise<boolean> {
 }
 
 /** Stored but not yet processed (say the process stopped in between), oldest first. */
-export async function listPendingInbound(db: Db, limit = 100): Promise<InboundMessage[]> {
+/** Pending mail, oldest first; `skip`: ids this caller already tried and left pending. */
+export async function listPendingInbound(db: Db, limit = 100, skip: readonly number[] = []): Promise<InboundMessage[]> {
+  const pending = eq(inboundMessages.status, 'pending');
   return db
     .select()
     .from(inboundMessages)
-    .where(eq(inboundMessages.status, 'pending'))
+    .where(skip.length ? and(pending, notInArray(inboundMessages.id, [...skip])) : pending)
     .orderBy(asc(inboundMessages.receivedAt), asc(inboundMessages.id))
     .limit(limit);
 }

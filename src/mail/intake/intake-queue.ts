@@ -37,9 +37,9 @@ export class IntakeQueue {
     return { id: item!.id, duplicate: item!.duplicate, result };
   }
 
-  /** Processes whatever is still pending in the database, in line with the batches. */
-  sweep(limit?: number): Promise<void> {
-    return this.run(async () => void (await processPending(this.deps, limit)));
+  /** Processes everything still pending in the database, in line with the batches. */
+  sweep(pageSize?: number): Promise<void> {
+    return this.run(async () => void (await processPending(this.deps, pageSize)));
   }
 
   /** Resolves when everything accepted so far has been processed. */

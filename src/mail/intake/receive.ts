@@ -44,12 +44,23 @@ export async function storeMails(deps: IntakeDeps, mails: ArrivedMail[]): Promis
   return stored.map((s, i) => (s.duplicate ? s : { ...s, raw: mails[i]!.raw }));
 }
 
-/** Processes mail left pending (a crash, a failure): oldest first. Returns how many were handled. */
-export async function processPending(deps: IntakeDeps, limit = 100): Promise<number> {
-  const rows = await listPendingInbound(deps.db, limit);
-  // Listed as pending: the locked re-check decides.
-  const results = await processStored(deps, rows.map((r) => ({ id: r.id, raw: r.raw })));
-  return results.filter((r) => r !== null).length;
+/**
+ * Processes mail left pending (a crash, a failure), oldest first, a page of `pageSize` at a time
+ * until none is left: the whole backlog of a restart is read before any mail fetched after it, so
+ * a player's earlier sheet is never read after a later one (D-MAIL-20 would call it superseded).
+ * Mail that fails stays pending for the next sweep, tried once in this one.
+ * Returns how many were handled.
+ */
+export async function processPending(deps: IntakeDeps, pageSize = 100): Promise<number> {
+  let handled = 0;
+  const failed: number[] = []; // tried once in this sweep is enough: each try counts as an attempt
+  for (;;) {
+    const rows = await listPendingInbound(deps.db, pageSize, failed);
+    // Listed as pending: the locked re-check decides.
+    const results = await processStored(deps, rows.map((r) => ({ id: r.id, raw: r.raw })));
+    results.forEach((r, i) => (r === null ? failed.push(rows[i]!.id) : handled++));
+    if (rows.length < pageSize || results.every((r) => r === null)) return handled;
+  }
 }
 
 /** SQLSTATEs of failures that are the moment's, not the mail's: not counted as attempts. */

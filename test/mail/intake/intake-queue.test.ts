@@ -178,6 +178,27 @@ describe('sweep', () => {
     expect(await acks()).toHaveLength(3);
   });
 
+  it('reads a backlog bigger than one page in full before mail fetched after it (no earlier sheet judged superseded)', async () => {
+    // Seen under load in the SIGKILL run: a restart left 130 mails pending, the sweep read 100,
+    // fresh mail went next, and the other 30 were answered "superseded" half a minute later.
+    const db = world.database.db;
+    const t0 = world.clock.now;
+    const backlog = [];
+    for (let n = 0; n < 7; n++) {
+      const raw = sheetFrom(0, `V: ${n % 2 ? 'Hutt' : 'Sith'}\n`, `backlog-${n}@example.org`);
+      backlog.push(await storeInbound(db, raw, { source: 'imap', sourceKey: `backlog:${n}`, receivedAt: minutesAfter(t0, n) }));
+    }
+    const queue = new IntakeQueue(world.deps);
+    void queue.sweep(3); // pages of 3: the backlog takes three
+    const fresh = [arrived(sheetFrom(0, 'V: Knights\n', 'after-backlog@example.org'), minutesAfter(t0, 10))];
+    await queue.accept(fresh);
+    await queue.idle();
+    const inboundIds = [...backlog.map((b) => b.id), (await rowsOf(fresh))[0]!.id];
+    expect((await history(0)).map((s) => [s.version, s.inboundId])).toEqual(inboundIds.map((id, i) => [i + 1, id]));
+    expect(await acks()).toHaveLength(8);
+    expect((await listOutbox(db, { gameId: 'andromeda', kind: 'refusal' })).length).toBe(0);
+  });
+
   it('runs in line behind the batches accepted before it, not beside them', async () => {
     const g = gated(world.database.db);
     const queue = new IntakeQueue({ ...world.deps, db: g.db });
