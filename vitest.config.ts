@@ -1,5 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import ReliabilityFirstSequencer from './test/harness/reliability-first.sequencer.ts';
+
+// The integration and reliability projects share one pool (same groupOrder), hence one count.
+const INTEGRATION_WORKERS = 2;
 
 // Two tiers, one command: `npm test` runs both, the unit tier first, then the integration tier.
 // Unit tests need no server; integration tests (`*.int.test.ts`) talk to real PostgreSQL,
@@ -8,6 +12,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/harness/slowest-files.reporter.ts'],
+    // Reliability files first in their group (see the sequencer for why).
+    sequence: { sequencer: ReliabilityFirstSequencer },
     projects: [
       {
         test: {
@@ -31,22 +37,25 @@ export default defineConfig({
           exclude: ['test/reliability/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One file at a time, and only after the unit tier: servers and browsers started by
-          // tests never compete with each other or with unit workers for the CPU.
-          fileParallelism: false,
+          // After the unit tier, in one pool with the reliability files (vitest gives a group one
+          // worker count): two files at a time, the reliability files first. Every server a test
+          // starts has its own port, directory and database (test/harness), so files side by
+          // side never share one.
+          maxWorkers: INTEGRATION_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
       {
         test: {
-          // The SIGKILL and two-service runs (~5 min) mostly wait on their own pace (mail fed at a
-          // rate, kills on a schedule): one at a time beside the other integration files, so the
-          // whole suite stays under 10 minutes on two cores. Their checks are counts, not times.
+          // The SIGKILL and two-service runs (~5 min together) mostly wait on their own pace (mail
+          // fed at a rate, kills on a schedule): they start first, beside each other and then
+          // beside the integration files, so the whole suite stays under 10 minutes on two cores.
+          // Their checks are counts, not times.
           name: 'reliability',
           include: ['test/reliability/**/*.int.test.ts'],
           testTimeout: 600_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          maxWorkers: INTEGRATION_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
