@@ -9,11 +9,11 @@ import type { AdjudicationChoices } from '../adjudicator/types.ts';
 import { ENGINE_VERSION } from '../adjudicator/version.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
-import { latestEdict } from '../db/edicts.ts';
+import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
 import { lockGame, updateGame } from '../db/games.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
-import { edicts, sheets as sheetsTable, turns } from '../db/schema.ts';
+import { sheets as sheetsTable, turns } from '../db/schema.ts';
 import { sheetsById } from '../db/sheets.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { and, eq } from 'drizzle-orm';
@@ -68,7 +68,7 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     }
 
     const version = previous.version + 1;
-    await tx.insert(edicts).values({
+    await insertEdictVersion(tx, {
       gameId: a.gameId, turn: a.turn, version, json: edict,
       textIt: renderEdict(edict, board, 'it'), textEn: renderEdict(edict, board, 'en'),
       reason, createdBy: ctx.actor, engineVersion: ENGINE_VERSION,

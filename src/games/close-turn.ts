@@ -9,10 +9,9 @@ import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import type { Edict, GameState } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
-import { latestEdict } from '../db/edicts.ts';
+import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
 import { refereeAddressesOf } from '../db/referee-addresses.ts';
-import { edicts } from '../db/schema.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { standingSheets, type Sheet } from '../db/sheets.ts';
@@ -78,7 +77,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     // Version 1, or the next one when a rolled-back turn closes again (the archive keeps the old).
     const version = ((await latestEdict(tx, gameId, number))?.version ?? 0) + 1;
     const reason = version > 1 ? 'adjudicated again after the turn was rolled back' : null;
-    await tx.insert(edicts).values({
+    await insertEdictVersion(tx, {
       gameId,
       turn: number,
       version,

@@ -3,7 +3,7 @@
 // player, and turn 1's edict amended once. Used by the page tests, the browser test and the bench.
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { Db } from '../../src/db/client.ts';
-import { addEdictVersion, latestEdict } from '../../src/db/edicts.ts';
+import { insertEdictVersion, latestEdict } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn } from '../../src/db/turns.ts';
@@ -71,7 +71,8 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
   }
   // The referee amends turn 1 (R-EDICT-3): a new version with its reason.
   const first = (await latestEdict(db, id, 1))!;
-  await addEdictVersion(db, { gameId: id, turn: 1, json: first.json, textIt: first.textIt, textEn: first.textEn, reason: HOSTILE_REASON, createdBy: 'referee:test' });
+  // Stored directly: amendTurn refuses a turn whose next turn has closed, and this world has closed four.
+  await insertEdictVersion(db, { ...first, version: 2, reason: HOSTILE_REASON, createdBy: 'referee:test' });
   // The open turn: the Chancellor declares (public, R-TURN-3); another player's sheet stays secret.
   const g = (await findGame(db, id))!;
   const open = (await findTurn(db, id, g.currentTurn))!;
