@@ -3,6 +3,8 @@
 // PG_ADMIN_URL names another server or user.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client.ts';
 
 const adminUrl = () => process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -36,4 +38,37 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
         await c.query(`drop database if exists ${name} with (force)`);
       }),
   };
+}
+
+/**
+ * A fresh database for the enclosing `describe`: created before its tests, dropped after them.
+ * `open()` opens an instance of the service's database on it (the caller closes it).
+ */
+export function freshDatabaseForSuite(): { url(): string; open(): Promise<Database> } {
+  let fresh: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+  });
+  afterAll(async () => {
+    await fresh?.drop();
+  });
+  const url = () => {
+    if (!fresh) throw new Error('the fresh database is made in beforeAll: use it inside a test or hook');
+    return fresh.url;
+  };
+  return { url, open: () => openDatabase({ database: { kind: 'postgres', url: url() } }) };
+}
+
+/** Two instances on one database for the enclosing `describe`, as two services would hold it. */
+export function twoInstances(open: () => Promise<Database>): { a(): Database; b(): Database } {
+  let a: Database | undefined;
+  let b: Database | undefined;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([open(), open()]);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+  return { a: () => a!, b: () => b! };
 }
