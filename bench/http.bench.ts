@@ -9,7 +9,9 @@
 // baselines, and the verdict is the median over BENCH_ROUNDS rounds (default 5). The server's own
 // CPU time per request is printed too: the steadier figure when the machine is busy.
 // BENCH_SECONDS (default 4) per measure, BENCH_CONNECTIONS (default 10),
-// BENCH_PROFILE=<dir> writes a CPU profile of the server while it serves the page. Always exits 0.
+// BENCH_LOG=info runs the app logging as `sf serve` does by default (one line per request, to
+// /dev/null here) instead of silent. BENCH_PROFILE=<dir> writes CPU profiles of the server while
+// it serves the page, then the API. Always exits 0.
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -26,6 +28,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PROFILE = process.env.BENCH_PROFILE;
+const LOG_LEVEL = process.env.BENCH_LOG ?? 'silent';
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface Result {
@@ -67,7 +70,8 @@ const median = (xs: number[]) => {
 const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
 const world = await buildWorld(database.db, { players: 8, turns: 4, name: 'Bench Game' });
 // The app as `sf serve` builds it: the public pages' cache at its default.
-const app = await buildApp({ db: database.db, log: pino({ level: 'silent' }) });
+const log = LOG_LEVEL === 'silent' ? pino({ level: 'silent' }) : pino({ level: LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: true }));
+const app = await buildApp({ db: database.db, log });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 // As a browser asks: language and compression.
 const browser = { 'accept-language': 'en', 'accept-encoding': 'gzip, deflate, br' };
@@ -91,21 +95,23 @@ try {
   // Warm up: the first render draws the map; later ones reuse it.
   for (const u of [page, api]) await fetch(u).then((r) => r.arrayBuffer());
   const html = await (await fetch(page)).text();
-  console.log(`http bench: ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds; game page ${(html.length / 1024).toFixed(0)} KiB with ${html.includes('<svg') ? 'the map inline' : 'NO MAP'}, ${(pageBytes.length / 1024).toFixed(1)} KiB as ${String(wire.headers['content-encoding'])}`);
+  console.log(`http bench: ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds, app logging at ${LOG_LEVEL}; game page ${(html.length / 1024).toFixed(0)} KiB with ${html.includes('<svg') ? 'the map inline' : 'NO MAP'}, ${(pageBytes.length / 1024).toFixed(1)} KiB as ${String(wire.headers['content-encoding'])}`);
 
   if (PROFILE) {
-    // The server's CPU while it serves the page alone (autocannon runs in its own process).
+    // The server's CPU while it serves the page alone, then the API alone (autocannon runs in its own process).
     const session = new Session();
     session.connect();
     await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-    await measure(page, browser);
-    const { profile } = await session.post('Profiler.stop');
     mkdirSync(PROFILE, { recursive: true });
-    const file = join(PROFILE, 'http-page.cpuprofile');
-    writeFileSync(file, JSON.stringify(profile));
+    for (const [name, url, headers] of [['page', page, browser], ['api', api, { 'accept-encoding': 'gzip, deflate, br' }]] as const) {
+      await session.post('Profiler.start');
+      await measure(url, headers);
+      const { profile } = await session.post('Profiler.stop');
+      const file = join(PROFILE, `http-${name}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`CPU profile of the ${name} under load: ${file}`);
+    }
     session.disconnect();
-    console.log(`CPU profile of the page under load: ${file}`);
   }
 
   const targets = {

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { healthRoutes, type StuckLoops } from './health.ts';
+import { lazyChildLogger, OneLineRequestLog } from './request-log.ts';
 import { refereeConsole, type RefereeConsoleOptions } from './referee/plugin.ts';
 import { publicRoutes } from './public/index.ts';
 import { securityHooks } from './security.ts';
@@ -33,7 +34,14 @@ export async function buildApp(opts: {
   /** The service's stuck loops, for /health. */
   stuck?: StuckLoops;
 }): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: opts.log as FastifyBaseLogger | undefined });
+  // One line per request, and a request's child logger only when something logs through it (request-log.ts).
+  const requestLog = new OneLineRequestLog();
+  const app = Fastify({
+    loggerInstance: opts.log as FastifyBaseLogger | undefined,
+    logController: requestLog,
+    ...(opts.log ? { childLoggerFactory: lazyChildLogger } : {}),
+  });
+  requestLog.use(app.log);
   const db = opts.db;
   if (typeof db === 'function') {
     // A getter: routes read app.db per request, and the gate keeps them from running before it is set.

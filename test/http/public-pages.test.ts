@@ -218,6 +218,33 @@ describe('compression', () => {
   });
 });
 
+describe('answers from the render cache', () => {
+  it('a page or API answer made once is sent again the same way: body, validators, language, security headers, 304', async () => {
+    const cached = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 60_000 });
+    const ask = (url: string, headers: Record<string, string> = {}) => cached.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', ...headers } });
+    const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== 'date'));
+    try {
+      for (const [url, headers] of [[`/games/${game}`, {}], [`/games/${game}`, { 'accept-language': 'it' }], [`/games/${game}?lang=it`, {}], [`/api/games/${game}`, {}], ['/games/no-such-game', {}], [`/api/games/no-such-game`, {}]] as const) {
+        const first = await ask(url, headers);
+        const again = await ask(url, headers); // made by the first: answered at once
+        expect(again.statusCode, url).toBe(first.statusCode);
+        expect(again.rawPayload.equals(first.rawPayload), url).toBe(true);
+        expect(comparable(again.headers), url).toEqual(comparable(first.headers));
+        expect(again.headers['x-content-type-options'], url).toBe('nosniff');
+        if (first.statusCode === 200) {
+          expect((await ask(url, { ...headers, 'if-none-match': String(first.headers.etag) })).statusCode, url).toBe(304);
+        }
+      }
+      const switched = await ask(`/games/${game}?lang=it`);
+      expect(String(switched.headers['set-cookie'])).toContain('sf_lang=it');
+      expect(switched.headers['cache-control']).toBe('private, no-cache');
+      expect((await ask(`/games/${game}`)).headers['cache-control']).toBe('public, max-age=60');
+    } finally {
+      await cached.close();
+    }
+  });
+});
+
 describe('a game that has just started', () => {
   it('shows the starting position, no planets yet, turn 1 as an election turn, and its PNG', async () => {
     const { createGame } = await import('../../src/games/index.ts');

@@ -70,6 +70,26 @@ describe('the render cache', () => {
     expect(c.lastModified.getTime()).toBeGreaterThan(a.lastModified.getTime());
   });
 
+  it('hands out a made result at once while it is fresh, and nothing before it is made, after its time or for a missing page', async () => {
+    let now = 1_000_000;
+    const cache = new RenderCache(1000, 10, () => now);
+    let finish: (v: { body: string; type: string }) => void = () => {};
+    const pending = cache.get('k', () => new Promise((resolve) => (finish = resolve)));
+    expect(cache.fresh('k')).toBeUndefined();
+    finish({ body: 'one', type: 'text/plain' });
+    const made = (await pending)!;
+    expect(cache.fresh('k')).toBe(made);
+    now += 999;
+    expect(cache.fresh('k')).toBe(made);
+    now += 1;
+    expect(cache.fresh('k')).toBeUndefined();
+    await cache.get('gone', async () => null);
+    expect(cache.fresh('gone')).toBeUndefined();
+    const none = new RenderCache(0);
+    await none.get('k', async () => ({ body: 'x', type: 'text/plain' }));
+    expect(none.fresh('k')).toBeUndefined();
+  });
+
   it('never keeps a missing page, and renders every time with a time of 0', async () => {
     let renders = 0;
     const cache = new RenderCache(1000, 10, () => 0);

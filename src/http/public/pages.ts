@@ -24,14 +24,19 @@ const VARY = 'Accept-Language, Cookie';
 export async function publicPages(app: FastifyInstance, opts: PublicOptions): Promise<void> {
   const cache = new RenderCache(opts.cacheMs ?? 1000);
 
-  async function answer(req: FastifyRequest, reply: FastifyReply, key: string, render: (lang: Lang) => Promise<string | null>) {
+  function answer(req: FastifyRequest, reply: FastifyReply, key: string, render: (lang: Lang) => Promise<string | null>) {
     const lang = pageLang(req, reply);
-    const r = await cache.get(`${lang} ${key}`, async () => {
+    const cacheKey = `${lang} ${key}`;
+    // Most requests of a crowded page find it made: sent at once, nothing for Fastify to await.
+    const made = cache.fresh(cacheKey);
+    if (made) return void sendRendered(req, reply, made, { vary: VARY, maxAge: cache.maxAge });
+    return cache.get(cacheKey, async () => {
       const body = await render(lang);
       return body === null ? null : { body, type: HTML };
+    }).then((r) => {
+      if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
+      return sendRendered(req, reply, r, { vary: VARY, maxAge: cache.maxAge });
     });
-    if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
-    return sendRendered(req, reply, r, { vary: VARY, maxAge: cache.maxAge });
   }
 
   app.get('/', (req, reply) =>

@@ -56,7 +56,7 @@ export function etagOf(body: Buffer): string {
  * is being rendered waits for that render. Last-Modified stays put while the body does not change.
  */
 export class RenderCache {
-  private readonly entries = new Map<string, { at: number; value: Promise<Rendered | null> }>();
+  private readonly entries = new Map<string, { at: number; value: Promise<Rendered | null>; done?: Rendered }>();
   private readonly lastSeen = new Map<string, Rendered>();
   /** What Cache-Control states: the TTL in whole seconds (0: revalidate every time). */
   readonly maxAge: number;
@@ -68,6 +68,15 @@ export class RenderCache {
     this.maxAge = Math.max(0, Math.floor(ttlMs / 1000));
   }
 
+  /**
+   * The result for `key` when one is made and still fresh, else undefined (then ask `get`). Lets a
+   * route answer a cached page at once: awaiting an already settled promise costs ticks on every request.
+   */
+  fresh(key: string): Rendered | undefined {
+    const hit = this.entries.get(key);
+    return hit?.done !== undefined && this.clock() - hit.at < this.ttlMs ? hit.done : undefined;
+  }
+
   get(key: string, produce: () => Promise<{ body: string | Buffer; type: string } | null>): Promise<Rendered | null> {
     const now = this.clock();
     const hit = this.entries.get(key);
@@ -75,13 +84,13 @@ export class RenderCache {
     const value = produce().then((r) => (r === null ? null : this.stamp(key, r, now)));
     if (this.ttlMs > 0) {
       if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-      const entry = { at: now, value };
+      const entry: { at: number; value: Promise<Rendered | null>; done?: Rendered } = { at: now, value };
       this.entries.set(key, entry);
       // A missing page or a failure is not kept: the game may be created in the next second.
       const forget = () => {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       };
-      value.then((r) => r ?? forget(), forget);
+      value.then((r) => (r ? (entry.done = r) : forget()), forget);
     }
     return value;
   }
