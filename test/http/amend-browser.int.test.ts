@@ -4,36 +4,23 @@
 // page, the archive (permanent links to both versions, what changed and why, R-EDICT-3) and the
 // Atom feed all show the new version at once, through the public pages' cache as served. Then a
 // player on a phone opens the game and reads the map.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
-import { type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.ts';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { listEdicts } from '../../src/db/edicts.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, updateTurn } from '../../src/db/turns.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { launchChromium } from '../harness/browser.ts';
-import { openTestPglite } from '../harness/pglite.ts';
+import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
 import { gameWithReferee, MAIL, NOW } from '../referee/world.ts';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 const REASON = 'the Chancellor chose <L8> & told us';
 const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
-let database: Database;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let browser: Browser;
-let base: string;
 let gameId: string;
 let password: string;
 
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  database = await openTestPglite();
-  const db = database.db;
+const w = browserWorld(async (db) => {
   ({ gameId, password } = await gameWithReferee(db, 'Disputa <b>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
   // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls and both could advance into
   // it — contested (R-ADV-2); the engine picks one, the referee will pick the other.
@@ -47,15 +34,7 @@ beforeAll(async () => {
   // Closed now, by the real clock: the dispute window is open and turn 2 is open to preview.
   await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
   // The public pages keep their default cache: what the amendment must get through.
-  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
-});
+}, { referee: { mail: MAIL } });
 
 function watchCsp(page: Page): string[] {
   const blocked: string[] = [];
@@ -67,7 +46,7 @@ function watchCsp(page: Page): string[] {
 
 /** The Atom feed's entries as the browser parses the XML: [title, link]. */
 async function feedEntries(page: Page): Promise<Array<[string, string]>> {
-  const res = await page.request.get(`${base}/games/${gameId}/edicts.atom`);
+  const res = await page.request.get(`${w.base}/games/${gameId}/edicts.atom`);
   expect(res.status()).toBe(200);
   const xml = await res.text();
   return page.evaluate((text) => {
@@ -78,34 +57,34 @@ async function feedEntries(page: Page): Promise<Array<[string, string]>> {
 
 describe('a dispute settled in the browser', () => {
   it('logs in, previews, amends the contested advance with a reason; the game page, the archive and the feed show version 2', async () => {
-    const edict1 = (await listEdicts(database.db, gameId))[0]!;
+    const edict1 = (await listEdicts(w.db, gameId))[0]!;
     const contested = edict1.json.advances.find((a) => a.to === 'I8')!;
     expect(contested.contested).toBe(true);
     const other = contested.candidates.find((c) => c !== contested.from)!;
     expect(other).toMatch(/^[HL]8$/);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const context = await w.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     const page = await context.newPage();
     const blocked = watchCsp(page);
 
     // Before, in Italian: the public pages know one version. They are now in the pages' cache,
     // which keeps a page up to its time-to-live (1 s, stated as max-age); the English pages read
     // after the amendment are not among them.
-    const before = await page.goto(`${base}/games/${gameId}?lang=it`);
+    const before = await page.goto(`${w.base}/games/${gameId}?lang=it`);
     expect(before?.headers()['cache-control']).toBe('private, no-cache'); // it sets the language cookie
     expect(await page.locator('#archive-h + ul').textContent()).not.toContain('versione 2');
-    expect((await page.goto(`${base}/games/${gameId}/turns/1`))?.headers()['cache-control']).toBe('public, max-age=1');
+    expect((await page.goto(`${w.base}/games/${gameId}/turns/1`))?.headers()['cache-control']).toBe('public, max-age=1');
     expect(await page.locator('.amendment').count()).toBe(0);
-    expect(await listEdicts(database.db, gameId)).toHaveLength(1);
+    expect(await listEdicts(w.db, gameId)).toHaveLength(1);
 
     // The referee logs in and previews the open turn 2: a map, nothing published.
-    await page.goto(`${base}/referee`);
+    await page.goto(`${w.base}/referee`);
     expect(new URL(page.url()).pathname).toBe('/referee/login');
     await page.fill('#email', 'ref@x.org');
     await page.fill('#password', password);
-    await Promise.all([page.waitForURL(`${base}/referee`), page.click('button[type=submit]')]);
-    await Promise.all([page.waitForURL(`${base}/referee/games/${gameId}`), page.click(`a[href="/referee/games/${gameId}"]`)]);
-    await Promise.all([page.waitForURL(`${base}/referee/games/${gameId}/preview`), page.click('text=Preview')]);
+    await Promise.all([page.waitForURL(`${w.base}/referee`), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${w.base}/referee/games/${gameId}`), page.click(`a[href="/referee/games/${gameId}"]`)]);
+    await Promise.all([page.waitForURL(`${w.base}/referee/games/${gameId}/preview`), page.click('text=Preview')]);
     expect(await page.locator('.map svg').count()).toBe(1);
     expect(await page.locator('.notice').textContent()).toContain('Nothing is stored, mailed or published');
     await page.goBack();
@@ -115,13 +94,13 @@ describe('a dispute settled in the browser', () => {
     await page.fill('#amend-reason', REASON);
     await Promise.all([page.waitForURL(/done=amended/), page.click('text=Publish the amended edict')]);
     expect(await page.locator('.notice').textContent()).toContain('The amended edict is published');
-    const versions = await listEdicts(database.db, gameId);
+    const versions = await listEdicts(w.db, gameId);
     expect(versions.map((v) => [v.version, v.reason])).toEqual([[1, null], [2, REASON]]);
     expect(versions[1]!.json.advances.find((a) => a.to === 'I8')!.from).toBe(other);
-    expect(await listOutbox(database.db, { gameId, kind: 'edict-amended' })).toHaveLength(4);
+    expect(await listOutbox(w.db, { gameId, kind: 'edict-amended' })).toHaveLength(4);
 
     // The game page: the archive lists both versions, the map is the amended position.
-    await page.goto(`${base}/games/${gameId}?lang=en`);
+    await page.goto(`${w.base}/games/${gameId}?lang=en`);
     const archive = page.locator('#archive-h + ul');
     expect(await archive.textContent()).toContain('version 2');
     expect(await archive.locator(`a[href="/games/${gameId}/turns/1/v/2"]`).count()).toBe(1);
@@ -129,7 +108,7 @@ describe('a dispute settled in the browser', () => {
     expect(desc).toContain('I8');
 
     // The archive: the newest version, what changed and why (escaped), links to both versions.
-    await page.goto(`${base}/games/${gameId}/turns/1`);
+    await page.goto(`${w.base}/games/${gameId}/turns/1`);
     expect(await page.locator('.lead').textContent()).toContain('Version 2 (the latest)');
     expect(await page.locator('.amendment').textContent()).toContain(REASON);
     expect(await page.locator('.amendment b').count()).toBe(0);
@@ -138,22 +117,22 @@ describe('a dispute settled in the browser', () => {
     expect(changes).toEqual(expect.arrayContaining([expect.stringContaining(`no longer in ${other}`), expect.stringContaining(`now in ${contested.from}`)]));
     expect(await page.locator('[aria-current="page"]').textContent()).toBe('version 2');
     // The permanent link of the first version still shows it, unamended.
-    await Promise.all([page.waitForURL(`${base}/games/${gameId}/turns/1/v/1`), page.click(`a[href="/games/${gameId}/turns/1/v/1"]`)]);
+    await Promise.all([page.waitForURL(`${w.base}/games/${gameId}/turns/1/v/1`), page.click(`a[href="/games/${gameId}/turns/1/v/1"]`)]);
     expect(await page.locator('.lead').textContent()).toContain('Version 1 of 2');
     expect(await page.locator('.amendment').count()).toBe(0);
-    expect((await page.goto(`${base}/games/${gameId}/turns/1/v/2`))?.status()).toBe(200);
+    expect((await page.goto(`${w.base}/games/${gameId}/turns/1/v/2`))?.status()).toBe(200);
     expect(await page.locator('.amendment').textContent()).toContain(REASON);
 
     // The feed: a new entry for version 2, at its permanent link, newest first.
     const entries = await feedEntries(page);
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toEqual(['Turn 1: the edict amended (version 2)', `${base}/games/${gameId}/turns/1/v/2`]);
-    const atom = await (await page.request.get(`${base}/games/${gameId}/edicts.atom`)).text();
+    expect(entries[0]).toEqual(['Turn 1: the edict amended (version 2)', `${w.base}/games/${gameId}/turns/1/v/2`]);
+    const atom = await (await page.request.get(`${w.base}/games/${gameId}/edicts.atom`)).text();
     expect(atom).not.toContain('<L8>');
 
     // The Italian pages read before the amendment show it too once their second is up.
     await expect.poll(async () => {
-      await page.goto(`${base}/games/${gameId}/turns/1?lang=it`);
+      await page.goto(`${w.base}/games/${gameId}/turns/1?lang=it`);
       return page.locator('.lead').textContent();
     }, { timeout: 60_000, interval: 250 }).toContain('Versione 2');
     expect(await page.locator('.amendment').textContent()).toContain(REASON);
@@ -163,10 +142,10 @@ describe('a dispute settled in the browser', () => {
   });
 
   it('a player on a phone opens the game and reads the map: visible, titled, described, no sideways scroll', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'it-IT' });
+    const context = await w.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'it-IT' });
     const page = await context.newPage();
     const blocked = watchCsp(page);
-    expect((await page.goto(`${base}/games/${gameId}`))?.status()).toBe(200);
+    expect((await page.goto(`${w.base}/games/${gameId}`))?.status()).toBe(200);
     const map = page.locator('figure.map svg');
     await map.scrollIntoViewIfNeeded();
     expect(await map.isVisible()).toBe(true);

@@ -2,45 +2,24 @@
 // through playwright-core, offline): the map is there and fits, the deadline shows in the viewer's
 // own zone too, the strict CSP blocks nothing of ours, and axe-core finds no serious or critical
 // accessibility issue. Screenshots go to test-artifacts/ for CI to keep.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import pino from 'pino';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { launchChromium } from '../harness/browser.ts';
-import { openTestPglite } from '../harness/pglite.ts';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
 import { buildWorld } from './public-world.ts';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-let database: Database;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let browser: Browser;
-let base: string;
 let game: string;
 
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  database = await openTestPglite();
-  game = (await buildWorld(database.db, { players: 8, turns: 2 })).gameId;
-  app = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 0 });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
-});
+const w = browserWorld(async (db) => {
+  game = (await buildWorld(db, { players: 8, turns: 2 })).gameId;
+}, { publicCacheMs: 0 });
 
 describe.each([
   { name: 'phone', width: 360, height: 740, lang: 'it-IT' },
   { name: 'desktop', width: 1280, height: 800, lang: 'en-GB' },
 ])('the game page on a $name ($width×$height)', ({ name, width, height, lang }) => {
   it('shows the map, the deadlines in both zones, and passes axe-core', async () => {
-    const context = await browser.newContext({ viewport: { width, height }, locale: lang, timezoneId: 'America/New_York' });
+    const context = await w.browser.newContext({ viewport: { width, height }, locale: lang, timezoneId: 'America/New_York' });
     const page = await context.newPage();
     const blocked: string[] = [];
     page.on('console', (m) => {
@@ -48,7 +27,7 @@ describe.each([
     });
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(r.url()));
-    const res = await page.goto(`${base}/games/${game}`, { waitUntil: 'load' });
+    const res = await page.goto(`${w.base}/games/${game}`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
 
     // The map is inline and no wider than the screen; the page does not scroll sideways.
@@ -83,9 +62,9 @@ describe.each([
 
 describe('the archive in a browser', () => {
   it('opens an amended edict and passes axe-core', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const context = await w.browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
-    await page.goto(`${base}/games/${game}/turns/1`);
+    await page.goto(`${w.base}/games/${game}/turns/1`);
     expect(await page.locator('h1').textContent()).toContain('Imperial Edict, turn 1');
     expect(await page.locator('.amendment').textContent()).toContain('<img src=x onerror=alert(1)>');
     await page.evaluate(axe.source);

@@ -2,47 +2,26 @@
 // referee logs in through the form (CSRF token, SameSite=Strict cookies under the strict CSP),
 // reads a sheet and the mail behind it, previews the open turn, and extends the deadline with a
 // reason that then shows, escaped, in the audit log. axe-core finds no serious issue.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import pino from 'pino';
-import { type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { listAudit } from '../../src/db/audit.ts';
-import type { Database } from '../../src/db/client.ts';
 import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { launchChromium } from '../harness/browser.ts';
-import { openTestPglite } from '../harness/pglite.ts';
+import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
 import { gameWithReferee, MAIL } from '../referee/world.ts';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-let database: Database;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let browser: Browser;
-let base: string;
 let gameId: string;
 let password: string;
 
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  database = await openTestPglite();
-  const db = database.db;
+const w = browserWorld(async (db) => {
   ({ gameId, password } = await gameWithReferee(db, 'Orione <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
   const raw = Buffer.from('From: c@x.org\r\nSubject: orders\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n<b>not bold</b>\r\n');
   const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1' });
   await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
   await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Hutt\n<b>not bold</b>', parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id });
-  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
-});
+}, { referee: { mail: MAIL } });
 
 async function seriousA11yIssues(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
@@ -52,14 +31,14 @@ async function seriousA11yIssues(page: Page): Promise<string[]> {
 
 describe('the referee console in a browser', () => {
   it('logs in, reads a sheet and its mail, previews, and extends the deadline with a reason', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await w.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const blocked: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) blocked.push(m.text());
     });
 
-    await page.goto(`${base}/referee/games/${gameId}`);
+    await page.goto(`${w.base}/referee/games/${gameId}`);
     expect(new URL(page.url()).pathname).toBe('/referee/login'); // no session: to the login form
     expect(await seriousA11yIssues(page)).toEqual([]);
     await page.fill('#email', 'ref@x.org');
@@ -67,10 +46,10 @@ describe('the referee console in a browser', () => {
     await page.click('button[type=submit]');
     await expect.poll(() => page.locator('.error').textContent()).toContain('Wrong address or password');
     await page.fill('#password', password);
-    await Promise.all([page.waitForURL(`${base}/referee`), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${w.base}/referee`), page.click('button[type=submit]')]);
 
     await page.click(`a[href="/referee/games/${gameId}"]`);
-    await page.waitForURL(`${base}/referee/games/${gameId}`);
+    await page.waitForURL(`${w.base}/referee/games/${gameId}`);
     expect(await page.locator('h1').textContent()).toBe('Orione <i>');
     expect(await page.locator('pre').filter({ hasText: 'not bold' }).first().textContent()).toContain('V: Hutt\n<b>not bold</b>');
     expect(await page.locator('b').count()).toBe(0); // the sheet's markup is text, not markup
@@ -80,7 +59,7 @@ describe('the referee console in a browser', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'referee-game-1280x800.png'), fullPage: true });
 
     await page.click('text=Preview');
-    await page.waitForURL(`${base}/referee/games/${gameId}/preview`);
+    await page.waitForURL(`${w.base}/referee/games/${gameId}/preview`);
     expect(await page.locator('.map svg').count()).toBe(1);
     expect(await page.locator('li').filter({ hasText: 'sith: version 1' }).count()).toBe(1);
     await page.goBack();
@@ -90,11 +69,11 @@ describe('the referee console in a browser', () => {
     await Promise.all([page.waitForURL(/done=extended/), page.locator('#extend-reason').press('Enter')]);
     expect(await page.locator('.notice').textContent()).toContain('The deadline was moved');
     expect(await page.locator('td').filter({ hasText: 'storm over <Trantor>' }).count()).toBe(1);
-    const [audit] = await listAudit(database.db, { gameId, action: 'turn.extend' });
+    const [audit] = await listAudit(w.db, { gameId, action: 'turn.extend' });
     expect(audit).toMatchObject({ actor: 'referee:ref@x.org', detail: { minutes: 90, reason: 'storm over <Trantor>' } });
 
-    await Promise.all([page.waitForURL(`${base}/referee/login`), page.click('text=Log out')]);
-    await page.goto(`${base}/referee`);
+    await Promise.all([page.waitForURL(`${w.base}/referee/login`), page.click('text=Log out')]);
+    await page.goto(`${w.base}/referee`);
     expect(new URL(page.url()).pathname).toBe('/referee/login');
     expect(blocked).toEqual([]);
     await context.close();
