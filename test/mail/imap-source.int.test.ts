@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runImapSource, type ImapSourceOptions } from '../../src/mail/sources/imap-source.ts';
+import { SMALL_MAIL_BYTES } from '../../src/mail/sources/imap-steps.ts';
 import { createMemoryCursorStore } from '../../src/mail/sources/memory-cursor-store.ts';
 import type { ImapRawMail } from '../../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
@@ -103,6 +104,19 @@ describe('runImapSource', () => {
       expect(await dovecot.listUids(user, 'Processed')).toHaveLength(5);
       expect(await src.cursorStore.get('INBOX')).toEqual({ uidValidity: validity, lastUid: 5 });
     });
+    await src.stop();
+  });
+
+  it('cuts batches by bytes: a large message counts at its size, a small one at SMALL_MAIL_BYTES', async () => {
+    const user = await freshUser();
+    const padded = (n: number, bytes: number) => `${orderMail(n)}${'V: Sith\r\n'.repeat(Math.ceil(bytes / 9))}`;
+    // Large, large, small, large: [1, 2] then [3, 4]. Were every size taken as small's, [1, 2, 3] then [4].
+    for (const [n, bytes] of [[1, 40_000], [2, 40_000], [3, 0], [4, 40_000]] as const) await dovecot.append(user, 'INBOX', padded(n, bytes));
+    expect(SMALL_MAIL_BYTES * 3).toBeLessThan(100_000);
+    const batches: number[][] = [];
+    const src = startSource(user, { batch: { maxMessages: 10, maxBytes: 100_000 }, onBatch: async (ms) => void batches.push(ms.map((m) => m.uid)) });
+    await eventually(() => expect(batches.flat()).toHaveLength(4));
+    expect(batches).toEqual([[1, 2], [3, 4]]);
     await src.stop();
   });
 

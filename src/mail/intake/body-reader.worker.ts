@@ -1,19 +1,28 @@
-// The worker of body-reader.ts: reads one mail at a time with the same extractMail as ever, off
-// the event loop that serves intake and HTTP. Its time and memory are the parent's to limit.
+// The worker of body-reader.ts: reads the mails of a request one at a time, in order, with the same
+// extractMail as ever, off the event loop that serves intake and HTTP, and answers them together.
+// Its time and memory are the parent's to limit.
 import { parentPort } from 'node:worker_threads';
-import { extractMail, type ExtractOptions } from '../read/extract.ts';
+import { extractMail, type ExtractedMail, type ExtractOptions } from '../read/extract.ts';
 
 export interface ReadRequest {
   id: number;
-  raw: Uint8Array;
+  raws: Uint8Array[];
   options: ExtractOptions;
 }
 
+export type ReadReply = { ready: true } | { id: number; reads: Array<{ mail: ExtractedMail } | { error: string }> };
+
 const port = parentPort!;
 port.on('message', (m: ReadRequest) => {
-  extractMail(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength), m.options).then(
-    (mail) => port.postMessage({ id: m.id, mail }),
-    (err: unknown) => port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) }),
-  );
+  void (async () => {
+    const reads: Array<{ mail: ExtractedMail } | { error: string }> = [];
+    for (const raw of m.raws) {
+      reads.push(await extractMail(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), m.options).then(
+        (mail) => ({ mail }),
+        (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
+      ));
+    }
+    port.postMessage({ id: m.id, reads } satisfies ReadReply);
+  })();
 });
-port.postMessage({ ready: true });
+port.postMessage({ ready: true } satisfies ReadReply);

@@ -16,7 +16,7 @@ import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
 import { IntakeStore } from './intake-store.ts';
 import { bounceOf } from './bounces.ts';
 import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
-import { echoKey } from './echo-guard.ts';
+import { echoKeyOf } from './echo-guard.ts';
 import { refuseStranger } from './refuse-stranger.ts';
 import { probeWatchFor } from './secret-probes.ts';
 
@@ -55,37 +55,50 @@ export async function processInbound(deps: IntakeDeps, id: number, justStored?: 
   return result!;
 }
 
-/**
- * Processes stored messages in the order given, in one transaction: each mail is decided in
- * turn, seeing what the mails before it did (a second sheet from the same player in the batch
- * is version 2). A message already processed, by us or another instance, is left as it is.
- * Rejects if anything fails; then nothing of the batch is written and every message stays
- * pending (the caller may retry them one by one, so that one bad mail does not hold the rest).
- */
-export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[]): Promise<IntakeResult[]> {
-  const { db, log } = deps;
+/** A batch's mails read: the slow, pure part, done before (and apart from) its transaction. */
+export interface ReadBatch {
+  raws: Buffer[];
+  mails: ReadMail[];
+}
+
+/** Reads stored messages (their bytes from the database when not given). Rejects if one does not exist. */
+export async function readBatch(deps: IntakeDeps, items: StoredMail[]): Promise<ReadBatch> {
   const raws = new Map(items.flatMap((i) => (i.raw ? [[i.id, i.raw] as const] : [])));
   const missing = items.filter((i) => !i.raw).map((i) => i.id);
-  for (const [id, raw] of await inboundRaw(db, missing)) raws.set(id, raw);
+  for (const [id, raw] of await inboundRaw(deps.db, missing)) raws.set(id, raw);
   const unknown = items.find((i) => !raws.has(i.id));
   if (unknown) throw new Error(`inbound message ${unknown.id} does not exist`);
-  // Parsing is slow and pure: done before the transaction, which then stays short.
   const options = {
     maxBytes: deps.mail.maxBytes,
     ourDomain: deps.mail.domain,
     ordersLocalPart: deps.mail.ordersLocalPart,
     ourAddresses: deps.mail.ourAddresses,
   };
-  const mails = await readMails(db, items.map((i) => raws.get(i.id)!), options, deps.bodyReader ?? null);
+  const inOrder = items.map((i) => raws.get(i.id)!);
+  return { raws: inOrder, mails: await readMails(deps.db, inOrder, options, deps.bodyReader ?? null) };
+}
+
+/**
+ * Processes stored messages in the order given, in one transaction: each mail is decided in
+ * turn, seeing what the mails before it did (a second sheet from the same player in the batch
+ * is version 2). A message already processed, by us or another instance, is left as it is.
+ * Rejects if anything fails; then nothing of the batch is written and every message stays
+ * pending (the caller may retry them one by one, so that one bad mail does not hold the rest).
+ * `read`: the batch as readBatch read it, when the caller read it ahead.
+ */
+export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[], read?: ReadBatch): Promise<IntakeResult[]> {
+  const { db, log } = deps;
+  // Parsing is slow and pure: done before the transaction, which then stays short.
+  const { raws, mails } = read ?? (await readBatch(deps, items));
   const now = deps.now();
   const results = await db.transaction(async (tx) => {
     const rows = await lockInboundMany(tx, items.map((i) => i.id));
-    const echoes = mails.flatMap((m) => echoKey(m.from, m.sheetText, now) ?? []);
+    const echoes = mails.flatMap((m) => echoKeyOf(m.from, m.echoPrint, now) ?? []);
     const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes);
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
-      const outcome = { ...decide(deps, store, now, row, mails[i]!, raws.get(item.id)!), at: now };
+      const outcome = { ...decide(deps, store, now, row, mails[i]!, raws[i]!), at: now };
       row.status = outcome.status; // the same message twice in one batch is processed once
       row.outcome = outcome.outcome;
       store.record(item.id, outcome);

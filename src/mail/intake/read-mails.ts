@@ -11,11 +11,14 @@ import type { Db } from '../../db/client.ts';
 import { registeredAddresses } from '../../db/players.ts';
 import { addresses, header, readHead } from '../read/extract-headers.ts';
 import { extractMail, type ExtractedMail, type ExtractOptions } from '../read/extract.ts';
-import type { BodyFailure, BodyReader } from './body-reader.ts';
+import type { BodyFailure, BodyRead, BodyReader } from './body-reader.ts';
+import { fingerprint } from './echo-guard.ts';
 
 export interface ReadMail extends ExtractedMail {
   /** Set when the body could not be read within its budget: the mail is answered, not read. */
   bodyFailure?: { failure: BodyFailure; detail: string };
+  /** The fingerprint of its sheet text (echo-guard.ts), taken while reading, ahead of deciding. */
+  echoPrint: string;
 }
 
 /**
@@ -40,20 +43,26 @@ export async function readMails(db: Db, raws: Buffer[], options: ExtractOptions,
   // A player's mail is read whole (automatic mail too: the reader then skips its body, as the
   // head-only read does); the others by their headers.
   const heads = await Promise.all(raws.map((raw, i) => (fits(raw) && senders[i] && players.has(senders[i]) ? null : headOf(raw, options))));
-  const read: ReadMail[] = [];
-  // One after the other: the worker reads one mail at a time anyway, and in-process reading is CPU.
+  const whole = raws.filter((_, i) => !heads[i]);
+  // One request for the batch's bodies: the worker reads them one at a time anyway.
+  const bodies = reader ? await reader.readMany(whole, options) : await readInProcess(whole, options);
+  let next = 0;
+  const read: Array<Omit<ReadMail, 'echoPrint'>> = [];
   for (const [i, raw] of raws.entries()) {
     const head = heads[i];
     if (head) {
       read.push({ ...head, oversized: !fits(raw) });
       continue;
     }
-    if (!reader) {
-      read.push(await extractMail(raw, options));
-      continue;
-    }
-    const body = await reader.read(raw, options);
+    const body = bodies[next++]!;
     read.push(body.ok ? body.mail : { ...(await headOf(raw, options)), oversized: false, bodyFailure: { failure: body.failure, detail: body.detail } });
   }
-  return read;
+  return read.map((m) => Object.assign(m, { echoPrint: fingerprint(m.sheetText) }));
+}
+
+/** Without a reader (tests, `sf ingest`): read here, one after the other (reading is CPU). */
+async function readInProcess(raws: Buffer[], options: ExtractOptions): Promise<BodyRead[]> {
+  const reads: BodyRead[] = [];
+  for (const raw of raws) reads.push({ ok: true, mail: await extractMail(raw, options) });
+  return reads;
 }

@@ -4,7 +4,7 @@
 import type { InboundSource } from '../../db/inbound.ts';
 import { loggableDbError } from '../../db/errors.ts';
 import { listPendingInbound, noteProcessingFailure, storeInboundBatch } from '../../db/inbound.ts';
-import { processInboundBatch, type IntakeDeps, type IntakeResult, type StoredMail } from './process-inbound.ts';
+import { processInboundBatch, type IntakeDeps, type IntakeResult, type ReadBatch, type StoredMail } from './process-inbound.ts';
 
 export interface ArrivedMail {
   raw: Buffer;
@@ -69,11 +69,13 @@ const TRANSIENT = new Set(['40001', '40P01', '55P03', '57014']);
 /**
  * One transaction for the whole batch; if it fails, one per mail, so that a mail that cannot be
  * processed (a bug, a constraint) stays pending alone instead of holding up the others.
+ * `read`: the batch being read already (IntakeQueue reads ahead); a failed read counts as the
+ * batch failing.
  */
-export async function processStored(deps: IntakeDeps, items: StoredMail[]): Promise<Array<IntakeResult | null>> {
+export async function processStored(deps: IntakeDeps, items: StoredMail[], read?: Promise<ReadBatch>): Promise<Array<IntakeResult | null>> {
   if (items.length === 0) return [];
   try {
-    return await processInboundBatch(deps, items);
+    return await processInboundBatch(deps, items, await read);
   } catch (thrown) {
     const err = loggableDbError(thrown);
     if (items.length === 1) {
@@ -88,7 +90,12 @@ export async function processStored(deps: IntakeDeps, items: StoredMail[]): Prom
     }
     deps.log.warn({ err, mails: items.length }, 'processing a batch failed; processing its mails one by one');
   }
+  // What was read stays read: only a failed read is done again, mail by mail.
+  const done = await read?.catch(() => undefined);
   const results: Array<IntakeResult | null> = [];
-  for (const item of items) results.push(...(await processStored(deps, [item])));
+  for (const [i, item] of items.entries()) {
+    const one = done ? Promise.resolve({ raws: [done.raws[i]!], mails: [done.mails[i]!] }) : undefined;
+    results.push(...(await processStored(deps, [item], one)));
+  }
   return results;
 }

@@ -139,8 +139,10 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
  * handler failed: that batch and the ones after it wait, so the mailbox is consumed in order.
  *
  * While the handler stores a batch, the next one is already being fetched (imapflow queues the
- * commands on the one connection): fetching and storing overlap instead of taking turns. A crash
- * mid-way re-delivers the batch being handled, which the contract allows (downstream dedupes).
+ * commands on the one connection), and the batch before is moved out and the cursor advanced
+ * (in order, behind): fetching, storing and the slow MOVE overlap instead of taking turns
+ * (issue 8). A crash mid-way re-delivers the batches not moved yet, which the contract allows
+ * (downstream dedupes).
  */
 async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Promise<boolean> {
   const { log, mailbox } = ctx;
@@ -148,6 +150,10 @@ async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Pr
   const cursor = await resolveCursor(ctx.cursorStore, mailbox, uidValidity, log);
   const batches = batchesOf(await listNewMessages(client, cursor.lastUid), ctx.batch);
   let next = batches.length ? prefetch(client, batches[0]!) : null;
+  // The move and cursor update of the batch before, at most one: its failure (a connection or a
+  // database gone) stops the drain and is thrown, as it was when they ran in line.
+  let settling: Promise<void> = Promise.resolve();
+  const behind: { failure: { err: unknown } | null } = { failure: null };
   try {
     for (const [i, batch] of batches.entries()) {
       if (ctx.signal.aborted) return true;
@@ -165,17 +171,28 @@ async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Pr
           return false;
         }
         log.debug({ uids: mails.map((m) => m.uid) }, 'messages delivered');
-        if (!(await moveToProcessed(client, mails.map((m) => m.uid), ctx.processedMailbox, log))) {
-          // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
-          log.error({ uids: mails.map((m) => m.uid), to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
-        }
       }
-      await ctx.cursorStore.set(mailbox, { uidValidity, lastUid: batch[batch.length - 1]! });
+      await settling;
+      if (behind.failure) throw behind.failure.err;
+      const upTo = { uidValidity, lastUid: batch[batch.length - 1]! };
+      settling = settleBatch(client, ctx, mails.map((m) => m.uid), upTo).catch((err: unknown) => void (behind.failure = { err }));
     }
+    await settling;
+    if (behind.failure) throw behind.failure.err;
     return true;
   } finally {
+    await settling;
     await next?.settled; // never leave a FETCH in flight behind us
   }
+}
+
+/** A stored batch moved to the processed mailbox, then the cursor past it. */
+async function settleBatch(client: ImapFlow, ctx: Ctx, uids: number[], cursor: { uidValidity: string; lastUid: number }): Promise<void> {
+  if (uids.length && !(await moveToProcessed(client, uids, ctx.processedMailbox, ctx.log))) {
+    // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
+    ctx.log.error({ uids, to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
+  }
+  await ctx.cursorStore.set(ctx.mailbox, cursor);
 }
 
 /** A FETCH started now and awaited later; `settled` never rejects (for clean-up). */

@@ -11,9 +11,9 @@ import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World
 /** A reader that counts the bodies it is asked to read. */
 class CountingReader extends BodyReader {
   reads = 0;
-  override read(raw: Uint8Array, options: ExtractOptions) {
-    this.reads++;
-    return super.read(raw, options);
+  override readMany(raws: readonly Uint8Array[], options: ExtractOptions) {
+    this.reads += raws.length;
+    return super.readMany(raws, options);
   }
 }
 
@@ -60,6 +60,21 @@ describe('a body over its reading budget', () => {
       expect(small.ok || small.failure === 'time').toBe(true); // a fresh worker took it
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe('a batch of bodies read together', () => {
+  it('answers each mail in order; one over budget fails alone, the others of its group are read again and answered', async () => {
+    const options = { maxBytes: 1e8, ourDomain: DOMAIN, ordersLocalPart: 'orders' };
+    const sheet = (n: number) => orderMail({ from: ADDRESSES[n]!, to: privateTo(world, n), body: `V: Sith\nH: Hutt ${n}\n` });
+    const grouped = new BodyReader(SMALL_HEAP, 8 * 1024 * 1024); // the heavy mail and the others in one group
+    try {
+      const reads = await grouped.readMany([sheet(0), Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'), sheet(2), sheet(3)], options);
+      expect(reads.map((r) => (r.ok ? r.mail.from : r.failure))).toEqual([ADDRESSES[0], 'memory', ADDRESSES[2], ADDRESSES[3]]);
+      expect(reads[3]).toMatchObject({ ok: true, mail: { sheetText: expect.stringContaining('H: Hutt 3') } });
+    } finally {
+      await grouped.close();
     }
   });
 });

@@ -12,9 +12,11 @@ import { listOutbox } from '../../../src/db/outbox.ts';
 import { inboundMessages } from '../../../src/db/schema.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { formatInstant } from '../../../src/games/time-format.ts';
+import { BodyReader } from '../../../src/mail/intake/body-reader.ts';
 import { IntakeQueue } from '../../../src/mail/intake/intake-queue.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { processStored, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
+import type { ExtractOptions } from '../../../src/mail/read/extract.ts';
 import { openTestPglite } from '../../harness/pglite.ts';
 import { ADDRESSES, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
@@ -150,6 +152,37 @@ describe('accept', () => {
     for (let i = 1; i < texts.length; i++) {
       const previous = formatInstant(mails[i - 1]!.receivedAt, 'Europe/Rome', 'en');
       expect(byMail.get(`<seq${i}@example.org>`)).toContain(`This sheet replaces your sheet of ${previous} entirely`);
+    }
+  });
+});
+
+describe('reading ahead', () => {
+  it('reads a batch while the batch before it is in its transaction; each still commits in order', async () => {
+    const g = gated(world.database.db);
+    const t0 = world.clock.now;
+    const first = [arrived(sheetFrom(0, 'V: Sith\n', 'ahead-0@example.org'), t0)];
+    const second = [arrived(sheetFrom(0, 'V: Hutt\n', 'ahead-1@example.org'), minutesAfter(t0, 1))];
+    let secondRead!: () => void;
+    const seen = new Promise<void>((resolve) => (secondRead = resolve));
+    const reader = new (class extends BodyReader {
+      override readMany(raws: readonly Uint8Array[], options: ExtractOptions) {
+        if (raws.some((r) => Buffer.from(r).equals(second[0]!.raw))) secondRead();
+        return super.readMany(raws, options);
+      }
+    })();
+    try {
+      const queue = new IntakeQueue({ ...world.deps, db: g.db, bodyReader: reader });
+      await queue.accept(first);
+      await queue.accept(second);
+      // The first batch's transaction cannot end before the gate opens: the second is read meanwhile.
+      await seen;
+      expect(g.events).toContain('transaction');
+      expect(g.events).not.toContain('transaction-end');
+      g.open();
+      await queue.idle();
+      expect((await history(0)).map((s) => [s.version, s.text.trim()])).toEqual([[1, 'V: Sith'], [2, 'V: Hutt']]);
+    } finally {
+      await reader.close();
     }
   });
 });

@@ -2,6 +2,7 @@
 // by the reader — while everyone else's has its headers read alone. What each mail is read as
 // must not depend on that order: these are the mails where it could.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../src/mail/intake/echo-guard.ts';
 import { readMails } from '../../../src/mail/intake/read-mails.ts';
 import { extractMail, type ExtractOptions } from '../../../src/mail/read/extract.ts';
 import { ADDRESSES, DOMAIN, makeWorld, orderMail, privateTo, type World } from './world.ts';
@@ -25,7 +26,8 @@ describe('readMails', () => {
   it("reads a player's automatic mail as its headers alone would", async () => {
     const raw = sheet(ADDRESSES[0]!, 'V: Sith\n', { 'Auto-Submitted': 'auto-replied' });
     const [read] = await readMails(world.database.db, [raw], options(), null);
-    expect(read).toEqual({ ...(await extractMail(raw, { ...options(), maxBytes: -1 })), oversized: false });
+    const head = await extractMail(raw, { ...options(), maxBytes: -1 });
+    expect(read).toEqual({ ...head, oversized: false, echoPrint: fingerprint(head.sheetText) });
     expect(read!.automatic).toBe(true);
   });
 
