@@ -9,9 +9,10 @@
 // baselines, and the verdict is the median over BENCH_ROUNDS rounds (default 5). The server's own
 // CPU time per request is printed too: the steadier figure when the machine is busy.
 // BENCH_SECONDS (default 4) per measure, BENCH_CONNECTIONS (default 10),
-// BENCH_LOG=info runs the app logging as `sf serve` does by default (one line per request, to
-// /dev/null here) instead of silent. BENCH_PROFILE=<dir> writes CPU profiles of the server while
-// it serves the page, then the API. Always exits 0.
+// The app logs as `sf serve` does by default (LOG_LEVEL info, to /dev/null here; routine public
+// reads are logged at debug, D-WEB-3); BENCH_LOG=<level> sets another level (`silent`, `debug`:
+// a line per request). BENCH_PROFILE=<dir> writes CPU profiles of the server while it serves the
+// page, then the API. Always exits 0.
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -28,7 +29,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PROFILE = process.env.BENCH_PROFILE;
-const LOG_LEVEL = process.env.BENCH_LOG ?? 'silent';
+const LOG_LEVEL = process.env.BENCH_LOG ?? 'info';
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface Result {

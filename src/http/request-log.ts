@@ -2,8 +2,9 @@
 // logger for every request (a measurable share of a cached page's cost even when nothing is
 // logged) and, at info, writes two lines per request. Here a request's logger is made only when
 // something logs through it, and the request is logged once, when it completes, with everything
-// both of Fastify's lines held: reqId, method, url, host, remote address and port, status, time.
-// `incoming request` stays available at debug, for a request that never completes.
+// both of Fastify's lines held: reqId, method, url, host, remote address and port, status, time —
+// at info, or at debug for a routine public read (D-WEB-3). `incoming request` stays available at
+// debug, for a request that never completes.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilent, LogFn, Logger } from 'pino';
 
@@ -82,8 +83,20 @@ export class OneLineRequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
     const log = this.log;
-    if (log && logsAt(log, 'info')) {
-      log.info({ [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const level = routineRead(request, reply) ? 'debug' : 'info';
+    if (log && logsAt(log, level)) {
+      log[level]({ [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     }
   }
+}
+
+/**
+ * D-WEB-3: a public page, feed or API answer read successfully is logged at debug. At info such
+ * lines would be most of the log (every visitor, every health check) and cost the public pages
+ * about a quarter of their speed (bench:http); what an operator acts on — the referee console, every write,
+ * every 4xx and 5xx — stays at info.
+ */
+function routineRead(request: FastifyRequest, reply: FastifyReply): boolean {
+  const method = request.method;
+  return (method === 'GET' || method === 'HEAD') && reply.statusCode < 400 && !request.url.startsWith('/referee');
 }
