@@ -2,7 +2,7 @@
 // by whichever service instance claims them; several instances may share one PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { recordsetInsert, rowsOf } from './arrays.ts';
+import { pgArray, recordsetInsert, rowsOf } from './arrays.ts';
 import type { AttachmentRef } from './assets.ts';
 import type { Db } from './client.ts';
 import { outbox } from './schema.ts';
@@ -52,9 +52,11 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
 }
 
 /** Which of these Message-IDs (bare) are of mail we sent: our own mail coming back. */
-export async function ownMessageIds(db: Db, messageIds: string[]): Promise<Set<string>> {
+export async function ownMessageIds(db: Db, messageIds: readonly string[]): Promise<Set<string>> {
   if (messageIds.length === 0) return new Set();
-  const rows = await db.select({ messageId: outbox.messageId }).from(outbox).where(inArray(outbox.messageId, messageIds));
+  // One array parameter, not one per id: drizzle builds and types each parameter (intake asks for
+  // a whole batch's, issue 8).
+  const rows = await db.select({ messageId: outbox.messageId }).from(outbox).where(sql`${outbox.messageId} = any(${pgArray([...new Set(messageIds)])}::text[])`);
   return new Set(rows.map((r) => r.messageId));
 }
 

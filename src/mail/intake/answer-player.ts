@@ -18,7 +18,7 @@ import type { ExtractedMail } from '../read/extract.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { IntakeStore } from './intake-store.ts';
 import { storedReview } from './stored-review.ts';
-import { echoKeyOf } from './echo-guard.ts';
+import { echoKey } from './echo-guard.ts';
 import { clip, MAX_DAMAGE_LISTED, MAX_QUOTED_LINE } from './reply-limits.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
@@ -69,7 +69,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     ...base, status: 'rejected', outcome, detail: { answered: reply(kind, text) },
   });
   // Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24).
-  const echo = echoKeyOf(mail.from, mail.echoPrint, c.replyCtx.now);
+  const echo = echoKey(mail.from, mail.echoPrint, c.replyCtx.now);
   const refuseOnce = (outcome: string, kind: ReplyKind, text: string, extra: Record<string, unknown> = {}): InboundOutcome => {
     const repeated = echo !== null && store.answered(echo);
     const answered = reply(kind, text, echo);

@@ -26,15 +26,11 @@ export function fingerprint(text: string): string {
 }
 
 /**
- * The outbox dedupe key of an answer to non-sheet mail: one per sender, text and day (UTC). The
- * subject does not count: an out-of-office reply's grows by a prefix at every round.
+ * The outbox dedupe key of an answer to non-sheet mail: one per sender, text and day (UTC), from
+ * the text's fingerprint (taken while the mail is read, read-mails.ts). The subject does not
+ * count: an out-of-office reply's grows by a prefix at every round.
  */
-export function echoKey(from: string | null, text: string, now: Date): string | null {
-  return from ? echoKeyOf(from, fingerprint(text), now) : null;
-}
-
-/** echoKey from the text's fingerprint, taken earlier (intake reads a batch ahead of deciding it). */
-export function echoKeyOf(from: string | null, print: string, now: Date): string | null {
+export function echoKey(from: string | null, print: string, now: Date): string | null {
   if (!from) return null;
   // Hashed with the address: an index key must stay short whatever the sender wrote.
   const who = createHash('sha256').update(from.trim().toLowerCase()).update('\u0000').update(print).digest('hex').slice(0, 32);

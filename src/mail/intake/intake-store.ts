@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
-import { countSentSince, enqueueMany, type OutboxInput } from '../../db/outbox.ts';
+import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
@@ -39,14 +39,6 @@ async function queuedKeysOf(tx: Db, keys: readonly string[]): Promise<Set<string
   // One array parameter, not one per key: drizzle builds and types each parameter (issue 8).
   const rows = await tx.select({ key: outbox.dedupeKey }).from(outbox).where(sql`${outbox.dedupeKey} = any(${pgArray([...new Set(keys)])}::text[])`);
   return new Set(rows.map((r) => r.key));
-}
-
-/** Which of these Message-IDs (bare) are of mail we sent: our own mail coming back. */
-async function ownMailOf(tx: Db, messageIds: readonly string[]): Promise<Set<string>> {
-  if (messageIds.length === 0) return new Set();
-  // One array parameter, as queuedKeysOf (ownMessageIds in src/db/outbox.ts sends one per id).
-  const rows = await tx.select({ messageId: outbox.messageId }).from(outbox).where(sql`${outbox.messageId} = any(${pgArray([...new Set(messageIds)])}::text[])`);
-  return new Set(rows.map((r) => r.messageId));
 }
 
 const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
@@ -89,7 +81,7 @@ export class IntakeStore {
     const messageIds = clues.flatMap((c) => (c.messageId ? [bare(c.messageId)] : []));
     // One after the other: a transaction is one connection, which runs one query at a time anyway
     // (node-postgres deprecates queueing them on it).
-    const own = await ownMailOf(tx, messageIds);
+    const own = await ownMessageIds(tx, messageIds);
     const players = await playersForMail(tx, { secrets, emails });
     const tags = clues.flatMap((c) => (c.gameTag ? [c.gameTag.toLowerCase()] : []));
     const gameList = await findGames(tx, [...players.map((p) => p.gameId), ...tags]);

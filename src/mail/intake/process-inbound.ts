@@ -16,7 +16,7 @@ import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
 import { IntakeStore } from './intake-store.ts';
 import { bounceOf } from './bounces.ts';
 import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
-import { echoKeyOf } from './echo-guard.ts';
+import { echoKey } from './echo-guard.ts';
 import { refuseStranger } from './refuse-stranger.ts';
 import { probeWatchFor } from './secret-probes.ts';
 
@@ -93,7 +93,7 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
   const now = deps.now();
   const results = await db.transaction(async (tx) => {
     const rows = await lockInboundMany(tx, items.map((i) => i.id));
-    const echoes = mails.flatMap((m) => echoKeyOf(m.from, m.echoPrint, now) ?? []);
+    const echoes = mails.flatMap((m) => echoKey(m.from, m.echoPrint, now) ?? []);
     const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes);
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
 import { formatInstant } from '../../games/time-format.ts';
-import type { ExtractedMail } from '../read/extract.ts';
+import type { ReadMail } from './read-mails.ts';
 import { echoKey } from './echo-guard.ts';
 import type { Identification } from './identify-sender.ts';
 import type { IntakeStore } from './intake-store.ts';
@@ -24,7 +24,7 @@ export interface StrangerContext {
   store: IntakeStore;
   replyCtx: ReplyContext;
   row: InboundHead;
-  mail: ExtractedMail;
+  mail: ReadMail;
   thread: Thread;
   probes: SecretProbeWatch;
   log: Logger;
@@ -36,7 +36,7 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
   const badCode = who.reason === 'unknown-code' || who.reason === 'sender-mismatch';
   if (who.answer) {
     // The same refusal is not sent twice a day for the same words (D-MAIL-24: robots repeat).
-    const echo = echoKey(mail.from, mail.sheetText, replyCtx.now);
+    const echo = echoKey(mail.from, mail.echoPrint, replyCtx.now);
     if (echo !== null && store.answered(echo)) detail.repeated = true;
     // A bad code is answered without the game it belongs to: that too would tell a prober something.
     const tag = badCode ? null : (who.game?.id ?? null);
