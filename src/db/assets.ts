@@ -16,17 +16,6 @@ export interface AttachmentRef {
   cid?: string;
 }
 
-/** Stores the bytes unless the same bytes are there already; returns the asset's id. */
-export async function putAsset(db: Db, contentType: string, bytes: Buffer): Promise<number> {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const [row] = await db
-    .insert(mailAssets)
-    .values({ sha256, contentType, bytes })
-    .onConflictDoUpdate({ target: mailAssets.sha256, set: { sha256 } })
-    .returning({ id: mailAssets.id });
-  return row!.id;
-}
-
 /** Stores several files in one statement (each unless already there); their ids, in order. */
 export async function putAssets(db: Db, files: readonly { contentType: string; bytes: Buffer }[]): Promise<number[]> {
   const hashed = files.map((f) => ({ ...f, sha256: createHash('sha256').update(f.bytes).digest('hex') }));

@@ -237,8 +237,10 @@ export async function pendingReceivedBy(db: Db, at: Date): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Stored but not yet processed (say the process stopped in between), oldest first. */
-/** Pending mail, oldest first; `skip`: ids this caller already tried and left pending. */
+/**
+ * Stored but not yet processed (say the process stopped in between), oldest first; `skip`: ids
+ * this caller already tried and left pending.
+ */
 export async function listPendingInbound(db: Db, limit = 100, skip: readonly number[] = []): Promise<InboundMessage[]> {
   const pending = eq(inboundMessages.status, 'pending');
   return db

@@ -55,7 +55,7 @@ const DEFLATE_LEVEL = 3;
 
 /**
  * The PNG of a map's SVG, 8-bit indexed (png-indexed.ts: a third of the bytes of resvg's RGBA).
- * About 50 ms of CPU for a typical board at 1,000 px: render it once per edict, not per recipient.
+ * About 50 ms of CPU for a typical board at MAP_PNG_WIDTH: render it once per edict, not per recipient.
  */
 export function renderMapPng(svg: string, options: MapPngOptions = {}): Buffer {
   const opts = renderOptions(options);

@@ -7,14 +7,17 @@ import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { putAsset } from '../../src/db/assets.ts';
-import type { Database } from '../../src/db/client.ts';
+import { putAssets } from '../../src/db/assets.ts';
+import type { Database, Db } from '../../src/db/client.ts';
 import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
 import { mailAssets } from '../../src/db/schema.ts';
 import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
 import { openTestPglite } from '../harness/pglite.ts';
+
+/** One file stored as the edict's are (putAssets), its id. */
+const putAssetOf = async (db: Db, contentType: string, bytes: Buffer) => (await putAssets(db, [{ contentType, bytes }]))[0]!;
 
 const log = pino({ level: 'silent' });
 let database: Database;
@@ -36,9 +39,9 @@ describe('sendDueMail', () => {
   it('sends each mail once with its stored attachments, the map inline by its Content-ID', async () => {
     const db = database.db;
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-    const map = await putAsset(db, 'image/png', png);
-    const json = await putAsset(db, 'application/json', Buffer.from('{"turn":1}'));
-    expect(await putAsset(db, 'image/png', png)).toBe(map); // stored once
+    const map = await putAssetOf(db, 'image/png', png);
+    const json = await putAssetOf(db, 'application/json', Buffer.from('{"turn":1}'));
+    expect(await putAssetOf(db, 'image/png', png)).toBe(map); // stored once
     const refs = [
       { assetId: json, filename: 'edict.json', contentType: 'application/json' },
       { assetId: map, filename: 'map.png', contentType: 'image/png', cid: 'map@sf' },
@@ -90,7 +93,7 @@ describe('sendDueMail', () => {
   it('reads an attachment once for every batch that sends it, and never another database’s', async () => {
     const db = database.db;
     const png = Buffer.from('89504e470d0a1a0a00000001', 'hex');
-    const id = await putAsset(db, 'image/png', png);
+    const id = await putAssetOf(db, 'image/png', png);
     const refs = [{ assetId: id, filename: 'map.png', contentType: 'image/png' }];
     await enqueueMany(db, [21, 22, 23, 24].map((i) => mail(i, refs)));
     const out = join(dir, 'cache');
@@ -109,9 +112,9 @@ describe('sendDueMail', () => {
     const other = await openTestPglite();
     try {
       const mine = Buffer.from('another database');
-      const otherId = await putAsset(other.db, 'image/png', mine);
+      const otherId = await putAssetOf(other.db, 'image/png', mine);
       expect(otherId).toBe(1);
-      const sameId = await putAsset(db, 'image/png', Buffer.from('89504e47'));
+      const sameId = await putAssetOf(db, 'image/png', Buffer.from('89504e47'));
       await enqueueMany(other.db, [mail(31, [{ assetId: otherId, filename: 'map.png', contentType: 'image/png' }])]);
       await enqueueMany(db, [mail(32, [{ assetId: sameId, filename: 'map.png', contentType: 'image/png' }])]);
       const out2 = join(dir, 'other');
