@@ -110,13 +110,13 @@ async function insertInbound(db: Db, mails: InboundArrival[]): Promise<Array<{ i
       }),
     )
   ).map((r) => ({ ...r, id: Number(r.id) })); // raw rows: node-postgres answers bigint as a string
-  const same = (a: Pick<typeof rows[number], 'sourceKey' | 'messageId' | 'contentSha256'>, b: typeof a) =>
-    a.sourceKey === b.sourceKey && a.messageId === b.messageId && a.contentSha256 === b.contentSha256;
+  // By source key, unique in the table: a batch's rows are matched in one pass, not one scan each.
+  const bySourceKey = new Map(inserted.map((row) => [row.sourceKey, row]));
   const answers: Array<{ id: number; duplicate: boolean } | null> = rows.map((r) => {
-    const at = inserted.findIndex((row) => same(row, r));
-    if (at < 0) return null;
-    const [row] = inserted.splice(at, 1); // a later copy of the same delivery in this batch is a duplicate
-    return { id: row!.id, duplicate: false };
+    const row = bySourceKey.get(r.sourceKey);
+    if (!row || row.messageId !== r.messageId || row.contentSha256 !== r.contentSha256) return null;
+    bySourceKey.delete(r.sourceKey); // a later copy of the same delivery in this batch is a duplicate
+    return { id: row.id, duplicate: false };
   });
   const unresolved = rows.filter((_, i) => answers[i] === null);
   if (unresolved.length === 0) return answers as Array<{ id: number; duplicate: boolean }>;

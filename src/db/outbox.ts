@@ -60,6 +60,13 @@ export async function ownMessageIds(db: Db, messageIds: readonly string[]): Prom
   return new Set(rows.map((r) => r.messageId));
 }
 
+/** Which of these dedupe keys are taken already (the unique index answers). */
+export async function takenDedupeKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.select({ key: outbox.dedupeKey }).from(outbox).where(sql`${outbox.dedupeKey} = any(${pgArray([...new Set(keys)])}::text[])`);
+  return new Set(rows.map((r) => r.key));
+}
+
 /** Replies (mail of `kinds`) written to each address since `since`: for the hourly limit. */
 export async function countSentSince(db: Db, addresses: string[], kinds: readonly string[], since: Date): Promise<Map<string, number>> {
   if (addresses.length === 0) return new Map();

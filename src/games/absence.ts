@@ -35,13 +35,14 @@ export function parseDay(text: string, today: string): string | null {
 }
 
 /** `ABSENCE 2025-04-01 2025-04-10` (or `ASSENZA dal 1/4 al 10/4`): the two days, or null. */
-export function readAbsenceCommand(line: string, today: string): AbsenceDays | { error: 'dates' } | null {
+export function readAbsenceCommand(line: string, today: () => string): AbsenceDays | { error: 'dates' } | null {
   const m = /^\s*(absence|assenza)\b\s*:?\s*(.*)$/i.exec(line);
   if (!m) return null;
   const words = m[2]!.split(/\s+/).filter((w) => w && !/^(from|to|dal|al|fino|-)$/i.test(w));
   if (words.length !== 2) return { error: 'dates' };
-  const from = parseDay(words[0]!, today);
-  const to = parseDay(words[1]!, today);
+  const day = today();
+  const from = parseDay(words[0]!, day);
+  const to = parseDay(words[1]!, day);
   if (!from || !to || to < from) return { error: 'dates' };
   return { fromDay: from, toDay: to };
 }

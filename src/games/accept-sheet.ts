@@ -76,7 +76,7 @@ export type PlayerMailDecision<T extends TurnFacts = TurnFacts> =
 export function decidePlayerMail<T extends TurnFacts>(f: PlayerMailFacts<T>): PlayerMailDecision<T> {
   if (f.game.status === 'finished') return refused('game-not-active');
   // ABSENCE dates are whole days of the game's zone (D-ABS-1): `1/4` is read from the day it arrived.
-  const command = readPlayerCommand(f.mail.text, f.mail.subject, localDay(f.mail.receivedAt, f.game.timeZone));
+  const command = readPlayerCommand(f.mail.text, f.mail.subject, () => localDay(f.mail.receivedAt, f.game.timeZone));
   if (command?.kind === 'absence-dates') return refused('absence-dates');
   if (command?.kind === 'absence') return { kind: 'absence', absence: command.days };
   if (command) return command;

@@ -12,8 +12,11 @@ export type PlayerCommand =
 
 const WORDS: Record<string, 'status' | 'help'> = { status: 'status', stato: 'status', help: 'help', aiuto: 'help' };
 
-/** The command a mail gives, or null when it is anything else (a sheet, chatter). `today`: YYYY-MM-DD, for `1/4`. */
-export function readPlayerCommand(text: string, subject: string | null, today: string): PlayerCommand | null {
+/**
+ * The command a mail gives, or null when it is anything else (a sheet, chatter). `today`: YYYY-MM-DD,
+ * for `1/4`, asked for only when a line may be an absence (working it out costs more than the rest).
+ */
+export function readPlayerCommand(text: string, subject: string | null, today: () => string): PlayerCommand | null {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
   if (lines.length === 1) {
     const word = WORDS[lines[0]!.toLowerCase()];

@@ -24,6 +24,24 @@ function formatFor(timeZone: string, lang: Lang): Intl.DateTimeFormat {
   return fmt;
 }
 
+// Formatting costs microseconds and intake words the same instants again and again (a turn's
+// deadlines in every acknowledgement, mail received within the same minute): the last few hundred
+// are remembered, by the minute, which is all the text shows. Every zone's offset has been a whole
+// number of minutes since 1972 (Liberia's -0:44:30 was the last); earlier instants are not memoised.
+const MEMO_SIZE = 512;
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1973, 0, 1);
+const memo = new Map<string, string>();
+
 export function formatInstant(at: Date, timeZone: string, lang: Lang): string {
-  return `${formatFor(timeZone, lang).format(at)} (${timeZone})`;
+  const ms = at.getTime();
+  const format = () => `${formatFor(timeZone, lang).format(at)} (${timeZone})`;
+  if (!(ms >= WHOLE_MINUTE_OFFSETS_SINCE)) return format();
+  const key = `${lang} ${timeZone} ${Math.floor(ms / 60_000)}`;
+  let text = memo.get(key);
+  if (text === undefined) {
+    text = format();
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(key, text);
+  }
+  return text;
 }

@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { deadlineAfterAbsences, parseDay, readAbsenceCommand } from '../../src/games/absence.ts';
 
 describe('readAbsenceCommand', () => {
-  const today = '2025-03-20';
+  const today = () => '2025-03-20';
   it('reads ISO and European dates, in English and Italian', () => {
     expect(readAbsenceCommand('ABSENCE 2025-04-01 2025-04-10', today)).toEqual({ fromDay: '2025-04-01', toDay: '2025-04-10' });
     expect(readAbsenceCommand('assenza dal 1/4 al 10/4', today)).toEqual({ fromDay: '2025-04-01', toDay: '2025-04-10' });
     expect(readAbsenceCommand('Assenza: 1.4.25 - 3.4.25', today)).toEqual({ fromDay: '2025-04-01', toDay: '2025-04-03' });
-    expect(readAbsenceCommand('absence from 30/12 to 2/1', '2025-12-01')).toEqual({ fromDay: '2025-12-30', toDay: '2026-01-02' });
+    expect(readAbsenceCommand('absence from 30/12 to 2/1', () => '2025-12-01')).toEqual({ fromDay: '2025-12-30', toDay: '2026-01-02' });
   });
   it('says when the dates are not dates, or in the wrong order; other lines are not commands', () => {
     expect(readAbsenceCommand('ABSENCE next week', today)).toEqual({ error: 'dates' });
     expect(readAbsenceCommand('ABSENCE 2025-04-10 2025-04-01', today)).toEqual({ error: 'dates' });
     expect(readAbsenceCommand('ABSENCE 2025-02-30 2025-03-01', today)).toEqual({ error: 'dates' });
     expect(readAbsenceCommand('B2-C3', today)).toBeNull();
-    expect(parseDay('31/4', today)).toBeNull();
+    expect(parseDay('31/4', today())).toBeNull();
   });
 });
 

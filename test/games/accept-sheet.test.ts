@@ -117,6 +117,6 @@ describe('readPlayerCommand', () => {
     ['ABSENCE 1/4 3/4', null, { kind: 'absence', days: { fromDay: '2026-04-01', toDay: '2026-04-03' } }],
     ['ABSENCE tomorrow', null, { kind: 'absence-dates' }],
   ] as const)('%j (subject %j) → %j', (text, subject, want) => {
-    expect(readPlayerCommand(text, subject, '2026-03-02')).toEqual(want);
+    expect(readPlayerCommand(text, subject, () => '2026-03-02')).toEqual(want);
   });
 });

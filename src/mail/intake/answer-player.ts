@@ -18,7 +18,6 @@ import type { ExtractedMail } from '../read/extract.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { IntakeStore } from './intake-store.ts';
 import { storedReview } from './stored-review.ts';
-import { echoKey } from './echo-guard.ts';
 import { clip, MAX_DAMAGE_LISTED, MAX_QUOTED_LINE } from './reply-limits.ts';
 import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thread } from './outgoing.ts';
 import {
@@ -40,6 +39,8 @@ export interface PlayerMailContext {
   store: IntakeStore;
   row: InboundHead;
   mail: ReadMail;
+  /** The echo key of an answer that is not an acknowledgement (echo-guard.ts), or null without a sender. */
+  echo: string | null;
   player: Player;
   game: Game;
   board: Board;
@@ -69,7 +70,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     ...base, status: 'rejected', outcome, detail: { answered: reply(kind, text) },
   });
   // Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24).
-  const echo = echoKey(mail.from, mail.echoPrint, c.replyCtx.now);
+  const { echo } = c;
   const refuseOnce = (outcome: string, kind: ReplyKind, text: string, extra: Record<string, unknown> = {}): InboundOutcome => {
     const repeated = echo !== null && store.answered(echo);
     const answered = reply(kind, text, echo);

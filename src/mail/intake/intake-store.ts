@@ -4,18 +4,15 @@
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
 import { refereeAddressesOf } from '../../db/referee-addresses.ts';
-import { sql } from 'drizzle-orm';
-import { pgArray } from '../../db/arrays.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
-import { countSentSince, enqueueMany, ownMessageIds, type OutboxInput } from '../../db/outbox.ts';
+import { countSentSince, enqueueMany, ownMessageIds, takenDedupeKeys, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
-import { outbox } from '../../db/schema.ts';
 import { lockTurns, type Turn } from '../../db/turns.ts';
 
 /** What identifies a mail's sender and game, read from the mail before the transaction. */
@@ -32,14 +29,6 @@ export type SheetSummary = Pick<Sheet, 'version' | 'receivedAt' | 'text' | 'stat
 export type AddedSheet =
   | { ok: true; version: number; previousReceivedAt: Date | null }
   | { ok: false; reason: 'no-turn' | 'turn-closed' };
-
-/** Which of these outbox dedupe keys are taken (the unique index answers). */
-async function queuedKeysOf(tx: Db, keys: readonly string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  // One array parameter, not one per key: drizzle builds and types each parameter (issue 8).
-  const rows = await tx.select({ key: outbox.dedupeKey }).from(outbox).where(sql`${outbox.dedupeKey} = any(${pgArray([...new Set(keys)])}::text[])`);
-  return new Set(rows.map((r) => r.key));
-}
 
 const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
 const turnKey = (gameId: string, turn: number) => `${gameId}\u0000${turn}`;
@@ -99,7 +88,7 @@ export class IntakeStore {
     // Replies go to a player's primary address (D-SEAT-3), so that is the one counted.
     const replies = await countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since);
     const misuse = await codeMisuseOf(tx, owners, misuseSince);
-    const echoes = await queuedKeysOf(tx, echoKeys);
+    const echoes = await takenDedupeKeys(tx, echoKeys);
     const refereeAddresses = await refereeAddressesOf(tx, owners.map((p) => p.gameId));
     return new IntakeStore(
       own,

@@ -93,12 +93,13 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
   const now = deps.now();
   const results = await db.transaction(async (tx) => {
     const rows = await lockInboundMany(tx, items.map((i) => i.id));
-    const echoes = mails.flatMap((m) => echoKey(m.from, m.echoPrint, now) ?? []);
-    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes);
+    // Each mail's echo key (D-MAIL-24) once: looked up in bulk here, used by deciding.
+    const echoes = mails.map((m) => echoKey(m.from, m.echoPrint, now));
+    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes.flatMap((e) => e ?? []));
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
-      const outcome = { ...decide(deps, store, now, row, mails[i]!, raws[i]!), at: now };
+      const outcome = { ...decide(deps, store, now, row, mails[i]!, echoes[i]!, raws[i]!), at: now };
       row.status = outcome.status; // the same message twice in one batch is processed once
       row.outcome = outcome.outcome;
       store.record(item.id, outcome);
@@ -114,7 +115,7 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
   return results;
 }
 
-function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail, raw: Uint8Array): InboundOutcome {
+function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail, echo: string | null, raw: Uint8Array): InboundOutcome {
   if (mail.automatic) {
     // Never answered; a bounce of our own mail is recorded against the address it failed for.
     const bounce = bounceOf(raw, mail.automaticReasons, deps.mail.domain);
@@ -126,8 +127,8 @@ function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHea
   const replyCtx: ReplyContext = { domain: deps.mail.domain, ordersLocalPart: deps.mail.ordersLocalPart, replyRateLimitPerHour: deps.mail.replyRateLimitPerHour, now };
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
   const who = identifySender(store, mail);
-  if (who.kind === 'refused') return refuseStranger({ store, replyCtx, row, mail, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
+  if (who.kind === 'refused') return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? boardFor)(who.game.map);
-  const ctx: PlayerMailContext = { store, row, mail, player: who.player, game: who.game, board, replyCtx, thread };
+  const ctx: PlayerMailContext = { store, row, mail, echo, player: who.player, game: who.game, board, replyCtx, thread };
   return answerPlayer(ctx);
 }

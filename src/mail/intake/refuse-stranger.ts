@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import type { ReadMail } from './read-mails.ts';
-import { echoKey } from './echo-guard.ts';
 import type { Identification } from './identify-sender.ts';
 import type { IntakeStore } from './intake-store.ts';
 import { enqueueReply, replySubject, type ReplyContext, type Thread } from './outgoing.ts';
@@ -25,18 +24,19 @@ export interface StrangerContext {
   replyCtx: ReplyContext;
   row: InboundHead;
   mail: ReadMail;
+  /** The answer's echo key (echo-guard.ts), or null without a sender. */
+  echo: string | null;
   thread: Thread;
   probes: SecretProbeWatch;
   log: Logger;
 }
 
 export function refuseStranger(c: StrangerContext, who: Extract<Identification, { kind: 'refused' }>): InboundOutcome {
-  const { store, replyCtx, row, mail, thread } = c;
+  const { store, replyCtx, row, mail, thread, echo } = c;
   const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
   const badCode = who.reason === 'unknown-code' || who.reason === 'sender-mismatch';
   if (who.answer) {
     // The same refusal is not sent twice a day for the same words (D-MAIL-24: robots repeat).
-    const echo = echoKey(mail.from, mail.echoPrint, replyCtx.now);
     if (echo !== null && store.answered(echo)) detail.repeated = true;
     // A bad code is answered without the game it belongs to: that too would tell a prober something.
     const tag = badCode ? null : (who.game?.id ?? null);
