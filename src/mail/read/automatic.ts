@@ -37,8 +37,10 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   // `auto_reply` is what some vacation programs write instead of Auto-Submitted.
   // The value as a word: quoted (`"bulk"`) and with a comment (`bulk (sent by a list)`) too.
   const precedence = header(head, 'precedence');
-  const word = lower(withoutComments(precedence ?? '')).replace(/^"([^"]*)"?$/, '$1').trim();
-  if (precedence !== null && ['bulk', 'list', 'junk', 'auto_reply'].includes(word)) reasons.push(`Precedence: ${precedence}`);
+  if (precedence !== null) {
+    const word = lower(withoutComments(precedence)).replace(/^"([^"]*)"?$/, '$1').trim();
+    if (['bulk', 'list', 'junk', 'auto_reply'].includes(word)) reasons.push(`Precedence: ${precedence}`);
+  }
 
   if (header(head, 'list-id') !== null) reasons.push('List-Id');
   if (header(head, 'list-unsubscribe') !== null) reasons.push('List-Unsubscribe');

