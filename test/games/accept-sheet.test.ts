@@ -119,4 +119,12 @@ describe('readPlayerCommand', () => {
   ] as const)('%j (subject %j) → %j', (text, subject, want) => {
     expect(readPlayerCommand(text, subject, () => '2026-03-02')).toEqual(want);
   });
+
+  it('works out the day only for a line that may be an absence (it is the costly part)', () => {
+    const asked: string[] = [];
+    const today = (text: string) => () => (asked.push(text), '2026-03-02');
+    for (const text of ['V: Sith\nH: Hutt', 'status', 'grazie!', 'B2-C3']) readPlayerCommand(text, null, today(text));
+    readPlayerCommand('ABSENCE 1/4 3/4', null, today('absence'));
+    expect(asked).toEqual(['absence']);
+  });
 });

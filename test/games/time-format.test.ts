@@ -1,15 +1,19 @@
 // formatInstant remembers what it wrote by the minute (intake words the same instants in every
 // acknowledgement of a batch): what it answers must be what Intl says for that very instant.
 import { describe, expect, it } from 'vitest';
-import { formatInstant } from '../../src/games/time-format.ts';
+import { formatInstant, INSTANT_FIELDS } from '../../src/games/time-format.ts';
 import { LOCALE } from '../../src/text/locale.ts';
 import type { Lang } from '../../src/adjudicator/types.ts';
 
-const direct = (at: Date, timeZone: string, lang: Lang) =>
-  `${new Intl.DateTimeFormat(LOCALE[lang], { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(at)} (${timeZone})`;
+const direct = (at: Date, timeZone: string, lang: Lang) => `${new Intl.DateTimeFormat(LOCALE[lang], { ...INSTANT_FIELDS, timeZone }).format(at)} (${timeZone})`;
 
 describe('formatInstant', () => {
-  it('answers as Intl does for every second around a change of offset, in zones with odd offsets, in both languages', () => {
+  it('shows no seconds (the memo keys by minute)', () => {
+    expect(INSTANT_FIELDS).not.toHaveProperty('second');
+    expect(INSTANT_FIELDS).not.toHaveProperty('fractionalSecondDigits');
+  });
+
+  it('answers as Intl does every 7 seconds around a change of offset, in zones with odd offsets, in both languages', () => {
     // Europe/Rome leaves summer time at 01:00 UTC on 25 October 2026; Nepal is +05:45, Chatham +12:45/+13:45.
     const start = Date.UTC(2026, 9, 25, 0, 58, 0);
     for (const timeZone of ['Europe/Rome', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns'])

@@ -53,14 +53,15 @@ describe('the plain-mailbox fast path', () => {
     'gives addressparser’s answer whenever it answers',
     () => {
       let answered = 0;
+      const numRuns = runs(20_000);
       fc.assert(
         fc.property(fc.oneof({ weight: 4, arbitrary: shaped }, { weight: 1, arbitrary: anyChars }), (value) => {
           if (agrees(value)) answered++;
         }),
-        { seed: FUZZ_SEED, numRuns: runs(20_000) },
+        { seed: FUZZ_SEED, numRuns },
       );
-      // The generator must reach the fast path often, or the property says little.
-      expect(answered).toBeGreaterThan(1000);
+      // The generator must reach the fast path often (a twentieth of the cases), or the property says little.
+      expect(answered).toBeGreaterThan(numRuns / 20);
     },
     fuzzTimeout(60_000),
   );

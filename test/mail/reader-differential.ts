@@ -3,8 +3,8 @@
 // (JSON) for every input. For changes meant to make the reader faster without changing what it
 // reads. A script, not a vitest file: it needs a second copy of src/ taken out of git.
 //
-//   node --import tsx test/mail/reader-differential.ts [ref]      (ref: default HEAD)
-//   DIFF_RUNS=20000 node --import tsx test/mail/reader-differential.ts
+//   node --import tsx test/mail/reader-differential.ts <ref>      (the commit to compare with)
+//   DIFF_RUNS=20000 node --import tsx test/mail/reader-differential.ts <ref>
 //
 // The inputs: every .eml under test/mail/fixtures, the grammar and the mutations of
 // fuzz-mail.test.ts, the hostile shapes, the bench's order sheets, and generated headers and
@@ -23,7 +23,19 @@ import { grammarMail as grammarOf, INSERTS, mutate, mutation as mutationOf, orde
 import { HOSTILE_SHAPES } from './hostile-shapes.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ref = process.argv[2] ?? 'HEAD';
+const ref = process.argv[2] ?? '';
+if (!ref) {
+  console.log('usage: node --import tsx test/mail/reader-differential.ts <ref>   (the commit to compare the working tree with)');
+  process.exit(2);
+}
+// The same src/ on both sides would compare the reader with itself, and always agree.
+try {
+  execFileSync('git', ['diff', '--quiet', ref, '--', 'src'], { cwd: repo });
+  console.log(`src/ at ${ref} is the working tree's: nothing to compare (name an earlier commit)`);
+  process.exit(2);
+} catch {
+  // differs: compare
+}
 const RUNS = Number(process.env.DIFF_RUNS ?? 2000);
 const SEED = Number(process.env.DIFF_SEED ?? 20261123);
 
