@@ -51,20 +51,24 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
   await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));
 }
 
+/**
+ * Which of `values` are in a unique text column of the outbox: one array parameter, not one per
+ * value (drizzle builds and types each parameter, and intake asks for a whole batch's, issue 8).
+ */
+async function presentIn(db: Db, column: typeof outbox.messageId | typeof outbox.dedupeKey, values: readonly string[]): Promise<Set<string>> {
+  if (values.length === 0) return new Set();
+  const rows = await db.select({ value: column }).from(outbox).where(sql`${column} = any(${pgArray([...new Set(values)])}::text[])`);
+  return new Set(rows.map((r) => r.value));
+}
+
 /** Which of these Message-IDs (bare) are of mail we sent: our own mail coming back. */
-export async function ownMessageIds(db: Db, messageIds: readonly string[]): Promise<Set<string>> {
-  if (messageIds.length === 0) return new Set();
-  // One array parameter, not one per id: drizzle builds and types each parameter (intake asks for
-  // a whole batch's, issue 8).
-  const rows = await db.select({ messageId: outbox.messageId }).from(outbox).where(sql`${outbox.messageId} = any(${pgArray([...new Set(messageIds)])}::text[])`);
-  return new Set(rows.map((r) => r.messageId));
+export function ownMessageIds(db: Db, messageIds: readonly string[]): Promise<Set<string>> {
+  return presentIn(db, outbox.messageId, messageIds);
 }
 
 /** Which of these dedupe keys are taken already (the unique index answers). */
-export async function takenDedupeKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const rows = await db.select({ key: outbox.dedupeKey }).from(outbox).where(sql`${outbox.dedupeKey} = any(${pgArray([...new Set(keys)])}::text[])`);
-  return new Set(rows.map((r) => r.key));
+export function takenDedupeKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  return presentIn(db, outbox.dedupeKey, keys);
 }
 
 /** Replies (mail of `kinds`) written to each address since `since`: for the hourly limit. */

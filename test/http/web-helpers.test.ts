@@ -2,7 +2,7 @@
 // and conditional requests. Pure, no server.
 import { describe, expect, it } from 'vitest';
 import { cookieValue, fromAcceptLanguage } from '../../src/http/web/lang.ts';
-import { RenderCache, acceptedEncodings, safeJson } from '../../src/http/web/respond.ts';
+import { RenderCache, acceptedEncodings, safeJson, type Rendered } from '../../src/http/web/respond.ts';
 import { Html, html, renderTemplate, trusted } from '../../src/http/web/template.ts';
 
 describe('html templates', () => {
@@ -88,6 +88,20 @@ describe('the render cache', () => {
     const none = new RenderCache(0);
     await none.get('k', async () => ({ body: 'x', type: 'text/plain' }));
     expect(none.fresh('k')).toBeUndefined();
+  });
+
+  it('serves a fresh result at once (nothing to await), else once made, and null for a missing page', async () => {
+    const cache = new RenderCache(1000);
+    const sent: Array<string | null> = [];
+    const send = (r: Rendered | null) => sent.push(r ? r.body.toString() : null);
+    const first = cache.serve('k', async () => ({ body: 'one', type: 'text/plain' }), send);
+    expect(first).toBeInstanceOf(Promise);
+    expect(sent).toEqual([]);
+    await first;
+    expect(cache.serve('k', async () => ({ body: 'two', type: 'text/plain' }), send)).toBeUndefined();
+    expect(sent).toEqual(['one', 'one']);
+    await cache.serve('gone', async () => null, send);
+    expect(sent).toEqual(['one', 'one', null]);
   });
 
   it('never keeps a missing page, and renders every time with a time of 0', async () => {

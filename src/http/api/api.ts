@@ -69,13 +69,11 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
   });
   const cache = new RenderCache(opts.cacheMs ?? 1000);
   const answer = (req: FastifyRequest, reply: FastifyReply, key: string, make: () => Promise<unknown>) => {
-    // Most requests find the answer made: sent at once, nothing for Fastify to await.
-    const made = cache.fresh(key);
-    if (made) return void sendRendered(req, reply, made, { maxAge: cache.maxAge });
-    return cache.get(key, async () => {
+    const produce = async () => {
       const data = await make();
       return data === null ? null : { body: safeJson(data), type: JSON_TYPE };
-    }).then((r) => (r ? sendRendered(req, reply, r, { maxAge: cache.maxAge }) : reply.code(404).type(JSON_TYPE).send({ error: 'not found' })));
+    };
+    return cache.serve(key, produce, (r) => (r ? sendRendered(req, reply, r, { maxAge: cache.maxAge }) : reply.code(404).type(JSON_TYPE).send({ error: 'not found' })));
   };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -26,14 +26,11 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
 
   function answer(req: FastifyRequest, reply: FastifyReply, key: string, render: (lang: Lang) => Promise<string | null>) {
     const lang = pageLang(req, reply);
-    const cacheKey = `${lang} ${key}`;
-    // Most requests of a crowded page find it made: sent at once, nothing for Fastify to await.
-    const made = cache.fresh(cacheKey);
-    if (made) return void sendRendered(req, reply, made, { vary: VARY, maxAge: cache.maxAge });
-    return cache.get(cacheKey, async () => {
+    const produce = async () => {
       const body = await render(lang);
       return body === null ? null : { body, type: HTML };
-    }).then((r) => {
+    };
+    return cache.serve(`${lang} ${key}`, produce, (r) => {
       if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
       return sendRendered(req, reply, r, { vary: VARY, maxAge: cache.maxAge });
     });

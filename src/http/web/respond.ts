@@ -51,12 +51,22 @@ export function etagOf(body: Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
+/** What a route renders for the cache: a body and its type, or null when there is nothing (404). */
+type Produce = () => Promise<{ body: string | Buffer; type: string } | null>;
+
+/** A cached result: when it was asked for, the render, and the result once made (`fresh` answers from it). */
+interface Entry {
+  at: number;
+  value: Promise<Rendered | null>;
+  done?: Rendered;
+}
+
 /**
  * Results kept for `ttlMs` (0: never kept), at most `max` of them. The same key asked for while it
  * is being rendered waits for that render. Last-Modified stays put while the body does not change.
  */
 export class RenderCache {
-  private readonly entries = new Map<string, { at: number; value: Promise<Rendered | null>; done?: Rendered }>();
+  private readonly entries = new Map<string, Entry>();
   private readonly lastSeen = new Map<string, Rendered>();
   /** What Cache-Control states: the TTL in whole seconds (0: revalidate every time). */
   readonly maxAge: number;
@@ -73,18 +83,28 @@ export class RenderCache {
    * route answer a cached page at once: awaiting an already settled promise costs ticks on every request.
    */
   fresh(key: string): Rendered | undefined {
-    const hit = this.entries.get(key);
-    return hit?.done !== undefined && this.clock() - hit.at < this.ttlMs ? hit.done : undefined;
+    const hit = this.live(key, this.clock());
+    return hit?.done;
   }
 
-  get(key: string, produce: () => Promise<{ body: string | Buffer; type: string } | null>): Promise<Rendered | null> {
+  /**
+   * Hands `send` the result for `key` (null: there is none): at once when it is made and fresh,
+   * so that a crowded page's usual request gives Fastify nothing to await; else once `get` has it.
+   */
+  serve(key: string, produce: Produce, send: (r: Rendered | null) => unknown): Promise<unknown> | undefined {
+    const made = this.fresh(key);
+    if (made) return void send(made);
+    return this.get(key, produce).then(send);
+  }
+
+  get(key: string, produce: Produce): Promise<Rendered | null> {
     const now = this.clock();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const hit = this.live(key, now);
+    if (hit) return hit.value;
     const value = produce().then((r) => (r === null ? null : this.stamp(key, r, now)));
     if (this.ttlMs > 0) {
       if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-      const entry: { at: number; value: Promise<Rendered | null>; done?: Rendered } = { at: now, value };
+      const entry: Entry = { at: now, value };
       this.entries.set(key, entry);
       // A missing page or a failure is not kept: the game may be created in the next second.
       const forget = () => {
@@ -93,6 +113,12 @@ export class RenderCache {
       value.then((r) => (r ? (entry.done = r) : forget()), forget);
     }
     return value;
+  }
+
+  /** The entry for `key` if it is younger than the TTL at `now`. */
+  private live(key: string, now: number): Entry | undefined {
+    const hit = this.entries.get(key);
+    return hit && now - hit.at < this.ttlMs ? hit : undefined;
   }
 
   private stamp(key: string, r: { body: string | Buffer; type: string }, now: number): Rendered {

@@ -99,7 +99,7 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
-      const outcome = { ...decide(deps, store, now, row, mails[i]!, echoes[i]!, raws[i]!), at: now };
+      const outcome = { ...decide(deps, store, now, row, mails[i]!, echoes[i] ?? null, raws[i]!), at: now };
       row.status = outcome.status; // the same message twice in one batch is processed once
       row.outcome = outcome.outcome;
       store.record(item.id, outcome);
