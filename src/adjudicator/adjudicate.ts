@@ -10,7 +10,7 @@ import { resolveJumps } from './hyperspace.ts';
 import type { Board, CellIndex } from './map.ts';
 import { resolveMoves } from './moves.ts';
 import { electionsCalled, resolvePolitics } from './politics.ts';
-import { produce, winners } from './production.ts';
+import { produce, victory } from './production.ts';
 import { readSheet, type SheetReading } from './sheet.ts';
 import { readPosition } from './state-check.ts';
 import { TurnContext } from './turn-context.ts';
@@ -72,6 +72,8 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
   else if (!board.capital.some((c) => ctx.unitAt(c)?.side === chancellor)) electionReasons.push('chancellor-off-capital');
   if (politics.electionsCalledBy.length) electionReasons.push('politics');
 
+  const lastTurn = state.settings.lastTurn ?? null;
+  const won = victory(factions, planetCounts, state.settings.victoryPlanets, lastTurn !== null && state.turn >= lastTurn);
   const finalUnits = ctx.livingUnits();
   const joining = board.factionIds.filter((f) => (state.joining ?? []).includes(f) && !factions.includes(f));
   const edict: Edict = {
@@ -94,7 +96,10 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
     chancellor,
     electionNextTurn: electionReasons.length > 0,
     electionReasons,
-    winners: winners(factions, planetCounts, state.settings.victoryPlanets),
+    winners: won.winners,
+    winRule: won.rule,
+    lastTurn,
+    gameOver: won.winners.length > 0 || (lastTurn !== null && state.turn >= lastTurn),
     joiningNextTurn: joining,
   };
 

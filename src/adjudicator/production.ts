@@ -26,11 +26,25 @@ export function produce(ctx: TurnContext): ProductionEntry[] {
   return out;
 }
 
+export interface Victory {
+  winners: FactionId[];
+  rule: 'R-WIN-1' | 'R-WIN-2' | null;
+}
+
 /**
- * R-WIN-1: at least the threshold; several, the most planets; still tied, they share. `planets`
- * of each of `factions` (planetsControlled).
+ * R-WIN-1: at least the threshold; several, the most planets; still tied, they share. On the game's
+ * last turn with nobody at the threshold, R-WIN-2: the most planets, tied ones share. `planets` of
+ * each of `factions` (planetsControlled).
  */
-export function winners(factions: readonly FactionId[], planets: readonly number[], threshold: number): FactionId[] {
-  const best = Math.max(threshold, ...planets);
+export function victory(factions: readonly FactionId[], planets: readonly number[], threshold: number, lastTurn: boolean): Victory {
+  const byThreshold = atLeast(factions, planets, threshold);
+  if (byThreshold.length) return { winners: byThreshold, rule: 'R-WIN-1' };
+  if (lastTurn && factions.length) return { winners: atLeast(factions, planets, 0), rule: 'R-WIN-2' };
+  return { winners: [], rule: null };
+}
+
+/** The factions with the most planets, provided that is at least `floor`. */
+function atLeast(factions: readonly FactionId[], planets: readonly number[], floor: number): FactionId[] {
+  const best = Math.max(floor, ...planets);
   return factions.filter((_, i) => planets[i]! >= best);
 }

@@ -22,6 +22,7 @@ const scenarioSchema = z.object({
     gameId: z.string().min(1).optional(),
     victoryPlanets: z.number().int().min(1).optional(),
     nmrHostility: z.enum(['keep', 'none']).optional(),
+    lastTurn: z.boolean().optional(),
   }),
   sheets: z.record(z.string(), z.string().nullable()),
 });
@@ -53,7 +54,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 // The keys SCENARIOS.md names. Others are ignored (a `why` note…); `unknownKeys` lists them so the
 // command can say so on stderr without changing its answer.
 const KNOWN_TOP = new Set(['name', 'rules', 'setup', 'sheets', 'expect', 'why', 'map']);
-const KNOWN_SETUP = new Set(['turn', 'factions', 'chancellor', 'election', 'units', 'hostility', 'gameId', 'victoryPlanets', 'nmrHostility', 'map', 'why']);
+const KNOWN_SETUP = new Set(['turn', 'factions', 'chancellor', 'election', 'units', 'hostility', 'gameId', 'victoryPlanets', 'nmrHostility', 'lastTurn', 'map', 'why']);
 
 export function unknownKeys(raw: unknown): string[] {
   const keys = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : []);
@@ -97,7 +98,12 @@ export function readScenario(raw: unknown, board: Board = classicMap()): { state
     election: setup.election,
     hostility: setup.hostility ?? {},
     units: setup.units.map((u) => ({ side: u.side, at: u.at })),
-    settings: { victoryPlanets: setup.victoryPlanets ?? 12, nmrHostility: setup.nmrHostility ?? 'keep' },
+    // R-WIN-2: `lastTurn: true` makes this turn the game's last.
+    settings: {
+      victoryPlanets: setup.victoryPlanets ?? 12,
+      nmrHostility: setup.nmrHostility ?? 'keep',
+      ...(setup.lastTurn ? { lastTurn: setup.turn } : {}),
+    },
   };
   try {
     assertValidState(board, state);

@@ -59,5 +59,9 @@ export function readPosition(board: Board, state: GameState): Position {
   if (!Number.isInteger(state.settings.victoryPlanets) || state.settings.victoryPlanets < 1) {
     fail(`victoryPlanets must be a positive integer`);
   }
+  const last = state.settings.lastTurn;
+  if (last !== undefined && last !== null && (!Number.isInteger(last) || last < 1)) {
+    fail(`lastTurn must be a positive integer or null`);
+  }
   return { cells, sides };
 }

@@ -21,6 +21,11 @@ export interface GameSettings {
   victoryPlanets: number;
   /** R-TURN-5, default keep. */
   nmrHostility: 'keep' | 'none';
+  /**
+   * R-WIN-2: the game's last turn, set when it starts (the referee may change it); absent or null,
+   * the game plays until R-WIN-1. A turn at or past it is the last.
+   */
+  lastTurn?: number | null;
 }
 
 /** The position before a turn is adjudicated. */
@@ -221,6 +226,12 @@ export interface Edict {
   electionNextTurn: boolean;
   electionReasons: ('no-chancellor' | 'chancellor-off-capital' | 'politics')[];
   winners: FactionId[];
+  /** The rule that made the winners: R-WIN-1 (the threshold) or R-WIN-2 (the last turn); null, none. */
+  winRule: 'R-WIN-1' | 'R-WIN-2' | null;
+  /** The game's last turn when this one was adjudicated (R-WIN-2), null when it has none. */
+  lastTurn: number | null;
+  /** This was the game's last turn, or a faction won: the game is over (R-WIN-1, R-WIN-2). */
+  gameOver: boolean;
   /** Factions entering at the start of the next turn (R-SETUP-4). */
   joiningNextTurn: FactionId[];
 }

@@ -75,7 +75,7 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
       sheetIds: previous.sheetIds, stateAfter: after,
     });
     // The next turn re-opens from the amended position: its deadline stands.
-    const finished = edict.winners.length > 0;
+    const finished = edict.gameOver; // R-WIN-1, R-WIN-2
     if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: after, election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);

@@ -72,7 +72,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     for (const sheet of standing) texts[sheet.faction] = sheet.text;
     const { state: next, edict } = adjudicate(board, turn.state, texts);
 
-    const finished = edict.winners.length > 0; // R-WIN-1: no more deadlines
+    const finished = edict.gameOver; // R-WIN-1, R-WIN-2: no more deadlines
     const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now, ctx);
     // Version 1, or the next one when a rolled-back turn closes again (the archive keeps the old).
     const version = ((await latestEdict(tx, gameId, number))?.version ?? 0) + 1;

@@ -30,6 +30,8 @@ export interface PosOptions {
   victoryPlanets?: number;
   nmrHostility?: 'keep' | 'none';
   joining?: FactionId[];
+  /** The game's last turn (R-WIN-2); default none. */
+  lastTurn?: number | null;
 }
 
 /** Cells are written as in sheets (`m4`, `b 2` are fine); the state carries canonical names. */
@@ -67,7 +69,11 @@ export function pos(units: Partial<Record<Side, string[]>>, opts: PosOptions = {
     election: opts.election ?? false,
     hostility: opts.hostility ?? {},
     units: [...taken].map(([at, side]) => ({ side, at })),
-    settings: { victoryPlanets: opts.victoryPlanets ?? 12, nmrHostility: opts.nmrHostility ?? 'keep' },
+    settings: {
+      victoryPlanets: opts.victoryPlanets ?? 12,
+      nmrHostility: opts.nmrHostility ?? 'keep',
+      ...(opts.lastTurn !== undefined ? { lastTurn: opts.lastTurn } : {}),
+    },
     ...(opts.joining ? { joining: opts.joining } : {}),
   };
 }

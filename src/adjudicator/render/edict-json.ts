@@ -31,7 +31,7 @@ const EDICT = obj(
   [
     'gameId', 'map', 'turn', 'electionTurn', 'chancellorAtStart', 'factions', 'victoryPlanets', 'declarations',
     'eliminations', 'destructions', 'advances', 'politics', 'election', 'production', 'units', 'planets',
-    'chancellor', 'electionNextTurn', 'electionReasons', 'winners', 'joiningNextTurn',
+    'chancellor', 'electionNextTurn', 'electionReasons', 'winners', 'winRule', 'lastTurn', 'gameOver', 'joiningNextTurn',
   ],
   {
     declarations: arr(DECLARATION),

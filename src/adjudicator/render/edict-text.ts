@@ -221,7 +221,7 @@ function finalSituation(c: Ctx, opts: EdictTextOptions): string[] {
     out.push(c.v.nextElection, ...e.electionReasons.map((r) => `  - ${c.v.electionReasons[r] ?? r}`));
   } else out.push(c.v.noNextElection);
   if (e.joiningNextTurn.length) out.push(c.v.joiningNextTurn(names(c, e.joiningNextTurn)));
-  out.push(e.winners.length ? c.v.winners(names(c, e.winners), e.winners.length > 1) : c.v.noWinner(e.victoryPlanets));
+  out.push(victoryLine(c, e));
   if (opts.declarationDeadline || opts.nextDeadline) out.push('');
   if (opts.declarationDeadline) out.push(c.v.declarationDeadline(opts.declarationDeadline));
   if (opts.nextDeadline) out.push(c.v.nextDeadline(opts.nextDeadline));
@@ -259,4 +259,15 @@ export function renderEdict(edict: Edict, board: Board, lang: Lang, opts: EdictT
     ...section(c, 6, finalSituation(c, opts)),
   ];
   return `${lines.flatMap((l) => l.split('\n')).flatMap(wrap).join('\n')}\n`;
+}
+
+/**
+ * Who won and by which rule (R-WIN-1, R-WIN-2), or what it takes. An edict stored before R-WIN-2
+ * has no `winRule`/`lastTurn`: its winners were by R-WIN-1.
+ */
+function victoryLine(c: Ctx, e: Edict): string {
+  const last = e.lastTurn ?? null;
+  if (e.winners.length) return c.v.winners(names(c, e.winners), e.winners.length > 1, e.winRule === 'R-WIN-2');
+  if (e.gameOver) return c.v.gameOverNoWinner;
+  return last === null ? c.v.noWinner(e.victoryPlanets) : c.v.noWinnerLast(e.victoryPlanets, last);
 }

@@ -152,8 +152,12 @@ const it = {
     politics: "azione politica di un'altra fazione sulla Capitale (R-POL-3)",
   }),
   joiningNextTurn: (n: string) => `Entrano in gioco dal prossimo turno: ${n} (R-SETUP-4).`,
-  winners: (n: string, s: boolean) => (s ? `VITTORIA CONDIVISA: ${n} (R-WIN-1).` : `VITTORIA: ${n} (R-WIN-1).`),
+  winners: (n: string, s: boolean, lastTurn: boolean) =>
+    `${s ? 'VITTORIA CONDIVISA' : 'VITTORIA'}: ${n} (${lastTurn ? "R-WIN-2: l'ultimo turno della partita, il maggior numero di pianeti" : 'R-WIN-1'}).`,
   noWinner: (n: number) => `Nessun vincitore per ora (vince chi controlla almeno ${n} pianeti).`,
+  noWinnerLast: (n: number, last: number) =>
+    `Nessun vincitore per ora (vince chi controlla almeno ${n} pianeti, o il maggior numero di pianeti alla fine del turno ${last}, R-WIN-2).`,
+  gameOverNoWinner: "La partita è finita: era l'ultimo turno (R-WIN-2), senza fazioni in gioco.",
   nextDeadline: (w: string) => `Prossima scadenza per gli ordini: ${w}`,
   declarationDeadline: (w: string) => `Scadenza per la dichiarazione del Cancelliere: ${w}`,
   legendTerrain: 'Legenda: .  spazio   o  pianeta   @  Capitale',
@@ -282,8 +286,11 @@ const en: Vocabulary = {
     politics: 'politics by another faction on the Capital (R-POL-3)',
   },
   joiningNextTurn: (n) => `Entering play next turn: ${n} (R-SETUP-4).`,
-  winners: (n, s) => (s ? `SHARED VICTORY: ${n} (R-WIN-1).` : `VICTORY: ${n} (R-WIN-1).`),
+  winners: (n, s, lastTurn) =>
+    `${s ? 'SHARED VICTORY' : 'VICTORY'}: ${n} (${lastTurn ? "R-WIN-2: the game's last turn, the most planets" : 'R-WIN-1'}).`,
   noWinner: (n) => `No winner yet (${n} planets are needed to win).`,
+  noWinnerLast: (n, last) => `No winner yet (${n} planets are needed to win, or the most planets at the end of turn ${last}, R-WIN-2).`,
+  gameOverNoWinner: "The game is over: this was its last turn (R-WIN-2), with no faction in play.",
   nextDeadline: (w) => `Next deadline for orders: ${w}`,
   declarationDeadline: (w) => `Deadline for the Chancellor's declaration: ${w}`,
   legendTerrain: 'Legend: .  space   o  planet   @  Capital',

@@ -150,6 +150,9 @@ export function midGameEdict(): Edict {
     electionNextTurn: true,
     electionReasons: ['politics'],
     winners: [],
+    winRule: null,
+    lastTurn: null,
+    gameOver: false,
     joiningNextTurn: ['federals'],
   };
 }
@@ -231,6 +234,9 @@ export function electionEdict(): Edict {
     electionNextTurn: false,
     electionReasons: [],
     winners: [],
+    winRule: null,
+    lastTurn: null,
+    gameOver: false,
     joiningNextTurn: [],
   };
 }
