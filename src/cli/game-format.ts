@@ -13,6 +13,7 @@ export interface GameView {
   reminderMinutes: number[];
   disputeWindowMinutes: number;
   victoryPlanets: number;
+  lastTurn: number | null;
   nmrHostility: string;
 }
 
@@ -36,6 +37,7 @@ const FLAGS: Record<string, string> = {
   reminderMinutes: '--reminders',
   disputeWindowMinutes: '--dispute',
   victoryPlanets: '--victory',
+  lastTurn: '--last-turn',
   nmrHostility: '--nmr-hostility',
   earlyProcessingMinutes: '--early',
   graceMinutes: '--grace',

@@ -88,6 +88,26 @@ const pauseOrResume = (verb: 'pause' | 'resume', summary: string): Leaf => ({
 export const pause = pauseOrResume('pause', 'pause a game: no deadline passes until it resumes; every player is told');
 export const resume = pauseOrResume('resume', 'resume a paused game: the deadline moves on by the pause; every player is told');
 
+export const length: Leaf = {
+  spec: {
+    name: 'sf referee length',
+    summary: 'set the game’s last turn (R-WIN-2): at its end the most planets win; "none" plays on until R-WIN-1',
+    args: '<game> <turn|none>',
+    options: { reason },
+    notes: ['The last turn is the open turn or a later one: a turn already closed never becomes the last. Every player is told.'],
+    examples: ["sf referee length test-galaxy 12 --reason 'agreed at the start: twelve turns'", "sf referee length test-galaxy none --reason 'play to the end'"],
+  },
+  async run(p) {
+    const [gameId, turn] = positionals(p, ['the game', 'the last turn (or none)'], 'sf referee length <game> <turn|none> --reason <text>');
+    const t = turn!.trim().toLowerCase();
+    if (t !== 'none' && !/^\d{1,9}$/.test(t)) throw new UsageError(`the last turn is a turn number or none, not ${JSON.stringify(turn)}`);
+    const lastTurn = t === 'none' ? null : Number(t);
+    const r = (await perform('sf referee length', 'referee.length', { gameId, lastTurn, reason: str(p, 'reason') })) as { lastTurn: number | null };
+    out(`${gameId} ${r.lastTurn === null ? 'has no last turn' : `ends with turn ${r.lastTurn}`}; every player will be told`);
+    return 0;
+  },
+};
+
 export const replace: Leaf = {
   spec: {
     name: 'sf referee replace',

@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { amend, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
+import { amend, length, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
 import { address, remove } from './referee-players.ts';
 
 
@@ -185,5 +185,6 @@ export const group: Group = {
     address,
     pause,
     resume,
+    length,
   },
 };

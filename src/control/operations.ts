@@ -67,6 +67,7 @@ const gameView = (g: Game) => ({
   reminderMinutes: g.reminderMinutes,
   disputeWindowMinutes: g.disputeWindowMinutes,
   victoryPlanets: g.victoryPlanets,
+  lastTurn: g.lastTurn,
   nmrHostility: g.nmrHostility,
 });
 
@@ -107,6 +108,7 @@ export const operations = {
       reminderMinutes: z.array(int).optional(),
       disputeWindowMinutes: int.optional(),
       victoryPlanets: int.optional(),
+      lastTurn: int.nullable().optional(),
       nmrHostility: z.enum(['keep', 'none']).optional(),
       earlyProcessingMinutes: int.optional(),
       graceMinutes: int.optional(),

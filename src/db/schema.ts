@@ -52,6 +52,8 @@ export const games = pgTable(
     absenceDaysPerPlayer: integer('absence_days_per_player').notNull().default(14),
     absenceDaysPerGame: integer('absence_days_per_game').notNull().default(28),
     victoryPlanets: integer('victory_planets').notNull(),
+    /** R-WIN-2: the game's last turn, set at its start (the referee may change it); null = none. */
+    lastTurn: integer('last_turn'),
     nmrHostility: text('nmr_hostility', { enum: ['keep', 'none'] }).notNull(),
     status: text('status', { enum: ['active', 'paused', 'finished'] }).notNull(),
     /** The turn that is open (or being adjudicated). */
@@ -67,6 +69,7 @@ export const games = pgTable(
     check('games_status', sql`${t.status} in ('active', 'paused', 'finished')`),
     check('games_minutes', sql`${t.declarationLeadMinutes} >= 0 and ${t.disputeWindowMinutes} >= 0`),
     check('games_victory', sql`${t.victoryPlanets} > 0`),
+    check('games_last_turn', sql`coalesce(${t.lastTurn}, 1) > 0`),
     check('games_schedule', sql`${t.graceMinutes} >= 0 and coalesce(${t.earlyProcessingMinutes}, 0) >= 0 and ${t.absenceDaysPerPlayer} >= 0 and ${t.absenceDaysPerGame} >= 0`),
   ],
 );

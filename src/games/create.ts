@@ -50,13 +50,14 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
       absenceDaysPerPlayer: input.absenceDaysPerPlayer,
       absenceDaysPerGame: input.absenceDaysPerGame,
       victoryPlanets: input.victoryPlanets,
+      lastTurn: input.lastTurn,
       nmrHostility: input.nmrHostility,
       status: 'active',
       currentTurn: 1,
     });
     if (!game) throw new GameError('game-exists', `a game called ${id} exists already: choose another name`);
 
-    const state = initialState(board, id, factions, { victoryPlanets: input.victoryPlanets, nmrHostility: input.nmrHostility });
+    const state = initialState(board, id, factions, { victoryPlanets: input.victoryPlanets, nmrHostility: input.nmrHostility, lastTurn: input.lastTurn });
     const turn = await insertTurn(tx, {
       gameId: id,
       number: 1,

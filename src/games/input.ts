@@ -81,6 +81,8 @@ export const createGameInput = z
     absenceDaysPerPlayer: z.number('must be a number of days').int('must be a whole number of days').min(0).max(365).default(14),
     absenceDaysPerGame: z.number('must be a number of days').int('must be a whole number of days').min(0).max(730).default(28),
     victoryPlanets: z.number('must be a number of planets').int('must be a whole number').min(1, 'must be at least 1').default(12),
+    /** R-WIN-2: the game's last turn; null (default): play until R-WIN-1. */
+    lastTurn: z.number('must be a turn number').int('must be a whole number').min(2, 'must be 2 or later: turn 1 is only the election').nullable().default(null),
     nmrHostility: z.enum(['keep', 'none'], 'must be keep or none').default('keep'),
   })
   .superRefine((g, ctx) => {

@@ -57,6 +57,8 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     systemCells: data.system.join(', '),
     factions: a.factions.map((f) => sideName(board, f, lang)).join(', '),
     firstTurn: a.firstTurn,
+    lastTurn: game.lastTurn,
+    victoryPlanets: game.victoryPlanets,
     // The same wording as every acknowledgement and reminder the player will get.
     deadline: formatInstant(a.deadline, tz, lang),
     weekly: formatWeekly(a.deadline, game.weeklyDeadline, lang, game.timeZone),

@@ -10,6 +10,7 @@ import { addReferee, assignReferee, refereesOfGame, setRefereePassword } from '.
 import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from './actions.ts';
 import { RefereeError } from './errors.ts';
 import { amendTurn, rollBackTurn } from '../games/amend-turn.ts';
+import { setLastTurn } from '../games/game-length.ts';
 import { pauseGame, resumeGame } from '../games/pause.ts';
 import { changePlayerAddress } from '../games/player-addresses.ts';
 import { removePlayer } from '../games/remove-player.ts';
@@ -165,6 +166,14 @@ export const refereeOperations = {
     async run(ctx, { gameId, reason }) {
       await pauseGame(ctx.db, gameId.trim().toLowerCase(), reason, actionContext(ctx));
       return { paused: true };
+    },
+  }),
+  'referee.length': op({
+    summary: 'set the game’s last turn (R-WIN-2), or none; every player told',
+    args: z.object({ gameId: str, lastTurn: id.nullable(), reason: str }),
+    async run(ctx, { gameId, lastTurn, reason }) {
+      const game = await setLastTurn(ctx.db, gameId.trim().toLowerCase(), lastTurn, checkReason(reason), actionContext(ctx));
+      return { lastTurn: game.lastTurn, currentTurn: game.currentTurn };
     },
   }),
   'referee.resume': op({

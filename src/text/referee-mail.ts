@@ -21,6 +21,15 @@ avanti quanto è durata la pausa: ${v.deadline}.
 
 Motivo: ${v.reason}
 `),
+    lengthChanged: (v: GameValues & { lastTurn: number | null; turn: number; reason: string }): MailText =>
+      mail(v.lastTurn === null ? `[SF ${v.game}] La partita non ha più un ultimo turno` : `[SF ${v.game}] La partita finisce al turno ${v.lastTurn}`, `
+L'arbitro ha cambiato la durata di "${v.gameName}" (R-WIN-2). ${v.lastTurn === null
+    ? 'La partita non ha più un ultimo turno: si gioca finché una fazione controlla i pianeti che servono per vincere (R-WIN-1).'
+    : `L'ultimo turno è il ${v.lastTurn}: alla sua fine, se nessuno ha già vinto, vince chi controlla più pianeti; a pari merito la vittoria è condivisa.`}
+Il turno in corso è il ${v.turn}.
+
+Motivo: ${v.reason}
+`),
     seatLeft: (v: GameValues & { since: string; reason: string }): MailText => mail(`[SF ${v.game}] Hai lasciato "${v.gameName}"`, `
 L'arbitro ha dato il tuo posto in "${v.gameName}" a un altro giocatore, dal ${v.since}.
 
@@ -92,6 +101,15 @@ Reason: ${v.reason}
     gameResumed: (v) => mail(`[SF ${v.game}] The game resumes: turn ${v.turn} is due ${v.deadline}`, `
 The referee has resumed "${v.gameName}". The deadline of turn ${v.turn} moved on by the length of
 the pause: ${v.deadline}.
+
+Reason: ${v.reason}
+`),
+    lengthChanged: (v) =>
+      mail(v.lastTurn === null ? `[SF ${v.game}] The game no longer has a last turn` : `[SF ${v.game}] The game ends with turn ${v.lastTurn}`, `
+The referee has changed the length of "${v.gameName}" (R-WIN-2). ${v.lastTurn === null
+    ? 'The game no longer has a last turn: it goes on until a faction controls the planets needed to win (R-WIN-1).'
+    : `The last turn is turn ${v.lastTurn}: at its end, unless someone has already won, the faction controlling the most planets wins; tied, they share the victory.`}
+Turn ${v.turn} is open now.
 
 Reason: ${v.reason}
 `),

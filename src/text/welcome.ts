@@ -13,6 +13,9 @@ export interface WelcomeValues {
   systemCells: string;
   factions: string;
   firstTurn: number;
+  /** R-WIN-2: the game's last turn, or null when it plays until R-WIN-1. */
+  lastTurn: number | null;
+  victoryPlanets: number;
   deadline: string;
   weekly: string;
   gameTimeZone: string;
@@ -34,6 +37,9 @@ LA TUA FAZIONE
   Sistema natale: ${v.homeName} (${v.homeCell}), con i pianeti di sistema ${v.systemCells}.
   Parti con 3 unità, una su ciascuno di questi pianeti.
   Fazioni in gioco: ${v.factions}.
+  ${v.lastTurn === null
+    ? `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1).`
+    : `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1); la partita finisce col turno ${v.lastTurn}, e allora vince chi ne controlla di più (R-WIN-2).`}
 
 SCADENZE
   Il tuo primo turno è il turno ${v.firstTurn}. Scadenza: ${v.deadline}.
@@ -95,6 +101,9 @@ YOUR FACTION
   Home system: ${v.homeName} (${v.homeCell}), with the system planets ${v.systemCells}.
   You start with 3 units, one on each of these planets.
   Factions in play: ${v.factions}.
+  ${v.lastTurn === null
+    ? `The first to control ${v.victoryPlanets} planets wins (R-WIN-1).`
+    : `The first to control ${v.victoryPlanets} planets wins (R-WIN-1); the game ends with turn ${v.lastTurn}, and then the most planets win (R-WIN-2).`}
 
 DEADLINES
   Your first turn is turn ${v.firstTurn}. Its deadline: ${v.deadline}.

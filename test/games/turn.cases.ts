@@ -18,6 +18,7 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
+import { setLastTurn } from '../../src/games/game-length.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
@@ -381,6 +382,53 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(await listOutbox(db, { gameId: game.id, kind: 'game-paused' })).toHaveLength(4);
       expect((await listOutbox(db, { gameId: game.id, kind: 'game-resumed' }))[0]!.bodyText).toContain('settled');
       expect((await listAudit(db, { gameId: game.id })).map((e) => e.action).slice(0, 2)).toEqual(['game.resume', 'game.pause']);
+    });
+
+    it('R-WIN-2: a game created with a last turn ends there, the most planets winning; the referee may change the length, never onto a closed turn', async () => {
+      clock.set(START);
+      const { game, turn } = await createGame(db, { ...input('Length'), lastTurn: 4 }, ctx);
+      expect(game.lastTurn).toBe(4);
+      expect(turn.state.settings.lastTurn).toBe(4);
+      expect((await listOutbox(db, { gameId: game.id, kind: 'welcome' }))[0]!.bodyText).toContain('the game ends with turn 4, and then the most planets win (R-WIN-2)');
+      await send(game.id, 'hutt', 'V: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      expect((await findTurn(db, game.id, 2))!.state.settings.lastTurn).toBe(4); // carried by the engine
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, game.id, 2, ctx);
+
+      // Turn 3 is open: turn 2 can no longer be made the last; 3 or later can, and none.
+      await expect(setLastTurn(db, game.id, 2, 'too short', ctx)).rejects.toThrow(/never a turn already closed/);
+      await setLastTurn(db, game.id, null, 'play on', ctx);
+      expect((await findTurn(db, game.id, 3))!.state.settings.lastTurn).toBeNull();
+      await setLastTurn(db, game.id, 3, 'we are out of time', ctx);
+      expect((await findGame(db, game.id))!.lastTurn).toBe(3);
+      expect((await findTurn(db, game.id, 3))!.state.settings.lastTurn).toBe(3);
+      const told = await listOutbox(db, { gameId: game.id, kind: 'game-length' });
+      expect(told).toHaveLength(8);
+      expect(told.map((m) => m.subject)).toContain('[SF length] The game ends with turn 3');
+      expect(told.map((m) => m.subject)).toContain('[SF length] La partita finisce al turno 3');
+      expect((await listAudit(db, { gameId: game.id })).filter((e) => e.action === 'game.length').map((e) => e.detail)).toEqual([
+        { reason: 'we are out of time', from: null, to: 3 },
+        { reason: 'play on', from: 4, to: null },
+      ]);
+
+      // The last turn closes: everyone holds 3 planets but the Chancellor, whose unit on the
+      // Capital makes 4 (R-ELEC-5): the most planets win (R-WIN-2).
+      clock.set(new Date('2025-04-06T18:01:00Z'));
+      const closed = await closeTurn(db, game.id, 3, ctx);
+      expect(closed.closed).toBe(true);
+      if (!closed.closed) return;
+      expect(closed.edict).toMatchObject({ winRule: 'R-WIN-2', lastTurn: 3, gameOver: true });
+      expect(closed.edict.winners).toHaveLength(1);
+      expect(closed.next).toBeNull();
+      const over = (await findGame(db, game.id))!;
+      expect(over.status).toBe('finished');
+      expect(await listTurns(db, game.id)).toHaveLength(3);
+      const [edict] = (await listEdicts(db, game.id)).filter((e) => e.turn === 3);
+      expect(edict!.textEn.replace(/\s+/g, ' ')).toContain('IMPERIAL EDICT — Turn 3 of 3');
+      expect(edict!.textEn.replace(/\s+/g, ' ')).toMatch(/VICTORY: \w+ \(R-WIN-2/);
+      await expect(setLastTurn(db, game.id, 5, 'more', ctx)).rejects.toThrow(/over/);
     });
 
   });

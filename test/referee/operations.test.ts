@@ -19,7 +19,7 @@ const ctx = (db: Db): OperationContext => ({
 describe('sf referee operations', () => {
   it('are in the registry the CLI and the control socket share', () => {
     expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
-      'referee.add', 'referee.address', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.passwd', 'referee.pause', 'referee.remove', 'referee.replace',
+      'referee.add', 'referee.address', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.length', 'referee.passwd', 'referee.pause', 'referee.remove', 'referee.replace',
       'referee.resend-edict', 'referee.resend-welcome',
       'referee.resume', 'referee.retry-mail', 'referee.rollback',
     ]);
@@ -37,6 +37,17 @@ describe('sf referee operations', () => {
     const err = await runOperation(ctx(db), 'referee.add', { email: 'two@x.org' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OperationError);
     expect(err).toMatchObject({ code: 'referee-exists' });
+  });
+
+  it('length sets the last turn or none (R-WIN-2), shown by game show; a closed turn is refused as a code', async () => {
+    const { db } = await dbs.fresh();
+    const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
+    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: 9, reason: 'nine turns' })).toEqual({ lastTurn: 9, currentTurn: 1 });
+    expect(((await runOperation(ctx(db), 'game.show', { gameId })) as { game: { lastTurn: number | null } }).game.lastTurn).toBe(9);
+    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: null, reason: 'no limit' })).toEqual({ lastTurn: null, currentTurn: 1 });
+    expect(await listOutbox(db, { gameId, kind: 'game-length' })).toHaveLength(8);
+    const err = await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: 1, reason: 'one' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'invalid-input' });
   });
 
   it('the actions name players by faction or address, and audit as the CLI user', async () => {

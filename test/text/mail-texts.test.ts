@@ -20,6 +20,8 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
     const v: WelcomeValues = {
       ...values('game', 'gameName', 'player', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'secret'),
       firstTurn: 43,
+      lastTurn: 44,
+      victoryPlanets: 45,
     };
     return [welcomeTexts[l].welcome(v), v];
   },
@@ -40,6 +42,8 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
   seatRemoved: (l) => { const v = { ...values('game', 'gameName', 'faction', 'since', 'reason') }; return [refereeTexts[l].seatRemoved(v), v]; },
   seatVacant: (l) => { const v = { ...game, ...values('faction', 'since', 'reason') }; return [refereeTexts[l].seatVacant(v), v]; },
   addressesChanged: (l) => { const v = { ...values('game', 'gameName', 'reason', 'addresses', 'primary') }; return [refereeTexts[l].addressesChanged(v), v]; },
+  lengthChanged: (l) => { const v = { ...game, ...values('reason'), lastTurn: 47 }; return [refereeTexts[l].lengthChanged(v), v]; },
+  lengthRemoved: (l) => { const v = { ...game, ...values('reason'), lastTurn: null }; return [refereeTexts[l].lengthChanged(v), { ...v, lastTurn: l === 'it' ? 'non ha più un ultimo turno' : 'no longer has a last turn' }]; },
   turnRolledBack: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].turnRolledBack(v), v]; },
   deadlineExtended: (l) => {
     const v = { ...game, ...values('player', 'deadline', 'previous', 'declaration', 'reason', 'address') };
@@ -72,7 +76,7 @@ describe('mail texts', () => {
 
   it('a display name is inserted as written: placeholders in it are not expanded', () => {
     const [base] = mails.welcome!('en');
-    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress'), firstTurn: 1 };
+    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress'), firstTurn: 1, lastTurn: null, victoryPlanets: 12 };
     const mail = welcomeTexts.en.welcome({ ...v, player: '{{secret}} ${v.secret} $&', secret: 'S3CRET' });
     expect(mail.text).toContain('Hello {{secret}} ${v.secret} $&,\n');
     expect(mail.text.split('S3CRET')).toHaveLength(2); // only on the Code: line

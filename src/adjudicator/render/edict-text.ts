@@ -73,7 +73,7 @@ function section(c: Ctx, n: number, body: string[]): string[] {
 
 function header(c: Ctx): string[] {
   const e = c.edict;
-  const out = [c.v.title(e.turn), c.v.game(e.gameId, e.map), c.v.inOffice(e.chancellorAtStart && c.name(e.chancellorAtStart))];
+  const out = [c.v.title(e.turn, e.lastTurn ?? null), c.v.game(e.gameId, e.map), c.v.inOffice(e.chancellorAtStart && c.name(e.chancellorAtStart))];
   if (e.electionTurn) out.push(c.v.electionTurn);
   return out;
 }

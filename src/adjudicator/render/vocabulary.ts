@@ -34,7 +34,7 @@ const table = <K extends string, V>(t: Record<K, V>): Record<K, V> => t;
 const tuple6 = (t: [string, string, string, string, string, string]) => t;
 
 const it = {
-  title: (n: number) => `EDITTO IMPERIALE — Turno ${n}`,
+  title: (n: number, last: number | null) => `EDITTO IMPERIALE — Turno ${n}${last === null ? '' : ` di ${last}`}`,
   game: (g: string, m: string) => `Partita: ${g} — mappa: ${m}`,
   inOffice: (n: string | null) => (n ? `Cancelliere in carica: ${n}` : 'Nessun Cancelliere in carica'),
   electionTurn: 'Questo è un turno di elezioni: i voti sono nella sezione 4.',
@@ -169,7 +169,7 @@ const it = {
 export type Vocabulary = typeof it;
 
 const en: Vocabulary = {
-  title: (n) => `IMPERIAL EDICT — Turn ${n}`,
+  title: (n, last) => `IMPERIAL EDICT — Turn ${n}${last === null ? '' : ` of ${last}`}`,
   game: (g, m) => `Game: ${g} — map: ${m}`,
   inOffice: (n) => (n ? `Chancellor in office: ${n}` : 'No Chancellor in office'),
   electionTurn: 'This is an election turn: the votes are in section 4.',

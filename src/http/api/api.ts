@@ -31,7 +31,7 @@ const game = {
   type: 'object',
   properties: {
     id: { type: 'string' }, name: { type: 'string' }, status: { type: 'string' }, map: { type: 'string' }, timeZone: { type: 'string' },
-    weeklyDeadline: { type: 'string' }, victoryPlanets: { type: 'integer' },
+    weeklyDeadline: { type: 'string' }, victoryPlanets: { type: 'integer' }, lastTurn: { type: ['integer', 'null'] },
     turn: {
       type: 'object',
       properties: {

@@ -65,6 +65,7 @@ export function gameJson(d: GameData) {
     timeZone: game.timeZone,
     weeklyDeadline: game.weeklyDeadline,
     victoryPlanets: game.victoryPlanets,
+    lastTurn: game.lastTurn,
     turn: {
       number: turn.number,
       status: turn.status,

@@ -60,7 +60,7 @@ export function homePage(lang: Lang, board: Board, games: GameSummary[]): string
 }
 
 export interface GamePageData {
-  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number };
+  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number; lastTurn: number | null };
   turn: PublicTurn;
   seats: Array<{ faction: string; joinedTurn: number }>;
   received: Record<string, OrdersReceived>;
@@ -83,12 +83,12 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
   return html`<ul>${items}</ul>`;
 }
 
-function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number): Html {
+function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number, lastTurn: number | null): Html {
   const s = webTexts[lang];
-  if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory)}</p>`;
+  if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory, lastTurn)}</p>`;
   const e = edict.json;
   const rows = board.factionIds.filter((f) => f in e.planets).map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets)}</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets, lastTurn)}</p>`;
 }
 
 function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
@@ -106,7 +106,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   const s = webTexts[lang];
   const { game, turn } = d;
   const election = turn.number === 1 || turn.state.election;
-  const lead = html`${s.turn(turn.number)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
+  const lead = html`${s.turnOf(turn.number, game.lastTurn)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
   const open = turn.status === 'open' && game.status !== 'finished';
   const deadlines = open
     ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
@@ -140,7 +140,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     declarationHeading: s.declarationHeading,
     declaration: declarationBlock(lang, board, d),
     planetsHeading: s.planetsHeading,
-    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets),
+    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn),
     archiveHeading: s.archiveHeading,
     archive: archiveList(lang, game.id, d.archive),
     atomHref: `/games/${game.id}/edicts.atom`,

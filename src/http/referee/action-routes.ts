@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amendTurn, rollBackTurn } from '../../games/amend-turn.ts';
 import { AppError } from '../../errors.ts';
+import { setLastTurn } from '../../games/game-length.ts';
 import { pauseGame, resumeGame } from '../../games/pause.ts';
 import { changePlayerAddress } from '../../games/player-addresses.ts';
 import { removePlayer } from '../../games/remove-player.ts';
@@ -118,6 +119,13 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
   action('/games/:game/pause', async (req, gameId) => {
     await pauseGame(app.db, gameId, checkReason(req.body.reason), ctx(req));
     return 'paused';
+  });
+
+  // R-WIN-2: an empty field means no last turn.
+  action('/games/:game/length', async (req, gameId) => {
+    const v = req.body.lastTurn?.trim() ?? '';
+    await setLastTurn(app.db, gameId, v === '' ? null : whole(v, 'the last turn'), checkReason(req.body.reason), ctx(req));
+    return 'length';
   });
 
   action('/games/:game/resume', async (req, gameId) => {

@@ -21,7 +21,12 @@ export function disputeSection(o: GameOverview, last: EdictVersion | null, csrf:
       : g.status === 'active'
         ? html`<h3>Pause the game</h3><form method="post" action="${base(o)}/pause">${csrfField(csrf)}${reason('pause-reason')} <button type="submit">Pause</button></form>`
         : html``;
-  if (!last) return html`<section><h2>Disputes</h2><p>No closed turn can be amended now.</p>${pause}</section>`;
+  const length =
+    g.status === 'finished'
+      ? html``
+      : html`<h3>Length of the game (R-WIN-2)</h3><p>${g.lastTurn === null ? 'No last turn: the game goes on until a faction has the planets to win.' : `The last turn is turn ${g.lastTurn}.`}</p><form method="post" action="${base(o)}/length">${csrfField(csrf)}<label for="last-turn">Last turn (empty: none)</label><input id="last-turn" name="lastTurn" type="number" min="${Math.max(2, g.currentTurn)}" value="${g.lastTurn ?? ''}">${reason('length-reason')} <button type="submit">Set the length</button></form>`;
+  const controls = html`${pause}${length}`;
+  if (!last) return html`<section><h2>Disputes</h2><p>No closed turn can be amended now.</p>${controls}</section>`;
   const contested = last.json.advances.filter((a) => a.contested);
   const choices = contested.map(
     (a) => html`<p><label for="adv-${a.to}">Into ${a.to} (now ${a.from})</label><select id="adv-${a.to}" name="advance:${a.to}"><option value="">as adjudicated</option>${a.candidates.map(
@@ -33,5 +38,5 @@ export function disputeSection(o: GameOverview, last: EdictVersion | null, csrf:
     choices.length ? choices : html`<p>No contested advance in this turn.</p>`
   }<p><label for="fix-faction">Correct the sheet of</label><select id="fix-faction" name="faction"><option value="">nobody</option>${factions}</select></p><p><label for="fix-text">as it should have been read</label><textarea id="fix-text" name="sheet" rows="4" cols="40"></textarea></p><p><input id="confirm" name="confirm" type="checkbox" value="yes"><label for="confirm">amend even if the dispute window (${g.disputeWindowMinutes} minutes) is over</label></p>${reason('amend-reason')} <button type="submit">Publish the amended edict</button></form>`;
   const rollback = html`<h3>Roll back turn ${last.turn}</h3><form method="post" action="${base(o)}/rollback">${csrfField(csrf)}<label for="rollback-hours">The turn re-opens, due in hours</label><input id="rollback-hours" name="hours" type="number" min="1" max="336" required>${reason('rollback-reason')} <button type="submit">Roll back</button></form>`;
-  return html`<section><h2>Disputes</h2>${amend}${rollback}${pause}</section>`;
+  return html`<section><h2>Disputes</h2>${amend}${rollback}${controls}</section>`;
 }

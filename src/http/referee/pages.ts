@@ -33,6 +33,7 @@ export const NOTICES: Record<string, string> = {
   'address-remove': 'The address is removed; the player will be told.',
   'address-primary': 'The primary address is changed; the player will be told at both.',
   resumed: 'The game runs again and every player will be told the new deadline.',
+  length: 'The length of the game is changed and every player will be told.',
 };
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {
