@@ -19,7 +19,7 @@ import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
-import { createGame, type GamesContext } from '../../src/games/index.ts';
+import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
 import { replayTurns } from '../../src/games/replay.ts';
 import { runTurnJob } from '../../src/games/turn-job.ts';
@@ -340,6 +340,33 @@ export function turnCases(open: () => Promise<Database>): void {
       // The Aristocrats' sheet was misread: they meant no hostility. I8 stands.
       expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
       expect((await findTurn(db, id, 2))!.state.units).toContainEqual({ side: 'hutt', at: 'I8' });
+    });
+
+    it('keeps what happened since the turn closed: a player who joined turn 2 still enters on turn 3', async () => {
+      const id = await contestedGame('Amend After Join');
+      const { player } = await joinGame(db, { gameId: id, email: 'e@example.com' }, ctx);
+      expect(player).toMatchObject({ faction: 'merchants', joinedTurn: 3 });
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
+      expect((await findTurn(db, id, 2))!.state.joining).toEqual(['merchants']);
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, id, 2, ctx);
+      expect((await findTurn(db, id, 3))!.state.factions).toHaveLength(5);
+      expect((await findTurn(db, id, 3))!.state.factions).toContain('merchants');
+    });
+
+    it('a roll-back keeps a player who joined the turn it removes: they enter when the re-opened turn closes', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Roll Back Join'), ctx);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      await joinGame(db, { gameId: game.id, email: 'e@example.com' }, ctx);
+      const reopened = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
+      await rollBackTurn(db, game.id, 'the deadline was announced wrongly', reopened, ctx);
+      expect((await findTurn(db, game.id, 1))!.state.joining).toEqual(['merchants']);
+      expect((await listPlayers(db, game.id)).find((p) => p.email === 'e@example.com')).toMatchObject({ faction: 'merchants', joinedTurn: 2 });
+      clock.set(new Date(reopened.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      expect((await findTurn(db, game.id, 2))!.state.factions).toContain('merchants');
     });
 
     it('rolls back the last closed turn: it re-opens with its sheets, players told; closing it again publishes the next version', async () => {
