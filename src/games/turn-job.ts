@@ -18,7 +18,7 @@ import { applyAbsenceMail } from './absence-record.ts';
 import { allSheetsIn, closeTurn } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
-import { dueReminderOffset, turnClosesAt } from './schedule.ts';
+import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
@@ -187,7 +187,9 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 }
 
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
-  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt) });
+  // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it).
+  const next = nextTurnDeadlines(game, turn.deadline, earlyAt).deadline;
+  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt), next: when(game, p, next) });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
 }
 

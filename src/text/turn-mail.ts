@@ -33,9 +33,11 @@ partita ha un periodo di tolleranza: un foglio che ci arriva entro ${v.closesAt}
 
 Il tuo indirizzo per gli ordini: ${v.address}
 `),
-    early: (v: TurnValues & { at: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`, `
+    early: (v: TurnValues & { at: string; next: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`, `
 I fogli di tutti i giocatori per il turno ${v.turn} di "${v.gameName}" sono arrivati e sono validi, e
 questa partita anticipa i turni: il turno sarà risolto ${v.at}.
+Il turno ${v.turn + 1} scadrà allora ${v.next}: la prima scadenza settimanale che lascia
+almeno due giorni prima della dichiarazione del Cancelliere (D-TURN-7).
 
 Fino ad allora puoi ancora cambiare idea e mandare un nuovo foglio. Se prima di allora arriva un
 foglio con problemi, il turno aspetta la sua scadenza normale.
@@ -95,6 +97,8 @@ Your orders address: ${v.address}
     early: (v) => mail(`[SF ${v.game}] Turn ${v.turn}: all sheets are in`, `
 Every player's sheet for turn ${v.turn} of "${v.gameName}" is in and valid, and this game
 processes turns early: the turn will be adjudicated ${v.at}.
+Turn ${v.turn + 1} will then be due ${v.next}: the first weekly deadline that leaves at least
+two days before the Chancellor's declaration (D-TURN-7).
 
 Until then you may still change your mind and send a new sheet. If a sheet with problems comes in
 before then, the turn waits for its usual deadline.

@@ -234,6 +234,9 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.advance(2 * MINUTE);
       expect((await job()).closed).toContain(`${game.id}#1`);
       expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
+      // D-TURN-7: closed on Thursday, turn 2 is due on the Sunday turn 1 was due, as announced.
+      expect((await findTurn(db, game.id, 2))!.deadline).toEqual(TURN1_DEADLINE);
+      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Turn 2 will then be due Sunday, 23 March 2025 at 20:00 CET');
     });
 
     it('early processing is withdrawn when a sheet with problems comes in after the announcement', async () => {
