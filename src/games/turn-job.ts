@@ -21,7 +21,8 @@ import { boardFor } from './input.ts';
 import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
+import { gamePageUrl, privateAddress } from './welcome.ts';
+import { problemLine } from '../mail/intake/reply-texts.ts';
 
 export interface TurnJobDeps {
   db: Db;
@@ -226,7 +227,7 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Dat
   const missing = problems
     ? [
         T.sheetHasProblems,
-        ...problems.slice(0, 20).map((q) => T.problemLine(q.line, q.message[lang])),
+        ...problems.slice(0, 20).map((q) => T.problemLine(problemLine(q, lang))),
         ...(problems.length > 20 ? [T.moreProblems(problems.length - 20)] : []),
         T.sendCorrected,
       ].join('\n')
@@ -239,6 +240,7 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Dat
     deadline: when(game, p, due),
     missing,
     address: privateAddress(deps.ctx.mail, p.secret),
+    page: gamePageUrl(deps.ctx.publicUrl, game.id),
   });
   return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${due.toISOString()}:${offset}:${p.id}`, rendered);
 }

@@ -95,6 +95,8 @@ export const replyTexts = defineTexts({
       '  E: O10               se sei eletto e la Capitale è piena, l\'unità che sostituisci',
       'Un\'unità senza ordini resta ferma. Vale l\'ultimo foglio inviato prima della scadenza.',
       'Scrivi STATUS per vedere la scadenza e il tuo foglio attuale.',
+      'Scrivi ASSENZA 1/4 10/4 (giorno/mese) se sarai via: una scadenza che cade in quei giorni si sposta alla fine, nei limiti della partita.',
+      'Ogni comando va da solo in una mail al tuo indirizzo privato.',
     ].join('\n') + '\n',
   },
   en: {
@@ -177,6 +179,8 @@ export const replyTexts = defineTexts({
       '  E: O10               if you are elected and the Capital is full, the unit you replace',
       'A unit with no order holds. The last sheet sent before the deadline counts.',
       'Send STATUS to see the deadline and your current sheet.',
+      'Send ABSENCE 1/4 10/4 (day/month) if you will be away: a deadline that falls on those days moves to their end, within the game\'s limits.',
+      'Each command goes alone in a mail to your private address.',
     ].join('\n') + '\n',
   },
 });

@@ -10,7 +10,7 @@ interface TurnValues {
 
 export const turnTexts = defineTexts({
   it: {
-    reminder: (v: TurnValues & { player: string; deadline: string; missing: string; address: string }): MailText => mail(`[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}`, `
+    reminder: (v: TurnValues & { player: string; deadline: string; missing: string; address: string; page: string | null }): MailText => mail(`[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}`, `
 Ciao ${v.player},
 
 i tuoi ordini per il turno ${v.turn} di "${v.gameName}" scadono ${v.deadline}.
@@ -18,11 +18,13 @@ i tuoi ordini per il turno ${v.turn} di "${v.gameName}" scadono ${v.deadline}.
 ${v.missing}
 
 Il tuo indirizzo per gli ordini: ${v.address}
-Scrivi STATUS per vedere il foglio che abbiamo, HELP per sapere come scriverne uno.
+Scrivi STATUS per vedere il foglio che abbiamo, HELP per sapere come scriverne uno.${v.page ? `
+La pagina della partita: ${v.page}` : ''}
 `),
     noOrdersYet: 'Non abbiamo ancora ricevuto ordini da te per questo turno: senza, le tue unità restano ferme (R-TURN-5).',
     sheetHasProblems: 'Il foglio che abbiamo per te ha dei problemi:',
-    problemLine: (line: number, message: string) => `  riga ${line}: ${message}`,
+    /** A problem as the sheet's review words it (`Riga 2: …`): its line is already named. */
+    problemLine: (message: string) => `  ${message}`,
     moreProblems: (n: number) => `  … e altri ${n}`,
     sendCorrected: 'Puoi mandarne uno corretto fino alla scadenza.',
     grace: (v: TurnValues & { player: string; closesAt: string; address: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`, `
@@ -79,11 +81,12 @@ your orders for turn ${v.turn} of "${v.gameName}" are due ${v.deadline}.
 ${v.missing}
 
 Your orders address: ${v.address}
-Send STATUS to see the sheet we hold for you, HELP for how to write one.
+Send STATUS to see the sheet we hold for you, HELP for how to write one.${v.page ? `
+The game's page: ${v.page}` : ''}
 `),
     noOrdersYet: 'We have no orders from you for this turn yet: without them your units hold (R-TURN-5).',
     sheetHasProblems: 'The sheet we hold for you has problems:',
-    problemLine: (line, message) => `  line ${line}: ${message}`,
+    problemLine: (message) => `  ${message}`,
     moreProblems: (n) => `  … and ${n} more`,
     sendCorrected: 'You may send a corrected one until the deadline.',
     grace: (v) => mail(`[SF ${v.game}] Turn ${v.turn}: the deadline has passed, a grace period is open`, `

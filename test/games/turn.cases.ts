@@ -143,6 +143,8 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(en.bodyHtml).toMatch(/<img [^>]*alt="Map of /);
       expect(it.bodyHtml).toMatch(/<img [^>]*alt="Mappa /);
       expect(en.bodyText).toContain('The map is attached (PNG)');
+      expect(en.bodyText).toContain(`The game's page: https://sf.test/games/${game.id}\n`);
+      expect(it.bodyText).toContain(`La pagina della partita: https://sf.test/games/${game.id}\n`);
       expect(JSON.parse(asset.bytes.toString('utf8'))).toMatchObject({ gameId: game.id, turn: 1, chancellor: 'sith' });
     });
 
@@ -177,6 +179,7 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(mail).toMatchObject({ toAddress: 'fan@example.org', subject: `[SF ${game.id}] Editto Imperiale, turno 1` });
       expect(mail!.headers).toEqual({ 'List-Unsubscribe': `<https://sf.test/unsubscribe/${fan.token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
       expect(mail!.bodyText).toContain(`https://sf.test/unsubscribe/${fan.token}`);
+      expect(mail!.bodyText).toContain(`https://sf.test/games/${game.id}\n`);
       expect(mail!.bodyText).not.toContain('orders+');
       expect((mail!.attachments as AttachmentRef[]).map((a) => a.contentType)).toEqual(['application/json', 'image/png']);
       expect(await unsubscribe(db, fan.token)).toBe(true);
@@ -456,7 +459,7 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(START);
       const { game } = await createGame(db, input('Job Remind'), ctx);
       await send(game.id, 'hutt', 'V: Hutt');
-      await send(game.id, 'aristocrats', 'V: Hutt\nplease');
+      await send(game.id, 'aristocrats', 'V: Hutt\nB2-Z99');
       // 1440 minutes before the deadline: the first reminder is due.
       clock.set(new Date(TURN1_DEADLINE.getTime() - 1439 * MINUTE));
       await job();
@@ -464,7 +467,10 @@ export function turnCases(open: () => Promise<Database>): void {
       let reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
       expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
       const b = reminders.find((m) => m.toAddress === 'b@example.com')!;
-      expect(b.bodyText).toContain('riga 2'); // aristocrats play in Italian; "please" is line 2
+      // Aristocrats play in Italian; the off-board move is line 2, named once.
+      expect(b.bodyText).toMatch(/\n {2}Riga 2: /);
+      expect(b.bodyText).not.toMatch(/riga 2: riga 2/i);
+      expect(b.bodyText).toContain(`La pagina della partita: https://sf.test/games/${game.id}\n`);
       expect(reminders.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain('We have no orders from you');
 
       // A sheet arrives; the next reminder (60 minutes before) skips that player.
