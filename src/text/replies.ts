@@ -27,9 +27,11 @@ export const replyTexts = defineTexts({
     youAreChancellor: `Sei il Cancelliere: questo foglio è definitivo ed è stato inviato a tutti i giocatori (R-TURN-3).`,
     deadline: 'Scadenza',
     ordersStaySecret: 'Gli ordini restano segreti fino alla scadenza.',
+    /** To the Chancellor, whose own orders have just gone to everyone (R-TURN-3). */
+    othersStaySecret: 'Gli ordini degli altri giocatori restano segreti fino alla scadenza.',
 
     // R-TURN-3: the Chancellor's sheet, sent to every player.
-    chancellorSubject: (game: string, chancellor: string, turn: number) => `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, ${turn}`,
+    chancellorSubject: (game: string, chancellor: string, turn: number) => `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, turno ${turn}`,
     chancellorDeclared: (who: string, turn: number, gameName: string) =>
       `Il Cancelliere (${who}) ha dichiarato i suoi ordini per il turno ${turn} di "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Ordini (comprese le Truppe Imperiali):',
@@ -122,8 +124,9 @@ export const replyTexts = defineTexts({
     youAreChancellor: `You are the Chancellor: this sheet is final and has been sent to every player (R-TURN-3).`,
     deadline: 'Deadline',
     ordersStaySecret: 'Orders stay secret until the deadline.',
+    othersStaySecret: "The other players' orders stay secret until the deadline.",
 
-    chancellorSubject: (game, chancellor, turn) => `[SF ${game}] The Chancellor declares — ${chancellor}, ${turn}`,
+    chancellorSubject: (game, chancellor, turn) => `[SF ${game}] The Chancellor declares — ${chancellor}, turn ${turn}`,
     chancellorDeclared: (who, turn, gameName) => `The Chancellor (${who}) has declared their orders for turn ${turn} of "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Orders (Imperial Troops included):',
     noOrdersListed: '  none',

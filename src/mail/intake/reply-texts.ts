@@ -80,7 +80,7 @@ export function ackText(f: AckFacts): string {
   out.push('');
   if (f.isChancellor) out.push(T.youAreChancellor);
   out.push(`${T.deadline}: ${f.deadline}`);
-  out.push(T.ordersStaySecret);
+  out.push(f.isChancellor ? T.othersStaySecret : T.ordersStaySecret);
   return out.join('\n') + '\n';
 }
 
