@@ -291,6 +291,19 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({ ok: false, reason: 'in-the-past' });
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({ ok: true, moved: null });
     });
+
+    it('D-ABS-1: when a close opens a turn whose deadline an absence moves, players get the edict first, then the move', async () => {
+      clock.set(START);
+      const { game, players } = await createGame(db, { ...input('Away Next'), absenceDaysPerPlayer: 5 }, ctx);
+      const knights = players.find((p) => p.faction === 'knights')!;
+      // Turn 2 would be due Sunday 30 March: away from Saturday 29 to Monday 31.
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-29', toDay: '2025-03-31' }, ctx)).toEqual({ ok: true, moved: null });
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      expect((await findTurn(db, game.id, 2))!.deadline.toISOString()).toBe('2025-04-01T18:00:00.000Z');
+      const toA = (await listOutbox(db, { gameId: game.id })).filter((m) => m.toAddress === 'a@example.com' && ['edict', 'deadline-moved'].includes(m.kind));
+      expect(toA.map((m) => m.kind)).toEqual(['edict', 'deadline-moved']);
+    });
   });
 
   describe('amending and rolling back (R-EDICT-3, R-ADV-2)', () => {
