@@ -18,6 +18,7 @@ import { applyAbsenceMail } from './absence-record.ts';
 import { allSheetsIn, closeTurn } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
+import { explainAbsenceLines } from './player-commands.ts';
 import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
@@ -149,7 +150,7 @@ async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now
       const offset = dueReminderOffset(game.reminderMinutes, due, now);
       const sheet = sheetOf.get(p.faction) ?? null;
       if (offset === null || sheet?.status === 'valid' || (sheet && isChancellor)) continue;
-      const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
+      const problems = sheet ? explainAbsenceLines(sheet.text, reviewSheet(board, turn.state, p.faction, sheet.text).problems) : null;
       mails.push(reminder(deps, game, turn, p, due, offset, problems));
     }
     // The grace period has begun (the deadline passed): one reminder to whoever has sent nothing.

@@ -74,6 +74,9 @@ export const replyTexts = defineTexts({
 
     // ABSENCE (D-ABS-1).
     absenceUnread: `Non ho capito le date dell'assenza. Scrivi per esempio:\n\n    ASSENZA 2025-04-01 2025-04-10\n\noppure ASSENZA 1/4 10/4 (giorno/mese).\n`,
+    /** An ABSENCE line written among orders: not recorded there. */
+    absenceInSheet: (line: number, text: string) =>
+      `Riga ${line}: un'assenza non si registra dentro un foglio d'ordini. Mandala da sola, in una mail al tuo indirizzo privato con questa sola riga: ${text}`,
     absenceRecorded: (fromDay: string, toDay: string) =>
       `Ho registrato la tua assenza dal ${fromDay} al ${toDay}. Se una scadenza cade in quei giorni si sposta alla fine dell'assenza, nei limiti della partita, e tutti i giocatori ricevono la nuova scadenza. Una scadenza non si sposta mai prima.\n`,
 
@@ -161,6 +164,8 @@ export const replyTexts = defineTexts({
       `Your sheet that arrived on ${receivedAt} was only read now, and it is older than the sheet you sent on ${standing}: the newer one stands (R-TURN-4). No orders were changed.\n`,
 
     absenceUnread: `I could not read the dates of the absence. Write for example:\n\n    ABSENCE 2025-04-01 2025-04-10\n\nor ABSENCE 1/4 10/4 (day/month).\n`,
+    absenceInSheet: (line, text) =>
+      `Line ${line}: an absence is not recorded inside an order sheet. Send it alone, in a mail to your private address with only this line: ${text}`,
     absenceRecorded: (fromDay, toDay) =>
       `Your absence from ${fromDay} to ${toDay} is recorded. A deadline that falls on those days moves to the end of the absence, within the game's limits, and every player is told the new deadline. A deadline never moves earlier.\n`,
 
