@@ -66,6 +66,10 @@ const gameView = (g: Game) => ({
   declarationLeadMinutes: g.declarationLeadMinutes,
   reminderMinutes: g.reminderMinutes,
   disputeWindowMinutes: g.disputeWindowMinutes,
+  earlyProcessingMinutes: g.earlyProcessingMinutes,
+  graceMinutes: g.graceMinutes,
+  absenceDaysPerPlayer: g.absenceDaysPerPlayer,
+  absenceDaysPerGame: g.absenceDaysPerGame,
   victoryPlanets: g.victoryPlanets,
   nmrHostility: g.nmrHostility,
 });
