@@ -199,6 +199,7 @@ function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): Ou
   const rendered = turnTexts[p.lang].grace({
     game: game.id, gameName: game.name, turn: turn.number, player: p.displayName ?? p.email,
     closesAt: when(game, p, turnClosesAt(game, turn)), address: privateAddress(deps.ctx.mail, p.secret),
+    page: gamePageUrl(deps.ctx.publicUrl, game.id),
   });
   return notice(deps, game, p, 'grace', `grace:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${p.id}`, rendered);
 }

@@ -27,13 +27,14 @@ La pagina della partita: ${v.page}` : ''}
     problemLine: (message: string) => `  ${message}`,
     moreProblems: (n: number) => `  … e altri ${n}`,
     sendCorrected: 'Puoi mandarne uno corretto fino alla scadenza.',
-    grace: (v: TurnValues & { player: string; closesAt: string; address: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`, `
+    grace: (v: TurnValues & { player: string; closesAt: string; address: string; page: string | null }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`, `
 Ciao ${v.player},
 
 la scadenza del turno ${v.turn} di "${v.gameName}" è passata e non abbiamo un tuo foglio. Questa
 partita ha un periodo di tolleranza: un foglio che ci arriva entro ${v.closesAt} vale ancora.
 
-Il tuo indirizzo per gli ordini: ${v.address}
+Il tuo indirizzo per gli ordini: ${v.address}${v.page ? `
+La pagina della partita: ${v.page}` : ''}
 `),
     early: (v: TurnValues & { at: string; next: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`, `
 I fogli di tutti i giocatori per il turno ${v.turn} di "${v.gameName}" sono arrivati e sono validi, e
@@ -95,7 +96,8 @@ Hello ${v.player},
 the deadline of turn ${v.turn} of "${v.gameName}" has passed and we have no sheet from you. This game
 has a grace period: a sheet that reaches us by ${v.closesAt} still counts.
 
-Your orders address: ${v.address}
+Your orders address: ${v.address}${v.page ? `
+The game's page: ${v.page}` : ''}
 `),
     early: (v) => mail(`[SF ${v.game}] Turn ${v.turn}: all sheets are in`, `
 Every player's sheet for turn ${v.turn} of "${v.gameName}" is in and valid, and this game

@@ -265,6 +265,7 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await findTurn(db, game.id, 1))!.status).toBe('open');
       const grace = await listOutbox(db, { gameId: game.id, kind: 'grace' });
       expect(grace.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
+      expect(grace.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain(`The game's page: https://sf.test/games/${game.id}\n`);
       await send(game.id, 'sith', 'V: Sith');
       await send(game.id, 'knights', 'V: Sith');
       clock.set(new Date(TURN1_DEADLINE.getTime() + 121 * MINUTE));

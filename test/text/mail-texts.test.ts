@@ -25,7 +25,7 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
     return [welcomeTexts[l].welcome(v), v];
   },
   reminder: (l) => { const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') }; return [turnTexts[l].reminder(v), v]; },
-  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address') }; return [turnTexts[l].grace(v), v]; },
+  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address', 'page') }; return [turnTexts[l].grace(v), v]; },
   early: (l) => { const v = { ...game, ...values('at', 'next') }; return [turnTexts[l].early(v), v]; },
   earlyWithdrawn: (l) => { const v = { ...game, ...values('deadline') }; return [turnTexts[l].earlyWithdrawn(v), v]; },
   declarationMissed: (l) => { const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') }; return [turnTexts[l].declarationMissed(v), v]; },
