@@ -10,11 +10,29 @@ export interface GameView {
   currentTurn: number;
   timeZone: string;
   weeklyDeadline: string;
+  declarationLeadMinutes: number;
   reminderMinutes: number[];
   disputeWindowMinutes: number;
+  earlyProcessingMinutes: number | null;
+  graceMinutes: number;
+  absenceDaysPerPlayer: number;
+  absenceDaysPerGame: number;
   victoryPlanets: number;
   lastTurn: number | null;
   nmrHostility: string;
+}
+
+/** Every schedule setting of a game, as `sf game show` prints them. */
+export function scheduleLines(g: GameView): string[] {
+  return [
+    `weekly deadline ${g.weeklyDeadline} (${g.timeZone}); the Chancellor declares ${g.declarationLeadMinutes} minutes before (R-TURN-3)`,
+    `reminders ${g.reminderMinutes.length ? `${g.reminderMinutes.join(', ')} minutes before` : 'none'}; disputes within ${g.disputeWindowMinutes} minutes`,
+    g.earlyProcessingMinutes === null
+      ? 'early processing: off'
+      : `early processing: ${g.earlyProcessingMinutes} minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)`,
+    `grace period: ${g.graceMinutes ? `${g.graceMinutes} minutes after the deadline (D-TURN-6)` : 'none'}`,
+    `absences: a deadline moves at most ${g.absenceDaysPerPlayer} days per player, ${g.absenceDaysPerGame} days per game (D-ABS-1)`,
+  ];
 }
 
 export interface PlayerView {

@@ -5,7 +5,7 @@
 import { formatInstant } from '../games/time-format.ts';
 import { list, str, UsageError, wholeNumber, type Parsed } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { inFlags, type GameView, type PlayerView } from './game-format.ts';
+import { inFlags, scheduleLines, type GameView, type PlayerView } from './game-format.ts';
 import { printableLine } from './terminal.ts';
 
 const showSecrets = { help: 'also print each player’s secret and private orders address' };
@@ -193,7 +193,7 @@ const show: Leaf = {
         `${g.id} (${printableLine(g.name)}), map ${g.map}, ${g.status}`,
         `turn ${g.currentTurn}${current?.election ? ' (election)' : ''}, ${current?.status ?? 'no turn'}; deadline ${when(current?.deadline ?? null, g)}`,
         ...(current ? [`Chancellor declares by ${when(current.declarationDeadline, g)} (R-TURN-3)`] : []),
-        `weekly deadline ${g.weeklyDeadline} (${g.timeZone}); reminders ${g.reminderMinutes.join(', ')} minutes before; disputes within ${g.disputeWindowMinutes} minutes`,
+        ...scheduleLines(g),
         `victory at ${g.victoryPlanets} planets${g.lastTurn === null ? ', no last turn' : `, or the most planets at the end of turn ${g.lastTurn} (R-WIN-2)`}; hostility without orders: ${g.nmrHostility}`,
         `players (${r.players.length}):`,
         ...r.players.map((pl) => `${playerLine(pl)}${pl.joinedTurn > 1 ? `  from turn ${pl.joinedTurn}` : ''}`),

@@ -71,9 +71,16 @@ export class PngPool {
   }
 }
 
-const shared = new PngPool();
+let shared = new PngPool();
 
 /** A map's PNG, drawn on the shared pool. */
 export function renderMapPngOffThread(svg: string): Promise<Buffer> {
   return shared.render(svg);
+}
+
+/** Ends the shared pool's workers (a command that is done); a later map starts a fresh pool. */
+export async function closeSharedPngPool(): Promise<void> {
+  const done = shared;
+  shared = new PngPool();
+  await done.close();
 }

@@ -89,8 +89,10 @@ export async function endAbsences(tx: Db, game: Game, playerId: number, now: Dat
 /**
  * Where a turn's deadline goes for the absences in force, within what the limits still allow; the
  * move is recorded and every player told. Null when it stays. The caller stores the new deadline.
+ * `tell`: where the mails go instead of the outbox, for a caller that must queue them after its own
+ * (a turn's close: the edict first, then the move of the next deadline).
  */
-export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline: Date, ctx: GamesContext): Promise<{ from: Date; to: Date } | null> {
+export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline: Date, ctx: GamesContext, tell?: OutboxInput[]): Promise<{ from: Date; to: Date } | null> {
   const all = await tx.select().from(absences).where(and(eq(absences.gameId, game.id)));
   if (all.length === 0) return null;
   const past = await listAudit(tx, { gameId: game.id, action: MOVED, limit: 10_000 });
@@ -105,7 +107,9 @@ export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline
   if (result.movedDays === 0) return null;
   await recordAudit(tx, { actor: 'system', gameId: game.id, action: MOVED, detail: { turn, from: deadline.toISOString(), to: result.deadline.toISOString(), days: result.movedDays, players: result.for } });
   const players = await listPlayers(tx, game.id);
-  await enqueueMany(tx, players.map((p) => deadlineMovedMail(game, turn, p, players, result.for, result.deadline, ctx)));
+  const mails = players.map((p) => deadlineMovedMail(game, turn, p, players, result.for, result.deadline, ctx));
+  if (tell) tell.push(...mails);
+  else await enqueueMany(tx, mails);
   return { from: deadline, to: result.deadline };
 }
 

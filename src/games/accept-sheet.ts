@@ -7,7 +7,7 @@ import type { Board } from '../adjudicator/map.ts';
 import { reviewSheet, type SheetReview } from '../adjudicator/review.ts';
 import type { FactionId, GameState } from '../adjudicator/types.ts';
 import { localDay, type AbsenceDays } from './absence.ts';
-import { readPlayerCommand } from './player-commands.ts';
+import { explainAbsenceLines, readPlayerCommand } from './player-commands.ts';
 import { turnClosesAt } from './schedule.ts';
 
 /** What the decisions read of a turn; the caller's own turn type comes back in an accepted decision. */
@@ -95,7 +95,8 @@ export function decideSheet<T extends TurnFacts>(f: PlayerMailFacts<T>): SheetDe
   if (mail.receivedAt > closesAt) return { kind: 'late', closedAt: closesAt, declaration: false };
   if (isChancellor && mail.receivedAt > turn.declarationDeadline) return { kind: 'late', closedAt: turn.declarationDeadline, declaration: true };
 
-  const review = reviewSheet(f.board, turn.state, player.faction, mail.text);
+  const read = reviewSheet(f.board, turn.state, player.faction, mail.text);
+  const review = { ...read, problems: explainAbsenceLines(mail.text, read.problems) };
   const p = review.parsed;
   // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1).
   if (!p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && p.problems.length > 0) return { kind: 'no-sheet' };

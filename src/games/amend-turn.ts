@@ -5,7 +5,7 @@
 // re-opens with its sheets. One transaction each, audited.
 import { adjudicate } from '../adjudicator/adjudicate.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
-import type { AdjudicationChoices } from '../adjudicator/types.ts';
+import type { AdjudicationChoices, FactionId, GameState } from '../adjudicator/types.ts';
 import { ENGINE_VERSION } from '../adjudicator/version.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
@@ -13,10 +13,10 @@ import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
 import { lockGame, updateGame } from '../db/games.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
-import { sheets as sheetsTable, turns } from '../db/schema.ts';
+import { players as playersTable, sheets as sheetsTable, turns } from '../db/schema.ts';
 import { sheetsById } from '../db/sheets.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { GamesContext } from './context.ts';
 import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
@@ -74,9 +74,11 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
       reason, createdBy: ctx.actor, engineVersion: ENGINE_VERSION,
       sheetIds: previous.sheetIds, stateAfter: after,
     });
-    // The next turn re-opens from the amended position: its deadline stands.
+    // The next turn re-opens from the amended position. What happened since the close and is not
+    // the amendment's to change stands: its deadline (absences, extensions) and the players who
+    // joined it, whose factions enter when it closes (R-SETUP-4).
     const finished = edict.gameOver; // R-WIN-1, R-WIN-2
-    if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: after, election: after.election });
+    if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: withJoiners(after, next.state.joining), election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);
     await publishEdict(tx, { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail }, ctx.publicUrl);
@@ -103,12 +105,20 @@ export async function rollBackTurn(db: Db, gameId: string, reason: string, newDe
     const last = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
     const turn = last >= 1 ? await lockTurn(tx, gameId, last) : null;
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `game ${gameId} has no closed turn to roll back`);
+    let state = turn.state;
     if (last !== game.currentTurn) {
+      // Players who joined the turn that goes still play: they enter when the re-opened turn closes.
+      const removed = await lockTurn(tx, gameId, last + 1);
+      const joiners = removed?.state.joining ?? [];
+      if (joiners.length) {
+        state = withJoiners(state, [...(state.joining ?? []), ...joiners]);
+        await tx.update(playersTable).set({ joinedTurn: last + 1 }).where(and(eq(playersTable.gameId, gameId), inArray(playersTable.faction, joiners)));
+      }
       await tx.delete(sheetsTable).where(and(eq(sheetsTable.gameId, gameId), eq(sheetsTable.turn, last + 1)));
       await tx.delete(turns).where(and(eq(turns.gameId, gameId), eq(turns.number, last + 1)));
     }
     await updateTurn(tx, gameId, last, {
-      status: 'open', adjudicatedAt: null, earlyAt: null, deadline: newDeadline,
+      state, status: 'open', adjudicatedAt: null, earlyAt: null, deadline: newDeadline,
       declarationDeadline: new Date(newDeadline.getTime() - game.declarationLeadMinutes * 60_000),
     });
     await updateGame(tx, gameId, { status: 'active', currentTurn: last });
@@ -127,4 +137,10 @@ export async function rollBackTurn(db: Db, gameId: string, reason: string, newDe
       };
     }));
   });
+}
+
+/** The state with these late joiners (R-SETUP-4) still to enter, leaving out any already in play. */
+function withJoiners(state: GameState, joining: FactionId[] | undefined): GameState {
+  const waiting = [...new Set(joining ?? [])].filter((f) => !state.factions.includes(f));
+  return waiting.length ? { ...state, joining: waiting } : state;
 }

@@ -10,7 +10,7 @@ import type { Edict, GameState } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
-import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
 import { refereeAddressesOf } from '../db/referee-addresses.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { listPlayers, type Player } from '../db/players.ts';
@@ -73,7 +73,9 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     const { state: next, edict } = adjudicate(board, turn.state, texts);
 
     const finished = edict.gameOver; // R-WIN-1, R-WIN-2: no more deadlines
-    const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now, ctx);
+    // The notice of a next deadline moved by an absence follows the edict it comes after.
+    const afterEdict: OutboxInput[] = [];
+    const nextTurn = finished ? null : await openNextTurn(tx, game, turn, next, now, ctx, afterEdict);
     // Version 1, or the next one when a rolled-back turn closes again (the archive keeps the old).
     const version = ((await latestEdict(tx, gameId, number))?.version ?? 0) + 1;
     const reason = version > 1 ? 'adjudicated again after the turn was rolled back' : null;
@@ -96,6 +98,7 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     const margin = opts.lateMarginMs ?? ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS;
     const late = now.getTime() - closesAt.getTime() > margin ? { deadline: closesAt, closedAt: now } : null;
     await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl);
+    await enqueueMany(tx, afterEdict);
     if (late) await tellRefereesClosedLate(tx, game, number, late, ctx);
     await recordAudit(tx, {
       actor: ctx.actor,
@@ -117,10 +120,10 @@ export function allSheetsIn(players: readonly Player[], turn: number, standing: 
   });
 }
 
-async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date, ctx: GamesContext): Promise<Turn> {
+async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date, ctx: GamesContext, tell: OutboxInput[]): Promise<Turn> {
   const planned = nextTurnDeadlines(game, turn.deadline, now);
   // D-ABS-1: a deadline inside an announced absence moves to its end.
-  const moved = await moveForAbsences(tx, game, turn.number + 1, planned.deadline, ctx);
+  const moved = await moveForAbsences(tx, game, turn.number + 1, planned.deadline, ctx, tell);
   const deadline = moved?.to ?? planned.deadline;
   const declarationDeadline = declarationDeadlineOf(game, deadline);
   return insertTurn(tx, {

@@ -84,7 +84,7 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
         joinedTurn: 1,
       });
       players.push(player);
-      await enqueue(tx, welcomeMail({ board, game, player, factions, firstTurn: 1, deadline, mail: ctx.mail }));
+      await enqueue(tx, welcomeMail({ board, game, player, factions, firstTurn: 1, deadline, mail: ctx.mail, publicUrl: ctx.publicUrl }));
     }
 
     const { players: _given, ...settings } = input;

@@ -17,7 +17,7 @@ import { edictTexts } from '../text/edict-mail.ts';
 import { escapeHtml } from '../text/escape.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress, type MailAddressing } from './welcome.ts';
+import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
 
 export interface EdictAssets {
   json: AttachmentRef;
@@ -75,6 +75,8 @@ export interface EdictMailArgs {
   nextTurn: Pick<Turn, 'deadline' | 'declarationDeadline'> | null;
   assets: EdictAssets;
   mail: MailAddressing;
+  /** PUBLIC_URL, for the link to the game's page. */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -84,9 +86,9 @@ export interface EdictMailArgs {
  */
 export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined): Promise<void> {
   const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, a.players.map((p) => p.lang));
-  await enqueueMany(tx, edictMails({ ...a, assets }));
+  await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
-  await enqueueMany(tx, observerMails({ ...a, assets }, watching, publicUrl ?? ''));
+  await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
@@ -120,6 +122,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       versionNote: T.versionNote(a.version),
       gameOver: T.gameOver(!a.nextTurn),
       unsubscribe: link,
+      pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)),
       edict: renderEdict(a.edict, a.board, lang, deadlines),
     });
     const thread = gameThread(a.game.id, a.mail.domain);
@@ -161,6 +164,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     gameOver: T.gameOver(!a.nextTurn),
     lateNote: T.lateNote(a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null),
     address: privateAddress(a.mail, player.secret),
+    pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)),
     attachmentsNote: T.attachmentsNote,
     edict: text,
   });

@@ -57,7 +57,7 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
     const inPlay = board.factionIds.filter((f) => turn.state.factions.includes(f) || joining.includes(f));
     await enqueue(
       tx,
-      welcomeMail({ board, game, player, factions: inPlay, firstTurn: player.joinedTurn, deadline: firstDeadline, mail: ctx.mail }),
+      welcomeMail({ board, game, player, factions: inPlay, firstTurn: player.joinedTurn, deadline: firstDeadline, mail: ctx.mail, publicUrl: ctx.publicUrl }),
     );
     await recordAudit(tx, {
       actor: ctx.actor,

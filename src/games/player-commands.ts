@@ -1,6 +1,9 @@
 // What a player's mail may say besides a sheet: STATUS (STATO), HELP (AIUTO) and
 // ABSENCE <from> <to> (ASSENZA, D-ABS-1). A command is a mail's only line (a `Code:` line aside,
 // D-PARSE-13); STATUS and HELP may also be the subject of an otherwise empty mail. Pure.
+import type { Problem } from '../adjudicator/types.ts';
+import { inBoth } from '../text/define.ts';
+import { replyTexts } from '../text/replies.ts';
 import { readAbsenceCommand, type AbsenceDays } from './absence.ts';
 
 export type PlayerCommand =
@@ -32,4 +35,18 @@ export function readPlayerCommand(text: string, subject: string | null, today: (
     return word ? { kind: word } : null;
   }
   return null;
+}
+
+/**
+ * An ABSENCE line among orders is not recorded (a command is a mail's only line): the problem the
+ * sheet's reader found on that line says instead exactly how to send it. Other problems unchanged.
+ */
+export function explainAbsenceLines(text: string, problems: Problem[]): Problem[] {
+  if (!/\b(absence|assenza)\b/i.test(text)) return problems;
+  const lines = text.split(/\r?\n/);
+  return problems.map((p) => {
+    const line = p.line > 0 ? lines[p.line - 1]?.trim() : undefined;
+    if (!line || !/^(absence|assenza)\b/i.test(line)) return p;
+    return { ...p, message: inBoth(replyTexts, (t) => t.absenceInSheet(p.line, line)) };
+  });
 }

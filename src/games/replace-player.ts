@@ -46,7 +46,7 @@ export async function replacePlayer(db: Db, gameId: string, faction: string, sub
     const board = boardFor(game.map);
     const inPlay = board.factionIds.filter((f) => seats.some((p) => p.faction === f));
     await enqueue(tx, {
-      ...welcomeMail({ board, game, player: player!, factions: inPlay, firstTurn: game.currentTurn, deadline: turn?.deadline ?? new Date(), mail: ctx.mail }),
+      ...welcomeMail({ board, game, player: player!, factions: inPlay, firstTurn: game.currentTurn, deadline: turn?.deadline ?? new Date(), mail: ctx.mail, publicUrl: ctx.publicUrl }),
       dedupeKey: `welcome:${player!.id}:${secret}`,
     });
     if (!vacant) {

@@ -15,11 +15,22 @@ export interface ScheduleSettings {
  */
 export const MIN_TURN_NOTICE_MS = 24 * 3_600_000;
 
+/**
+ * A turn closed before its deadline (early processing, D-TURN-7) is followed by the first weekly
+ * deadline whose Chancellor's declaration deadline is at least this far from the close: the game
+ * goes faster, and everyone still has two days to read the edict and answer it.
+ */
+export const MIN_EARLY_NOTICE_MS = 48 * 3_600_000;
+
 /** Deadlines of the turn after one whose deadline was `previous`, closed at `closedAt`. */
 export function nextTurnDeadlines(game: ScheduleSettings, previous: Date, closedAt: Date): { deadline: Date; declarationDeadline: Date } {
+  const lead = game.declarationLeadMinutes * 60_000;
   // On time, the next weekly time after the previous deadline is a week later on the game's clocks
-  // (an hour more or less across a daylight-saving change) and well past the notice.
-  const after = new Date(Math.max(previous.getTime(), closedAt.getTime() + MIN_TURN_NOTICE_MS));
+  // (an hour more or less across a daylight-saving change) and well past the notice. Early, the
+  // first weekly time that leaves the notice (never later than the one after the previous deadline).
+  const after = closedAt < previous
+    ? new Date(closedAt.getTime() + MIN_EARLY_NOTICE_MS + lead - 1)
+    : new Date(Math.max(previous.getTime(), closedAt.getTime() + MIN_TURN_NOTICE_MS));
   const deadline = nextWeeklyDeadline(after, game.weeklyDeadline, game.timeZone);
   return { deadline, declarationDeadline: declarationDeadlineOf(game, deadline) };
 }

@@ -18,10 +18,12 @@ import { applyAbsenceMail } from './absence-record.ts';
 import { allSheetsIn, closeTurn } from './close-turn.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
-import { dueReminderOffset, turnClosesAt } from './schedule.ts';
+import { explainAbsenceLines } from './player-commands.ts';
+import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
+import { gamePageUrl, privateAddress } from './welcome.ts';
+import { problemLine } from '../mail/intake/reply-texts.ts';
 
 export interface TurnJobDeps {
   db: Db;
@@ -148,7 +150,7 @@ async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now
       const offset = dueReminderOffset(game.reminderMinutes, due, now);
       const sheet = sheetOf.get(p.faction) ?? null;
       if (offset === null || sheet?.status === 'valid' || (sheet && isChancellor)) continue;
-      const problems = sheet ? reviewSheet(board, turn.state, p.faction, sheet.text).problems : null;
+      const problems = sheet ? explainAbsenceLines(sheet.text, reviewSheet(board, turn.state, p.faction, sheet.text).problems) : null;
       mails.push(reminder(deps, game, turn, p, due, offset, problems));
     }
     // The grace period has begun (the deadline passed): one reminder to whoever has sent nothing.
@@ -187,7 +189,9 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 }
 
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
-  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt) });
+  // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it).
+  const next = nextTurnDeadlines(game, turn.deadline, earlyAt).deadline;
+  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt), next: when(game, p, next) });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
 }
 
@@ -195,6 +199,7 @@ function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): Ou
   const rendered = turnTexts[p.lang].grace({
     game: game.id, gameName: game.name, turn: turn.number, player: p.displayName ?? p.email,
     closesAt: when(game, p, turnClosesAt(game, turn)), address: privateAddress(deps.ctx.mail, p.secret),
+    page: gamePageUrl(deps.ctx.publicUrl, game.id),
   });
   return notice(deps, game, p, 'grace', `grace:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${p.id}`, rendered);
 }
@@ -224,7 +229,7 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Dat
   const missing = problems
     ? [
         T.sheetHasProblems,
-        ...problems.slice(0, 20).map((q) => T.problemLine(q.line, q.message[lang])),
+        ...problems.slice(0, 20).map((q) => T.problemLine(problemLine(q, lang))),
         ...(problems.length > 20 ? [T.moreProblems(problems.length - 20)] : []),
         T.sendCorrected,
       ].join('\n')
@@ -237,6 +242,7 @@ function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Dat
     deadline: when(game, p, due),
     missing,
     address: privateAddress(deps.ctx.mail, p.secret),
+    page: gamePageUrl(deps.ctx.publicUrl, game.id),
   });
   return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${due.toISOString()}:${offset}:${p.id}`, rendered);
 }

@@ -19,13 +19,19 @@ export function privateAddress(mail: MailAddressing, secret: string): string {
 }
 
 /**
- * `every Sunday at 20:00`, on the game's clock: the rule is a wall-clock time there, and converted
- * to another zone it would shift by an hour for the weeks when only one of the two is on summer time.
+ * `every Monday at 04:00`: the weekday and time of the first deadline on the player's own clock,
+ * the one every other date in the mail uses. The rule is a wall-clock time in the game's zone, so
+ * where the player's zone differs the mail says that it may shift by an hour with summer time.
  */
-function formatWeekly(deadline: Date, weekly: string, lang: Lang, timeZone: string): string {
+function formatWeekly(deadline: Date, lang: Lang, timeZone: string): string {
   const day = new Intl.DateTimeFormat(LOCALE[lang], { weekday: 'long', timeZone }).format(deadline);
-  const time = weekly.split(' ')[1]!;
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(deadline);
   return welcomeTexts[lang].weekly(day, time);
+}
+
+/** The game's public page, where PUBLIC_URL is known. */
+export function gamePageUrl(publicUrl: string | undefined, gameId: string): string | null {
+  return publicUrl ? `${publicUrl.replace(/\/+$/, '')}/games/${encodeURIComponent(gameId)}` : null;
 }
 
 export interface WelcomeArgs {
@@ -38,6 +44,8 @@ export interface WelcomeArgs {
   firstTurn: number;
   deadline: Date;
   mail: MailAddressing;
+  /** PUBLIC_URL, for the link to the game's page. */
+  publicUrl?: string | undefined;
 }
 
 export function welcomeMail(a: WelcomeArgs): OutboxInput {
@@ -61,12 +69,14 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     victoryPlanets: game.victoryPlanets,
     // The same wording as every acknowledgement and reminder the player will get.
     deadline: formatInstant(a.deadline, tz, lang),
-    weekly: formatWeekly(a.deadline, game.weeklyDeadline, lang, game.timeZone),
-    gameTimeZone: game.timeZone,
+    weekly: formatWeekly(a.deadline, lang, tz),
+    timeZone: tz,
+    gameTimeZone: tz === game.timeZone ? null : game.timeZone,
     declarationLead: welcomeTexts[lang].leadTime(game.declarationLeadMinutes),
     address: privateAddress(mail, player.secret),
     commonAddress: `${mail.ordersLocalPart}@${mail.domain}`,
     secret: player.secret,
+    page: gamePageUrl(a.publicUrl, game.id),
   });
   return {
     kind: 'welcome',

@@ -119,7 +119,7 @@ export async function resendWelcome(db: Db, gameId: string, playerId: number, ra
     const audit = await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.resend-welcome', detail: { player: player.email, faction: player.faction, reason } });
     const mail = welcomeMail({
       board: boardFor(game.map), game, player, factions: turn.state.factions,
-      firstTurn: Math.max(turn.number, player.joinedTurn), deadline: turn.deadline, mail: ctx.mail,
+      firstTurn: Math.max(turn.number, player.joinedTurn), deadline: turn.deadline, mail: ctx.mail, publicUrl: ctx.publicUrl,
     });
     return (await enqueue(tx, { ...mail, dedupeKey: `welcome:${player.id}:resend:${audit.id}` })).mail;
   });
@@ -140,7 +140,7 @@ export async function resendEdict(db: Db, gameId: string, turnNumber: number, pl
     const board = boardFor(game.map);
     const assets = await storeEdictAssets(tx, board, game, edict.json, players.map((p) => p.lang));
     const nextTurn = await findTurn(tx, game.id, turnNumber + 1);
-    const mails = edictMails({ board, game, edict: edict.json, version: edict.version, reason: edict.reason, late: null, players, nextTurn, assets, mail: ctx.mail });
+    const mails = edictMails({ board, game, edict: edict.json, version: edict.version, reason: edict.reason, late: null, players, nextTurn, assets, mail: ctx.mail, publicUrl: ctx.publicUrl });
     await enqueueMany(tx, mails.map((m) => ({ ...m, dedupeKey: `${m.dedupeKey}:resend:${audit.id}` })));
     return mails.length;
   });

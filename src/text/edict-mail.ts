@@ -15,17 +15,17 @@ interface EdictValues {
 
 export const edictTexts = defineTexts({
   it: {
-    edict: (v: EdictValues & { amendment: string; lateNote: string; address: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+    edict: (v: EdictValues & { amendment: string; lateNote: string; address: string; pageNote: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
 ${v.amendment}Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}".
 ${v.gameOver}${v.lateNote}
 Il tuo indirizzo per gli ordini: ${v.address}
-${v.attachmentsNote}
+${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `),
-    edictObserver: (v: EdictValues & { unsubscribe: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+    edictObserver: (v: EdictValues & { unsubscribe: string; pageNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
 Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}", che segui come osservatore.
-${v.gameOver}
+${v.gameOver}${v.pageNote}
 Per non ricevere più queste mail: ${v.unsubscribe}
 
 ${v.edict}
@@ -38,6 +38,8 @@ ${v.edict}
       late
         ? `\nQuesto turno è stato chiuso in ritardo, ${late.closedAt}, perché il servizio non era attivo alla scadenza (${late.deadline}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
         : '',
+    /** The game's public page, when PUBLIC_URL is known. */
+    pageNote: (url: string | null) => (url ? `La pagina della partita: ${url}\n` : ''),
     // Every edict has its map (D-EDICT-1: drawn once for all its recipients).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
@@ -46,13 +48,13 @@ ${v.edict}
 ${v.amendment}This is the Imperial Edict of turn ${v.turn} of "${v.gameName}".
 ${v.gameOver}${v.lateNote}
 Your orders address: ${v.address}
-${v.attachmentsNote}
+${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `),
     edictObserver: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
 This is the Imperial Edict of turn ${v.turn} of "${v.gameName}", which you follow as an observer.
-${v.gameOver}
+${v.gameOver}${v.pageNote}
 To stop receiving these mails: ${v.unsubscribe}
 
 ${v.edict}
@@ -64,6 +66,7 @@ ${v.edict}
       late
         ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`
         : '',
+    pageNote: (url) => (url ? `The game's page: ${url}\n` : ''),
     attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
   },
 });

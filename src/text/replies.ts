@@ -27,9 +27,11 @@ export const replyTexts = defineTexts({
     youAreChancellor: `Sei il Cancelliere: questo foglio è definitivo ed è stato inviato a tutti i giocatori (R-TURN-3).`,
     deadline: 'Scadenza',
     ordersStaySecret: 'Gli ordini restano segreti fino alla scadenza.',
+    /** To the Chancellor, whose own orders have just gone to everyone (R-TURN-3). */
+    othersStaySecret: 'Gli ordini degli altri giocatori restano segreti fino alla scadenza.',
 
     // R-TURN-3: the Chancellor's sheet, sent to every player.
-    chancellorSubject: (game: string, chancellor: string, turn: number) => `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, ${turn}`,
+    chancellorSubject: (game: string, chancellor: string, turn: number) => `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, turno ${turn}`,
     chancellorDeclared: (who: string, turn: number, gameName: string) =>
       `Il Cancelliere (${who}) ha dichiarato i suoi ordini per il turno ${turn} di "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Ordini (comprese le Truppe Imperiali):',
@@ -72,6 +74,9 @@ export const replyTexts = defineTexts({
 
     // ABSENCE (D-ABS-1).
     absenceUnread: `Non ho capito le date dell'assenza. Scrivi per esempio:\n\n    ASSENZA 2025-04-01 2025-04-10\n\noppure ASSENZA 1/4 10/4 (giorno/mese).\n`,
+    /** An ABSENCE line written among orders: not recorded there. */
+    absenceInSheet: (line: number, text: string) =>
+      `Riga ${line}: un'assenza non si registra dentro un foglio d'ordini. Mandala da sola, in una mail al tuo indirizzo privato con questa sola riga: ${text}`,
     absenceRecorded: (fromDay: string, toDay: string) =>
       `Ho registrato la tua assenza dal ${fromDay} al ${toDay}. Se una scadenza cade in quei giorni si sposta alla fine dell'assenza, nei limiti della partita, e tutti i giocatori ricevono la nuova scadenza. Una scadenza non si sposta mai prima.\n`,
 
@@ -95,6 +100,8 @@ export const replyTexts = defineTexts({
       '  E: O10               se sei eletto e la Capitale è piena, l\'unità che sostituisci',
       'Un\'unità senza ordini resta ferma. Vale l\'ultimo foglio inviato prima della scadenza.',
       'Scrivi STATUS per vedere la scadenza e il tuo foglio attuale.',
+      'Scrivi ASSENZA 1/4 10/4 (giorno/mese) se sarai via: una scadenza che cade in quei giorni si sposta alla fine, nei limiti della partita.',
+      'Ogni comando va da solo in una mail al tuo indirizzo privato.',
     ].join('\n') + '\n',
   },
   en: {
@@ -120,8 +127,9 @@ export const replyTexts = defineTexts({
     youAreChancellor: `You are the Chancellor: this sheet is final and has been sent to every player (R-TURN-3).`,
     deadline: 'Deadline',
     ordersStaySecret: 'Orders stay secret until the deadline.',
+    othersStaySecret: "The other players' orders stay secret until the deadline.",
 
-    chancellorSubject: (game, chancellor, turn) => `[SF ${game}] The Chancellor declares — ${chancellor}, ${turn}`,
+    chancellorSubject: (game, chancellor, turn) => `[SF ${game}] The Chancellor declares — ${chancellor}, turn ${turn}`,
     chancellorDeclared: (who, turn, gameName) => `The Chancellor (${who}) has declared their orders for turn ${turn} of "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Orders (Imperial Troops included):',
     noOrdersListed: '  none',
@@ -156,6 +164,8 @@ export const replyTexts = defineTexts({
       `Your sheet that arrived on ${receivedAt} was only read now, and it is older than the sheet you sent on ${standing}: the newer one stands (R-TURN-4). No orders were changed.\n`,
 
     absenceUnread: `I could not read the dates of the absence. Write for example:\n\n    ABSENCE 2025-04-01 2025-04-10\n\nor ABSENCE 1/4 10/4 (day/month).\n`,
+    absenceInSheet: (line, text) =>
+      `Line ${line}: an absence is not recorded inside an order sheet. Send it alone, in a mail to your private address with only this line: ${text}`,
     absenceRecorded: (fromDay, toDay) =>
       `Your absence from ${fromDay} to ${toDay} is recorded. A deadline that falls on those days moves to the end of the absence, within the game's limits, and every player is told the new deadline. A deadline never moves earlier.\n`,
 
@@ -177,6 +187,8 @@ export const replyTexts = defineTexts({
       '  E: O10               if you are elected and the Capital is full, the unit you replace',
       'A unit with no order holds. The last sheet sent before the deadline counts.',
       'Send STATUS to see the deadline and your current sheet.',
+      'Send ABSENCE 1/4 10/4 (day/month) if you will be away: a deadline that falls on those days moves to their end, within the game\'s limits.',
+      'Each command goes alone in a mail to your private address.',
     ].join('\n') + '\n',
   },
 });

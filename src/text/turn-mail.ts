@@ -10,7 +10,7 @@ interface TurnValues {
 
 export const turnTexts = defineTexts({
   it: {
-    reminder: (v: TurnValues & { player: string; deadline: string; missing: string; address: string }): MailText => mail(`[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}`, `
+    reminder: (v: TurnValues & { player: string; deadline: string; missing: string; address: string; page: string | null }): MailText => mail(`[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}`, `
 Ciao ${v.player},
 
 i tuoi ordini per il turno ${v.turn} di "${v.gameName}" scadono ${v.deadline}.
@@ -18,24 +18,29 @@ i tuoi ordini per il turno ${v.turn} di "${v.gameName}" scadono ${v.deadline}.
 ${v.missing}
 
 Il tuo indirizzo per gli ordini: ${v.address}
-Scrivi STATUS per vedere il foglio che abbiamo, HELP per sapere come scriverne uno.
+Scrivi STATUS per vedere il foglio che abbiamo, HELP per sapere come scriverne uno.${v.page ? `
+La pagina della partita: ${v.page}` : ''}
 `),
     noOrdersYet: 'Non abbiamo ancora ricevuto ordini da te per questo turno: senza, le tue unità restano ferme (R-TURN-5).',
     sheetHasProblems: 'Il foglio che abbiamo per te ha dei problemi:',
-    problemLine: (line: number, message: string) => `  riga ${line}: ${message}`,
+    /** A problem as the sheet's review words it (`Riga 2: …`): its line is already named. */
+    problemLine: (message: string) => `  ${message}`,
     moreProblems: (n: number) => `  … e altri ${n}`,
     sendCorrected: 'Puoi mandarne uno corretto fino alla scadenza.',
-    grace: (v: TurnValues & { player: string; closesAt: string; address: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`, `
+    grace: (v: TurnValues & { player: string; closesAt: string; address: string; page: string | null }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`, `
 Ciao ${v.player},
 
 la scadenza del turno ${v.turn} di "${v.gameName}" è passata e non abbiamo un tuo foglio. Questa
 partita ha un periodo di tolleranza: un foglio che ci arriva entro ${v.closesAt} vale ancora.
 
-Il tuo indirizzo per gli ordini: ${v.address}
+Il tuo indirizzo per gli ordini: ${v.address}${v.page ? `
+La pagina della partita: ${v.page}` : ''}
 `),
-    early: (v: TurnValues & { at: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`, `
+    early: (v: TurnValues & { at: string; next: string }): MailText => mail(`[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`, `
 I fogli di tutti i giocatori per il turno ${v.turn} di "${v.gameName}" sono arrivati e sono validi, e
 questa partita anticipa i turni: il turno sarà risolto ${v.at}.
+Il turno ${v.turn + 1} scadrà allora ${v.next}: la prima scadenza settimanale che lascia
+almeno due giorni prima della dichiarazione del Cancelliere (D-TURN-7).
 
 Fino ad allora puoi ancora cambiare idea e mandare un nuovo foglio. Se prima di allora arriva un
 foglio con problemi, il turno aspetta la sua scadenza normale.
@@ -77,11 +82,12 @@ your orders for turn ${v.turn} of "${v.gameName}" are due ${v.deadline}.
 ${v.missing}
 
 Your orders address: ${v.address}
-Send STATUS to see the sheet we hold for you, HELP for how to write one.
+Send STATUS to see the sheet we hold for you, HELP for how to write one.${v.page ? `
+The game's page: ${v.page}` : ''}
 `),
     noOrdersYet: 'We have no orders from you for this turn yet: without them your units hold (R-TURN-5).',
     sheetHasProblems: 'The sheet we hold for you has problems:',
-    problemLine: (line, message) => `  line ${line}: ${message}`,
+    problemLine: (message) => `  ${message}`,
     moreProblems: (n) => `  … and ${n} more`,
     sendCorrected: 'You may send a corrected one until the deadline.',
     grace: (v) => mail(`[SF ${v.game}] Turn ${v.turn}: the deadline has passed, a grace period is open`, `
@@ -90,11 +96,14 @@ Hello ${v.player},
 the deadline of turn ${v.turn} of "${v.gameName}" has passed and we have no sheet from you. This game
 has a grace period: a sheet that reaches us by ${v.closesAt} still counts.
 
-Your orders address: ${v.address}
+Your orders address: ${v.address}${v.page ? `
+The game's page: ${v.page}` : ''}
 `),
     early: (v) => mail(`[SF ${v.game}] Turn ${v.turn}: all sheets are in`, `
 Every player's sheet for turn ${v.turn} of "${v.gameName}" is in and valid, and this game
 processes turns early: the turn will be adjudicated ${v.at}.
+Turn ${v.turn + 1} will then be due ${v.next}: the first weekly deadline that leaves at least
+two days before the Chancellor's declaration (D-TURN-7).
 
 Until then you may still change your mind and send a new sheet. If a sheet with problems comes in
 before then, the turn waits for its usual deadline.

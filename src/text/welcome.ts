@@ -18,11 +18,16 @@ export interface WelcomeValues {
   victoryPlanets: number;
   deadline: string;
   weekly: string;
-  gameTimeZone: string;
+  /** The player's zone, which every time in the mail is in. */
+  timeZone: string;
+  /** The game's zone when it is not the player's: the weekly time may then shift with summer time. */
+  gameTimeZone: string | null;
   declarationLead: string;
   address: string;
   commonAddress: string;
   secret: string;
+  /** The game's public page, when PUBLIC_URL is known. */
+  page: string | null;
 }
 
 export const welcomeTexts = defineTexts({
@@ -43,9 +48,11 @@ LA TUA FAZIONE
 
 SCADENZE
   Il tuo primo turno è il turno ${v.firstTurn}. Scadenza: ${v.deadline}.
-  Poi una scadenza ogni settimana: ${v.weekly} (${v.gameTimeZone}).
-  Il Cancelliere dichiara per primo, ${v.declarationLead} prima di ogni scadenza.
-  Il turno 1 di ogni partita è solo l'elezione del primo Cancelliere: nessuna unità si muove.
+  Poi una scadenza ogni settimana: ${v.weekly} (${v.timeZone}).${v.gameTimeZone ? `
+  La partita segue l'ora di ${v.gameTimeZone}: quando l'ora legale cambia solo in uno dei due
+  fusi, la scadenza può spostarsi di un'ora; ogni promemoria dà l'ora esatta.` : ''}
+  Il Cancelliere dichiara per primo, ${v.declarationLead} prima di ogni scadenza.${v.firstTurn === 1 ? `
+  Il turno 1 è solo l'elezione del primo Cancelliere: nessuna unità si muove.` : ''}
 
 COME MANDARE GLI ORDINI
   Scrivi al tuo indirizzo privato per gli ordini:
@@ -80,6 +87,16 @@ COME SCRIVERE UN FOGLIO D'ORDINI
   della scadenza: l'ultimo sostituisce del tutto i precedenti. A ogni foglio rispondiamo con
   quello che abbiamo capito e gli eventuali problemi, riga per riga.
 
+ALTRI COMANDI (una mail con questa sola riga, al tuo indirizzo privato)
+  STATO              la scadenza e il foglio che abbiamo per te (anche STATUS)
+  AIUTO              come scrivere un foglio d'ordini (anche HELP)
+  ASSENZA 1/4 10/4   sarai via dal 1° al 10 aprile (giorno/mese, anche ABSENCE): una scadenza
+                     che cade in quei giorni si sposta alla fine, nei limiti della partita
+${v.page ? `
+LA PAGINA DELLA PARTITA
+  ${v.page}
+  La mappa, le scadenze, chi ha mandato gli ordini e l'archivio degli editti.
+` : ''}
 Buona fortuna,
 la Cancelleria di Starts Foundation
 `),
@@ -107,9 +124,11 @@ YOUR FACTION
 
 DEADLINES
   Your first turn is turn ${v.firstTurn}. Its deadline: ${v.deadline}.
-  After that, a deadline every week: ${v.weekly} (${v.gameTimeZone}).
-  The Chancellor declares first, ${v.declarationLead} before each deadline.
-  Turn 1 of every game is only the election of the first Chancellor: no unit moves.
+  After that, a deadline every week: ${v.weekly} (${v.timeZone}).${v.gameTimeZone ? `
+  The game keeps the clock of ${v.gameTimeZone}: when summer time changes in only one of the two
+  zones, the deadline may shift by an hour; every reminder gives the exact time.` : ''}
+  The Chancellor declares first, ${v.declarationLead} before each deadline.${v.firstTurn === 1 ? `
+  Turn 1 is only the election of the first Chancellor: no unit moves.` : ''}
 
 HOW TO SEND YOUR ORDERS
   Write to your private orders address:
@@ -144,6 +163,16 @@ HOW TO WRITE A SHEET
   the last one replaces the earlier ones entirely. Every sheet is answered with what was
   understood and any problem, line by line.
 
+OTHER COMMANDS (a mail with only this line, to your private address)
+  STATUS             the deadline and the sheet we hold for you
+  HELP               how to write an order sheet
+  ABSENCE 1/4 10/4   you are away from 1 to 10 April (day/month): a deadline that falls on
+                     those days moves to their end, within the game's limits
+${v.page ? `
+THE GAME'S PAGE
+  ${v.page}
+  The map, the deadlines, whose orders are in and the archive of edicts.
+` : ''}
 Good luck,
 the Chancellery of Starts Foundation
 `),

@@ -105,6 +105,20 @@ describe('decidePlayerMail', () => {
   });
 });
 
+describe('an ABSENCE line inside a sheet', () => {
+  it('D-ABS-1: is not recorded there, and its problem says exactly how to send it (in both languages)', () => {
+    const d = decidePlayerMail(facts({ name: '', text: 'H: Knights\nASSENZA 1/4 10/4\n', want: {} }));
+    expect(d.kind).toBe('accepted');
+    if (d.kind !== 'accepted') return;
+    const [problem, ...others] = d.review.problems;
+    expect(others).toEqual([]);
+    expect(problem!.line).toBe(2);
+    expect(problem!.message.en).toBe('Line 2: an absence is not recorded inside an order sheet. Send it alone, in a mail to your private address with only this line: ASSENZA 1/4 10/4');
+    expect(problem!.message.it).toContain('Riga 2: un\'assenza non si registra dentro un foglio');
+    expect(problem!.message.en).not.toContain('not an order I understand');
+  });
+});
+
 describe('readPlayerCommand', () => {
   it.each([
     ['HELP', null, { kind: 'help' }],

@@ -100,6 +100,19 @@ export function gamesCases(open: () => Promise<Database>): void {
       expect(en2!.bodyText).toContain('Sunday, 23 March 2025 at 20:00 CET (Europe/Rome)');
       expect(en2!.bodyText).toContain(`Code: ${aristocrats!.secret}`);
       expect(en2!.bodyText).not.toMatch(/\{\{/);
+      // Every command a player may send, and (turn 1) that it is only the election.
+      for (const command of ['STATUS', 'HELP', 'ABSENCE 1/4 10/4']) expect(en2!.bodyText).toContain(`\n  ${command} `);
+      for (const command of ['STATO', 'AIUTO', 'ASSENZA 1/4 10/4']) expect(it1!.bodyText).toContain(`\n  ${command} `);
+      expect(en2!.bodyText).toContain('Turn 1 is only the election of the first Chancellor');
+      // No PUBLIC_URL known: no link to the game's page.
+      expect(en2!.bodyText).not.toContain('/games/');
+    });
+
+    it('links to the game’s page when PUBLIC_URL is known', async () => {
+      const { game } = await createGame(db, gameInput('Linked'), { ...ctx, publicUrl: 'https://sf.example.org/' });
+      const [it1, en2] = await listOutbox(db, { gameId: game.id, kind: 'welcome' });
+      expect(it1!.bodyText).toContain('LA PAGINA DELLA PARTITA\n  https://sf.example.org/games/linked\n');
+      expect(en2!.bodyText).toContain("THE GAME'S PAGE\n  https://sf.example.org/games/linked\n");
     });
 
     it('shows a player’s deadline in their own time zone', async () => {
@@ -109,7 +122,10 @@ export function gamesCases(open: () => Promise<Database>): void {
       const [, ny] = await listOutbox(db, { gameId: game.id, kind: 'welcome' });
       // 23 March: New York is already on summer time, Rome not yet.
       expect(ny!.bodyText).toContain('Sunday, 23 March 2025 at 15:00 GMT-4 (America/New_York)');
-      expect(ny!.bodyText).toContain('every Sunday at 20:00 (Europe/Rome)');
+      // The weekly deadline on the same clock, not the game's: no second zone to convert from.
+      expect(ny!.bodyText).toContain('every Sunday at 15:00 (America/New_York)');
+      expect(ny!.bodyText).not.toContain('at 20:00 (Europe/Rome)');
+      expect(ny!.bodyText).toContain('The game keeps the clock of Europe/Rome');
     });
 
     it('leaves nothing behind when it fails half-way', async () => {
@@ -153,6 +169,7 @@ export function gamesCases(open: () => Promise<Database>): void {
       expect(welcome.bodyText).toContain('Your first turn is turn 2');
       expect(welcome.bodyText).toContain('Siwenna (T12)');
       expect(welcome.bodyText).toContain('Sunday, 30 March 2025 at 20:00 CEST (Europe/Rome)');
+      expect(welcome.bodyText).not.toContain('Turn 1 is only'); // a late joiner never plays turn 1
       const [audit] = await listAudit(db, { gameId: game.id, action: 'game.join' });
       expect(audit).toMatchObject({ actor: 'cli:test', detail: { faction: 'merchants', joinedTurn: 2 } });
 

@@ -1,7 +1,7 @@
 // The weekly rhythm as pure decisions: next deadlines across daylight-saving changes, a late
 // close, and which reminder is due.
 import { describe, expect, it } from 'vitest';
-import { dueReminderOffset, MIN_TURN_NOTICE_MS, nextTurnDeadlines } from '../../src/games/schedule.ts';
+import { dueReminderOffset, MIN_EARLY_NOTICE_MS, MIN_TURN_NOTICE_MS, nextTurnDeadlines } from '../../src/games/schedule.ts';
 
 const rome = { weeklyDeadline: 'sun 20:00', timeZone: 'Europe/Rome', declarationLeadMinutes: 1440, reminderMinutes: [1440, 120] };
 const sydney = { ...rome, timeZone: 'Australia/Sydney' };
@@ -36,6 +36,27 @@ describe('nextTurnDeadlines', () => {
     // Closed two weeks late: the next deadline is after the close, never in the past.
     const weeksLate = nextTurnDeadlines(rome, previous, new Date('2025-04-08T10:00:00Z'));
     expect(weeksLate.deadline.toISOString()).toBe('2025-04-13T18:00:00.000Z');
+  });
+});
+
+describe('nextTurnDeadlines after an early close (D-TURN-7)', () => {
+  const rome = { weeklyDeadline: 'sun 20:00', timeZone: 'Europe/Rome', declarationLeadMinutes: 120, reminderMinutes: [] };
+  const previous = new Date('2025-03-23T19:00:00Z'); // Sunday 23 March, 20:00 CET
+
+  it('the next weekly deadline that leaves two days before the declaration: the Sunday in between is not skipped', () => {
+    // Closed early on Thursday 20 March at 10:00Z: Sunday 23 at 20:00 (declaration 18:00) is 3 days away.
+    const thursday = nextTurnDeadlines(rome, previous, new Date('2025-03-20T10:00:00Z'));
+    expect(thursday.deadline.toISOString()).toBe('2025-03-23T19:00:00.000Z');
+    expect(thursday.declarationDeadline.getTime() - new Date('2025-03-20T10:00:00Z').getTime()).toBeGreaterThanOrEqual(MIN_EARLY_NOTICE_MS);
+    // Exactly the notice before the declaration deadline is enough.
+    const edge = new Date(new Date('2025-03-23T17:00:00Z').getTime() - MIN_EARLY_NOTICE_MS);
+    expect(nextTurnDeadlines(rome, previous, edge).deadline.toISOString()).toBe('2025-03-23T19:00:00.000Z');
+  });
+
+  it('closed too near the weekly time: a week later, never later than the close on time would give', () => {
+    const saturday = nextTurnDeadlines(rome, previous, new Date('2025-03-22T10:00:00Z'));
+    expect(saturday.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
+    expect(saturday.deadline).toEqual(nextTurnDeadlines(rome, previous, new Date('2025-03-23T19:00:10Z')).deadline);
   });
 });
 

@@ -20,7 +20,7 @@ import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { setLastTurn } from '../../src/games/game-length.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
-import { createGame, type GamesContext } from '../../src/games/index.ts';
+import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
 import { replayTurns } from '../../src/games/replay.ts';
 import { runTurnJob } from '../../src/games/turn-job.ts';
@@ -144,6 +144,8 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(en.bodyHtml).toMatch(/<img [^>]*alt="Map of /);
       expect(it.bodyHtml).toMatch(/<img [^>]*alt="Mappa /);
       expect(en.bodyText).toContain('The map is attached (PNG)');
+      expect(en.bodyText).toContain(`The game's page: https://sf.test/games/${game.id}\n`);
+      expect(it.bodyText).toContain(`La pagina della partita: https://sf.test/games/${game.id}\n`);
       expect(JSON.parse(asset.bytes.toString('utf8'))).toMatchObject({ gameId: game.id, turn: 1, chancellor: 'sith' });
     });
 
@@ -178,6 +180,7 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(mail).toMatchObject({ toAddress: 'fan@example.org', subject: `[SF ${game.id}] Editto Imperiale, turno 1` });
       expect(mail!.headers).toEqual({ 'List-Unsubscribe': `<https://sf.test/unsubscribe/${fan.token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
       expect(mail!.bodyText).toContain(`https://sf.test/unsubscribe/${fan.token}`);
+      expect(mail!.bodyText).toContain(`https://sf.test/games/${game.id}\n`);
       expect(mail!.bodyText).not.toContain('orders+');
       expect((mail!.attachments as AttachmentRef[]).map((a) => a.contentType)).toEqual(['application/json', 'image/png']);
       expect(await unsubscribe(db, fan.token)).toBe(true);
@@ -235,6 +238,9 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.advance(2 * MINUTE);
       expect((await job()).closed).toContain(`${game.id}#1`);
       expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
+      // D-TURN-7: closed on Thursday, turn 2 is due on the Sunday turn 1 was due, as announced.
+      expect((await findTurn(db, game.id, 2))!.deadline).toEqual(TURN1_DEADLINE);
+      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Turn 2 will then be due Sunday, 23 March 2025 at 20:00 CET');
     });
 
     it('early processing is withdrawn when a sheet with problems comes in after the announcement', async () => {
@@ -260,6 +266,7 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await findTurn(db, game.id, 1))!.status).toBe('open');
       const grace = await listOutbox(db, { gameId: game.id, kind: 'grace' });
       expect(grace.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
+      expect(grace.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain(`The game's page: https://sf.test/games/${game.id}\n`);
       await send(game.id, 'sith', 'V: Sith');
       await send(game.id, 'knights', 'V: Sith');
       clock.set(new Date(TURN1_DEADLINE.getTime() + 121 * MINUTE));
@@ -285,6 +292,19 @@ export function turnCases(open: () => Promise<Database>): void {
       // An absence in the past is refused; one that misses the deadline changes nothing.
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({ ok: false, reason: 'in-the-past' });
       expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({ ok: true, moved: null });
+    });
+
+    it('D-ABS-1: when a close opens a turn whose deadline an absence moves, players get the edict first, then the move', async () => {
+      clock.set(START);
+      const { game, players } = await createGame(db, { ...input('Away Next'), absenceDaysPerPlayer: 5 }, ctx);
+      const knights = players.find((p) => p.faction === 'knights')!;
+      // Turn 2 would be due Sunday 30 March: away from Saturday 29 to Monday 31.
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-29', toDay: '2025-03-31' }, ctx)).toEqual({ ok: true, moved: null });
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      expect((await findTurn(db, game.id, 2))!.deadline.toISOString()).toBe('2025-04-01T18:00:00.000Z');
+      const toA = (await listOutbox(db, { gameId: game.id })).filter((m) => m.toAddress === 'a@example.com' && ['edict', 'deadline-moved'].includes(m.kind));
+      expect(toA.map((m) => m.kind)).toEqual(['edict', 'deadline-moved']);
     });
   });
 
@@ -341,6 +361,33 @@ export function turnCases(open: () => Promise<Database>): void {
       // The Aristocrats' sheet was misread: they meant no hostility. I8 stands.
       expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
       expect((await findTurn(db, id, 2))!.state.units).toContainEqual({ side: 'hutt', at: 'I8' });
+    });
+
+    it('keeps what happened since the turn closed: a player who joined turn 2 still enters on turn 3', async () => {
+      const id = await contestedGame('Amend After Join');
+      const { player } = await joinGame(db, { gameId: id, email: 'e@example.com' }, ctx);
+      expect(player).toMatchObject({ faction: 'merchants', joinedTurn: 3 });
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
+      expect((await findTurn(db, id, 2))!.state.joining).toEqual(['merchants']);
+      clock.set(new Date('2025-03-30T18:01:00Z'));
+      await closeTurn(db, id, 2, ctx);
+      expect((await findTurn(db, id, 3))!.state.factions).toHaveLength(5);
+      expect((await findTurn(db, id, 3))!.state.factions).toContain('merchants');
+    });
+
+    it('a roll-back keeps a player who joined the turn it removes: they enter when the re-opened turn closes', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Roll Back Join'), ctx);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      await joinGame(db, { gameId: game.id, email: 'e@example.com' }, ctx);
+      const reopened = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
+      await rollBackTurn(db, game.id, 'the deadline was announced wrongly', reopened, ctx);
+      expect((await findTurn(db, game.id, 1))!.state.joining).toEqual(['merchants']);
+      expect((await listPlayers(db, game.id)).find((p) => p.email === 'e@example.com')).toMatchObject({ faction: 'merchants', joinedTurn: 2 });
+      clock.set(new Date(reopened.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      expect((await findTurn(db, game.id, 2))!.state.factions).toContain('merchants');
     });
 
     it('rolls back the last closed turn: it re-opens with its sheets, players told; closing it again publishes the next version', async () => {
@@ -474,7 +521,7 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(START);
       const { game } = await createGame(db, input('Job Remind'), ctx);
       await send(game.id, 'hutt', 'V: Hutt');
-      await send(game.id, 'aristocrats', 'V: Hutt\nplease');
+      await send(game.id, 'aristocrats', 'V: Hutt\nB2-Z99');
       // 1440 minutes before the deadline: the first reminder is due.
       clock.set(new Date(TURN1_DEADLINE.getTime() - 1439 * MINUTE));
       await job();
@@ -482,7 +529,10 @@ export function turnCases(open: () => Promise<Database>): void {
       let reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
       expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
       const b = reminders.find((m) => m.toAddress === 'b@example.com')!;
-      expect(b.bodyText).toContain('riga 2'); // aristocrats play in Italian; "please" is line 2
+      // Aristocrats play in Italian; the off-board move is line 2, named once.
+      expect(b.bodyText).toMatch(/\n {2}Riga 2: /);
+      expect(b.bodyText).not.toMatch(/riga 2: riga 2/i);
+      expect(b.bodyText).toContain(`La pagina della partita: https://sf.test/games/${game.id}\n`);
       expect(reminders.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain('We have no orders from you');
 
       // A sheet arrives; the next reminder (60 minutes before) skips that player.

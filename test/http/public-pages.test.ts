@@ -103,6 +103,18 @@ describe('public pages', () => {
     expect(js.headers['content-type']).toContain('javascript');
   });
 
+  it('shows every schedule setting with the deadlines: weekly time, declaration, reminders, early processing, grace, absences', async () => {
+    const res = await get(`/games/${game}`);
+    expect(res.body).toContain('<summary>The schedule</summary>');
+    for (const line of [
+      'Weekly deadline sun 20:00 (Europe/Rome); the Chancellor declares 120 minutes before (R-TURN-3).',
+      'Reminders 1440, 120 minutes before the deadline.',
+      'Early processing: off.',
+      'No grace period after the deadline.',
+      'Absences: a deadline moves at most 14 days per player and 28 per game (D-ABS-1).',
+    ]) expect(res.body).toContain(`<li>${line}</li>`);
+  });
+
   it('R-EDICT-3: the archive keeps every version, and an amendment shows its reason', async () => {
     const v1 = await get(`/games/${game}/turns/1/v/1`);
     expect(v1.body).toContain('Version 1 of 2');

@@ -31,7 +31,7 @@ import { inboundMessages, outbox, sheets } from '../../src/db/schema.ts';
 import { createGame, type CreatedGame } from '../../src/games/index.ts';
 import { formatInstant } from '../../src/games/time-format.ts';
 import { REPLY_KINDS } from '../../src/mail/intake/outgoing.ts';
-import { AUTO_SUBMITTED_VALUE, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
+import { AUTO_GENERATED, AUTO_REPLIED, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
 import { startService, type Service } from '../../src/service.ts';
 import type { Problem } from '../../src/adjudicator/types.ts';
 import { classicMap } from '../../src/adjudicator/map.ts';
@@ -326,7 +326,7 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       expect(mail.envelope).toEqual({ from: FROM_ADDRESS, to: [to.email] });
       expect(fromAddress(mail)).toBe(FROM_ADDRESS);
       expect(mail.header('X-SF-Origin')).toBe(SF_ORIGIN_VALUE);
-      expect(mail.header('Auto-Submitted')).toBe(AUTO_SUBMITTED_VALUE);
+      expect(mail.header('Auto-Submitted')).toBe(e.reply === 'warning' ? AUTO_GENERATED : AUTO_REPLIED);
       const text = mail.text ?? '';
 
       if (e.reply === 'warning') {

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTransport, emlFileName } from '../../src/mail/send/file-transport.ts';
 import { AUTO_SUBMITTED_HEADER, SF_ORIGIN_HEADER, toMailOptions } from '../../src/mail/send/headers.ts';
+import { toOutgoing } from '../../src/mail/send/outbox-sender.ts';
 import type { OutgoingMail } from '../../src/mail/send/types.ts';
 
 let root: string;
@@ -26,6 +27,7 @@ const reply = (n: number): OutgoingMail => ({
   messageId: `<reply-${n}@sf.example>`,
   inReplyTo: `order-${n}@example.org`,
   references: [`order-${n}@example.org`],
+  reply: true,
 });
 
 describe('createFileTransport', () => {
@@ -78,5 +80,18 @@ describe('toMailOptions', () => {
       [AUTO_SUBMITTED_HEADER]: 'auto-replied',
       'X-Auto-Response-Suppress': 'All',
     });
+  });
+
+  it('RFC 3834: auto-replied only on an answer to the recipient\'s mail; edicts, notices and warnings are auto-generated', () => {
+    const notice = { ...reply(1), reply: false, headers: { 'Auto-Submitted': 'auto-replied' } };
+    expect(toMailOptions(notice).headers).toMatchObject({ [AUTO_SUBMITTED_HEADER]: 'auto-generated' });
+    const row = (kind: string) => ({
+      id: 1, createdAt: new Date(), kind, gameId: 'g', toAddress: 'p@example.org', replyTo: null, subject: 's', inReplyTo: null, references: null,
+      messageId: 'm@sf.example', bodyText: 't', bodyHtml: null, attachments: null, headers: null, dedupeKey: kind, status: 'pending' as const,
+      attempts: 0, nextAttemptAt: new Date(), sentAt: null, lastError: null,
+    });
+    const submitted = (kind: string) => (toMailOptions(toOutgoing(row(kind), 'sf@sf.example')).headers as Record<string, string>)[AUTO_SUBMITTED_HEADER];
+    for (const kind of ['ack', 'refusal', 'status', 'help', 'late', 'unreadable']) expect(submitted(kind), kind).toBe('auto-replied');
+    for (const kind of ['edict', 'edict-amended', 'reminder', 'welcome', 'chancellor-sheet', 'deadline-moved', 'warning']) expect(submitted(kind), kind).toBe('auto-generated');
   });
 });

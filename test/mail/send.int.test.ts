@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createTransport } from '../../src/service.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUTO_SUBMITTED_VALUE, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
+import { AUTO_REPLIED, SF_ORIGIN_VALUE } from '../../src/mail/send/headers.ts';
 import { createSmtpTransport } from '../../src/mail/send/smtp-transport.ts';
 import { startSmtpCapture, type SmtpCapture } from '../harness/smtp.ts';
 
@@ -31,6 +31,7 @@ describe('createSmtpTransport', () => {
         messageId: 'reply-1@sf.example',
         inReplyTo: '<order-1@example.it>',
         references: ['<order-0@example.it>', 'order-1@example.it'],
+        reply: true,
         headers: { 'X-SF-Game': 'andromeda', 'auto-submitted': 'no' }, // ours must win
       });
       expect(res.messageId).toBe('<reply-1@sf.example>');
@@ -43,7 +44,7 @@ describe('createSmtpTransport', () => {
       expect(mail!.inReplyTo).toBe('<order-1@example.it>');
       expect(mail!.references).toEqual(['<order-0@example.it>', '<order-1@example.it>']);
       expect(mail!.header('X-SF-Origin')).toBe(SF_ORIGIN_VALUE);
-      expect(mail!.header('Auto-Submitted')).toBe(AUTO_SUBMITTED_VALUE);
+      expect(mail!.header('Auto-Submitted')).toBe(AUTO_REPLIED);
       expect(mail!.raw.toString().match(/^auto-submitted:/gim)).toHaveLength(1);
       expect(mail!.header('X-SF-Game')).toBe('andromeda');
     } finally {

@@ -5,6 +5,7 @@ import type { Lang } from '../../src/adjudicator/types.ts';
 import type { MailText } from '../../src/text/define.ts';
 import { edictTexts } from '../../src/text/edict-mail.ts';
 import { refereeTexts } from '../../src/text/referee-mail.ts';
+import { replyTexts } from '../../src/text/replies.ts';
 import { turnTexts } from '../../src/text/turn-mail.ts';
 import { welcomeTexts, type WelcomeValues } from '../../src/text/welcome.ts';
 
@@ -18,24 +19,24 @@ const game = { ...values('game', 'gameName'), turn: 41 };
 const mails: Record<string, (lang: Lang) => [MailText, object]> = {
   welcome: (l) => {
     const v: WelcomeValues = {
-      ...values('game', 'gameName', 'player', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'secret'),
+      ...values('game', 'gameName', 'player', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'timeZone', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'secret', 'page'),
       firstTurn: 43,
       lastTurn: 44,
       victoryPlanets: 45,
     };
     return [welcomeTexts[l].welcome(v), v];
   },
-  reminder: (l) => { const v = { ...game, ...values('player', 'deadline', 'missing', 'address') }; return [turnTexts[l].reminder(v), v]; },
-  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address') }; return [turnTexts[l].grace(v), v]; },
-  early: (l) => { const v = { ...game, ...values('at') }; return [turnTexts[l].early(v), v]; },
+  reminder: (l) => { const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') }; return [turnTexts[l].reminder(v), v]; },
+  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address', 'page') }; return [turnTexts[l].grace(v), v]; },
+  early: (l) => { const v = { ...game, ...values('at', 'next') }; return [turnTexts[l].early(v), v]; },
   earlyWithdrawn: (l) => { const v = { ...game, ...values('deadline') }; return [turnTexts[l].earlyWithdrawn(v), v]; },
   declarationMissed: (l) => { const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') }; return [turnTexts[l].declarationMissed(v), v]; },
   deadlineMoved: (l) => { const v = { ...game, ...values('who', 'deadline', 'declarationDeadline') }; return [turnTexts[l].deadlineMoved(v), v]; },
   edict: (l) => {
-    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'address', 'attachmentsNote') };
+    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'address', 'pageNote', 'attachmentsNote') };
     return [edictTexts[l].edict(v), v];
   },
-  edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe') }; return [edictTexts[l].edictObserver(v), v]; },
+  edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe', 'pageNote') }; return [edictTexts[l].edictObserver(v), v]; },
   gamePaused: (l) => { const v = { ...values('game', 'gameName', 'reason') }; return [refereeTexts[l].gamePaused(v), v]; },
   gameResumed: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].gameResumed(v), v]; },
   seatLeft: (l) => { const v = { ...values('game', 'gameName', 'since', 'reason') }; return [refereeTexts[l].seatLeft(v), v]; },
@@ -76,7 +77,7 @@ describe('mail texts', () => {
 
   it('a display name is inserted as written: placeholders in it are not expanded', () => {
     const [base] = mails.welcome!('en');
-    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress'), firstTurn: 1, lastTurn: null, victoryPlanets: 12 };
+    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'timeZone', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'page'), firstTurn: 1, lastTurn: null, victoryPlanets: 12 };
     const mail = welcomeTexts.en.welcome({ ...v, player: '{{secret}} ${v.secret} $&', secret: 'S3CRET' });
     expect(mail.text).toContain('Hello {{secret}} ${v.secret} $&,\n');
     expect(mail.text.split('S3CRET')).toHaveLength(2); // only on the Code: line
@@ -91,6 +92,20 @@ describe('mail texts', () => {
     expect(edictTexts.it.lateNote(null)).toBe('');
     expect(edictTexts.en.lateNote({ closedAt: 'C', deadline: 'D' })).toMatch(/^\nThis turn was closed late, C, .*\(D\)\. .*\n$/);
     expect(edictTexts.en.attachmentsNote).toBe('The map is attached (PNG), and the edict as data (JSON).');
+    expect(edictTexts.en.pageNote(null)).toBe('');
+    expect(edictTexts.it.pageNote('https://x/games/g')).toBe('La pagina della partita: https://x/games/g\n');
+  });
+
+  it('HELP names every command, ABSENCE too', () => {
+    expect(replyTexts.en.help).toContain('ABSENCE 1/4 10/4');
+    expect(replyTexts.it.help).toContain('ASSENZA 1/4 10/4');
+  });
+
+  it('a reminder lists a problem with its line named once', () => {
+    expect(turnTexts.en.problemLine('Line 2: B2-C3: that unit is not yours; order not applied.')).toBe('  Line 2: B2-C3: that unit is not yours; order not applied.');
+    const [reminder] = mails.reminder!('en');
+    expect(reminder.text).toContain("The game's page: <page>\n");
+    expect(turnTexts.en.reminder({ ...game, ...values('player', 'deadline', 'missing', 'address'), page: null }).text).not.toContain('page');
   });
 
   it('durations and weekly deadlines in words', () => {

@@ -92,7 +92,8 @@ function outcome(c: Ctx, o: OrderOutcome): string {
 }
 
 function declaration(c: Ctx, d: Declaration): string[] {
-  const out = ['', d.isChancellor ? `${c.name(d.faction)} — ${c.v.chancellorDeclares}` : c.name(d.faction)];
+  const role = d.submitted ? c.v.chancellorDeclares : c.v.chancellorSilent;
+  const out = ['', d.isChancellor ? `${c.name(d.faction)} — ${role}` : c.name(d.faction)];
   // R-TURN-5: an NMR keeps last turn's hostility; with none in force, say so rather than "no H: line".
   const source = !d.submitted && d.hostilitySource === 'none' ? 'lapsed' : d.hostilitySource;
   const hostile = d.hostility.length ? names(c, d.hostility) : c.v.nobody;
@@ -134,7 +135,8 @@ function combat(c: Ctx): string[] {
   for (const a of e.advances) {
     const line = `${c.v.advances(unitLabel(c, { side: a.side, at: a.from }), a.to)} (${a.rule})`;
     const cands = boardOrder(c.board, a.candidates).join(', ');
-    out.push(a.contested ? `${line} — ${c.v.contested(cands)}.` : `${line}.`);
+    // Once the referee has chosen (an amended edict), the choice is made: no more "may ask".
+    out.push(a.chosenByReferee ? `${line} — ${c.v.chosenByReferee(cands)}.` : a.contested ? `${line} — ${c.v.contested(cands)}.` : `${line}.`);
   }
   if (!e.advances.length) out.push(c.v.noAdvances);
   return out;

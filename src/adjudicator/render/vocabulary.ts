@@ -42,6 +42,7 @@ const it = {
   turnOne: "Turno 1: solo l'elezione del primo Cancelliere; nessuna unità si muove, combatte, fa politica o viene prodotta (R-TURN-1).",
   nobody: 'nessuno',
   chancellorDeclares: 'Cancelliere, ordini dichiarati pubblicamente',
+  chancellorSilent: 'Cancelliere, nessuna dichiarazione',
   hostileTo: 'Ostile a',
   hostilitySource: table<HostilitySource, string>({
     sheet: 'dal foglio ordini',
@@ -97,6 +98,7 @@ const it = {
   noEliminations: 'Nessuna unità eliminata in combattimento.',
   advances: (u: string, t: string) => `${u} avanza in ${t}`,
   contested: (c: string) => `CONTESA tra ${c}: il Cancelliere può chiedere all'arbitro un'altra scelta (R-ADV-2)`,
+  chosenByReferee: (c: string) => `scelta dall'arbitro tra ${c} (R-ADV-2)`,
   noAdvances: 'Nessuna avanzata.',
   politicsBy: (u: string) => `Azione politica compiuta da: ${u} (R-POL-1).`,
   troop: (a: string, b: string) => `Nuova Truppa Imperiale in ${a}, creata dall'unità in ${b}`,
@@ -177,6 +179,7 @@ const en: Vocabulary = {
   turnOne: 'Turn 1: only the election of the first Chancellor; no unit moves, fights, does politics or is produced (R-TURN-1).',
   nobody: 'nobody',
   chancellorDeclares: 'Chancellor, orders declared publicly',
+  chancellorSilent: 'Chancellor, no declaration',
   hostileTo: 'Hostile to',
   hostilitySource: {
     sheet: 'from the sheet',
@@ -231,6 +234,7 @@ const en: Vocabulary = {
   noEliminations: 'No unit eliminated in combat.',
   advances: (u, t) => `${u} advances to ${t}`,
   contested: (c) => `CONTESTED between ${c}: the Chancellor may ask the referee for another choice (R-ADV-2)`,
+  chosenByReferee: (c) => `chosen by the referee among ${c} (R-ADV-2)`,
   noAdvances: 'No advances.',
   politicsBy: (u) => `Politics completed by: ${u} (R-POL-1).`,
   troop: (a, b) => `New Imperial Troop at ${a}, created by the unit at ${b}`,

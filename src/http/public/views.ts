@@ -4,6 +4,7 @@ import type { Board } from '../../adjudicator/map.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
+import type { Game } from '../../db/games.ts';
 import type { OrdersReceived } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { webTexts } from '../../text/web.ts';
@@ -59,8 +60,11 @@ export function homePage(lang: Lang, board: Board, games: GameSummary[]): string
   return layout({ lang, title: s.gamesHeading, path: '/' }, renderTemplate('home', { heading: s.gamesHeading, table }));
 }
 
+/** Every schedule setting, shown with the deadlines. */
+type Schedule = Pick<Game, 'weeklyDeadline' | 'declarationLeadMinutes' | 'reminderMinutes' | 'earlyProcessingMinutes' | 'graceMinutes' | 'absenceDaysPerPlayer' | 'absenceDaysPerGame'>;
+
 export interface GamePageData {
-  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number; lastTurn: number | null };
+  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number; lastTurn: number | null } & Schedule;
   turn: PublicTurn;
   seats: Array<{ faction: string; joinedTurn: number }>;
   received: Record<string, OrdersReceived>;
@@ -112,6 +116,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
       turn.state.chancellor ? html`<li>${s.declarationDeadline}: ${instant(turn.declarationDeadline, game.timeZone, lang)}</li>` : ''}</ul>`
     : html`<p>${s.noDeadline}</p>`;
+  const schedule = html`<details><summary>${s.scheduleHeading}</summary><ul>${[
+    s.scheduleWeekly(game.weeklyDeadline, game.timeZone, game.declarationLeadMinutes),
+    s.scheduleReminders(game.reminderMinutes.join(', ')),
+    s.scheduleEarly(game.earlyProcessingMinutes),
+    s.scheduleGrace(game.graceMinutes),
+    s.scheduleAbsences(game.absenceDaysPerPlayer, game.absenceDaysPerGame),
+  ].map((line) => html`<li>${line}</li>`)}</ul></details>`;
   const inPlay = new Set(turn.state.factions);
   const rows = board.factionIds
     .filter((f) => inPlay.has(f) || d.seats.some((p) => p.faction === f))
@@ -128,7 +139,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     name: game.name,
     lead,
     deadlinesHeading: s.deadlinesHeading,
-    deadlines,
+    deadlines: html`${deadlines}${schedule}`,
     mapHeading: s.mapHeading,
     map: mapFigure(lang, d.map),
     mapCaption: caption,

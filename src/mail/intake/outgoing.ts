@@ -8,6 +8,8 @@ import type { IntakeStore } from './intake-store.ts';
 /** Kinds of mail written in answer to an inbound mail: these count towards the rate limit. */
 export const REPLY_KINDS = ['ack', 'refusal', 'warning', 'status', 'help', 'late', 'unreadable'] as const;
 export type ReplyKind = (typeof REPLY_KINDS)[number];
+/** The reply kinds that answer whoever wrote (RFC 3834 `auto-replied`); a warning goes to the code's owner. */
+export const ANSWER_KINDS: ReadonlySet<string> = new Set<string>(REPLY_KINDS.filter((k) => k !== 'warning'));
 
 export interface ReplyContext {
   domain: string;

@@ -15,7 +15,7 @@ export { sideName };
  * A problem as the reply lists it: always with its line (MAIL.md, D-MAIL-14). The parser's
  * messages carry `Riga n:` already; the engine's order messages name only the order.
  */
-function problemLine(p: Problem, lang: Lang): string {
+export function problemLine(p: Problem, lang: Lang): string {
   const m = p.message[lang];
   const prefix = replyTexts[lang].linePrefix(p.line);
   return p.line > 0 && !m.startsWith(prefix) ? prefix + m : m;
@@ -80,7 +80,7 @@ export function ackText(f: AckFacts): string {
   out.push('');
   if (f.isChancellor) out.push(T.youAreChancellor);
   out.push(`${T.deadline}: ${f.deadline}`);
-  out.push(T.ordersStaySecret);
+  out.push(f.isChancellor ? T.othersStaySecret : T.ordersStaySecret);
   return out.join('\n') + '\n';
 }
 

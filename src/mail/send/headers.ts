@@ -6,13 +6,17 @@ import type { OutgoingMail } from './types.ts';
 /** Marks our own mail so the intake recognises and never answers it (MAIL.md: loops). */
 export const SF_ORIGIN_HEADER = 'X-SF-Origin';
 export const SF_ORIGIN_VALUE = 'starts-foundation';
-/** RFC 3834: an automatic reply; vacation responders and well-behaved robots must not answer it. */
+/**
+ * RFC 3834: mail no person wrote; vacation responders and well-behaved robots must not answer it.
+ * `auto-replied` only on an answer to the recipient's own mail, `auto-generated` on the rest
+ * (edicts, notices, reminders, broadcasts).
+ */
 export const AUTO_SUBMITTED_HEADER = 'Auto-Submitted';
-export const AUTO_SUBMITTED_VALUE = 'auto-replied';
+export const AUTO_REPLIED = 'auto-replied';
+export const AUTO_GENERATED = 'auto-generated';
 
 export const OUTGOING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   [SF_ORIGIN_HEADER]: SF_ORIGIN_VALUE,
-  [AUTO_SUBMITTED_HEADER]: AUTO_SUBMITTED_VALUE,
   // Exchange and Outlook honour this instead of RFC 3834: no out-of-office replies to us.
   'X-Auto-Response-Suppress': 'All',
 });
@@ -25,7 +29,7 @@ export function bracketed(id: string): string {
 
 export function toMailOptions(mail: OutgoingMail): SendMailOptions {
   // Callers may add headers but never override or duplicate ours (header names are case-insensitive).
-  const ours = new Set(Object.keys(OUTGOING_HEADERS).map((k) => k.toLowerCase()));
+  const ours = new Set([...Object.keys(OUTGOING_HEADERS), AUTO_SUBMITTED_HEADER].map((k) => k.toLowerCase()));
   const extra = Object.entries(mail.headers ?? {}).filter(([k]) => !ours.has(k.toLowerCase()));
   return {
     from: mail.from,
@@ -36,7 +40,7 @@ export function toMailOptions(mail: OutgoingMail): SendMailOptions {
     messageId: bracketed(mail.messageId),
     ...(mail.inReplyTo ? { inReplyTo: bracketed(mail.inReplyTo) } : {}),
     ...(mail.references?.length ? { references: mail.references.map(bracketed) } : {}),
-    headers: { ...Object.fromEntries(extra), ...OUTGOING_HEADERS },
+    headers: { ...Object.fromEntries(extra), ...OUTGOING_HEADERS, [AUTO_SUBMITTED_HEADER]: mail.reply ? AUTO_REPLIED : AUTO_GENERATED },
     ...(mail.attachments?.length
       ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, ...(a.cid ? { cid: a.cid } : {}) })) }
       : {}),

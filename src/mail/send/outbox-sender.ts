@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { findAssets, type AttachmentRef, type MailAsset } from '../../db/assets.ts';
 import { claimBatch, markFailed, markSent, releaseClaim, type OutboxMail } from '../../db/outbox.ts';
+import { ANSWER_KINDS } from '../intake/outgoing.ts';
 import { bracketed } from './headers.ts';
 import type { MailTransport, OutgoingMail } from './types.ts';
 
@@ -18,7 +19,7 @@ export interface OutboxSenderDeps {
 }
 
 export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<number, MailAsset> = new Map()): OutgoingMail {
-  const mail: OutgoingMail = { from, to: row.toAddress, subject: row.subject, text: row.bodyText, messageId: bracketed(row.messageId) };
+  const mail: OutgoingMail = { from, to: row.toAddress, subject: row.subject, text: row.bodyText, messageId: bracketed(row.messageId), reply: ANSWER_KINDS.has(row.kind) };
   const refs = attachmentsOf(row);
   if (refs.length) {
     mail.attachments = refs.map((r) => {

@@ -7,6 +7,8 @@ export interface OutgoingMail {
   html?: string;
   /** Chosen by the caller (stored before sending, so a retry reuses it): `<id@domain>`. */
   messageId: string;
+  /** It answers the recipient's own mail (`Auto-Submitted: auto-replied`); otherwise `auto-generated`. */
+  reply?: boolean;
   /** Message-ID of the player's mail we answer, so clients thread the reply. */
   inReplyTo?: string;
   references?: string[];

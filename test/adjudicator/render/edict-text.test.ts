@@ -102,6 +102,9 @@ describe('renderEdict: orders (section 1)', () => {
     e.declarations[0] = { ...e.declarations[0]!, submitted: false, orders: [], hostilitySource: 'kept' };
     const sith = sectionOf(render(e), 1).split('\nHutt\n')[0]!;
     expect(sith.replace(/\n {4}/g, ' ')).toContain('No declaration by the deadline: all units and the Imperial Troops hold (R-TURN-3).');
+    // Not listed as having declared publicly what it never declared.
+    expect(sith).toContain('Sith — Chancellor, no declaration\n');
+    expect(sith).not.toContain('orders declared publicly');
   });
 
   it('does not list votes among the orders of an election turn', () => {
@@ -129,6 +132,15 @@ describe('renderEdict: hyperspace, combat, politics (sections 2–3)', () => {
     expect(advance('Q9')).toContain(`${mark} ${lang === 'it' ? 'tra' : 'between'} P10, Q9`);
     expect(advance('N13')).not.toContain(mark);
     expect(advance('L14')).not.toContain(mark);
+  });
+
+  it.each(LANGS)('an advance the referee chose (an amended edict) says so, not that the Chancellor may still ask (%s)', (lang) => {
+    const e = midGameEdict();
+    e.advances = e.advances.map((a) => (a.from === 'M3' ? { ...a, rule: 'R-ADV-2', chosenByReferee: true as const } : a));
+    const s2 = sectionOf(render(e, lang), 2).replace(/\n {2}/g, ' ');
+    const advance = lines(s2).find((l) => l.includes(` M3 ${lang === 'it' ? 'avanza' : 'advances'}`))!;
+    expect(advance).toContain(lang === 'it' ? "scelta dall'arbitro tra L4, M3 (R-ADV-2)" : 'chosen by the referee among L4, M3 (R-ADV-2)');
+    expect(advance).not.toMatch(/CONTES|referee for another|all'arbitro un'altra/);
   });
 
   it('reports the Imperial Troop created and the elections called', () => {

@@ -193,6 +193,14 @@ describe('deadlines and the Chancellor', () => {
     const broadcast = await replies('chancellor-sheet');
     expect(broadcast.map((m) => m.toAddress).sort()).toEqual([...ADDRESSES].sort());
     expect(broadcast.find((m) => m.toAddress === ADDRESSES[1])!.bodyText).toMatch(/N9#[\s\S]*T7-S7/);
+    // The subject names the turn as a turn, not as a bare number.
+    expect(broadcast.find((m) => m.toAddress === ADDRESSES[1])!.subject).toMatch(/, turn 2$|, turno 2$/);
+    // The Chancellor's own acknowledgement does not also say that the orders it just published stay secret.
+    const ack = (await replies('ack')).at(-1)!;
+    expect(ack.toAddress).toBe(ADDRESSES[2]);
+    expect(ack.bodyText).toMatch(/(sent to every player|inviato a tutti i giocatori)/);
+    expect(ack.bodyText).not.toMatch(/^(Orders stay secret|Gli ordini restano segreti)/m);
+    expect(ack.bodyText).toMatch(/(The other players' orders stay secret|Gli ordini degli altri giocatori restano segreti)/);
     const again = await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Knights\n' }));
     expect(again.result).toMatchObject({ status: 'rejected', outcome: 'chancellor-final' });
     expect(await history('sith', 2)).toHaveLength(1);
