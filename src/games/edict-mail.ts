@@ -190,7 +190,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
 
 /** The mail's page: the client's own colours (light or dark), one readable column, nothing wider than the screen. */
 const BODY_STYLE =
-  "margin:0;padding:12px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.45;overflow-wrap:anywhere;word-break:break-word";
+  "margin:0;padding:12px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.45;overflow-wrap:break-word;word-wrap:break-word";
 
 /**
  * The edict as real HTML for the mail's HTML part: the mail's own notes (amendment, address,

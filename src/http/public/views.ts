@@ -46,16 +46,17 @@ const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName
 
 export function homePage(lang: Lang, board: Board, games: GameSummary[]): string {
   const s = webTexts[lang];
+  // data-label: on a phone each row is a block and each value shows its column's name (site.css).
   const rows = games.map((g) => html`<tr>
-<td><a href="/games/${g.id}">${g.name}</a></td>
-<td>${g.turn}</td>
-<td>${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
-<td>${side(board, g.chancellor, lang)}</td>
-<td>${g.factions.length}</td>
-<td>${s.status[g.status] ?? g.status}</td>
+<td class="game-name"><a href="/games/${g.id}">${g.name}</a></td>
+<td data-label="${s.colTurn}">${g.turn}</td>
+<td data-label="${s.colDeadline}">${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
+<td data-label="${s.colChancellor}">${side(board, g.chancellor, lang)}</td>
+<td data-label="${s.colPlayers}">${g.factions.length}</td>
+<td data-label="${s.colState}">${s.status[g.status] ?? g.status}</td>
 </tr>`);
   const table = games.length
-    ? html`<div class="table-wrap"><table><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table class="games"><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${s.noGames}</p>`;
   return layout({ lang, title: s.gamesHeading, path: '/' }, renderTemplate('home', { heading: s.gamesHeading, table }));
 }
