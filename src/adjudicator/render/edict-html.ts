@@ -64,7 +64,7 @@ const esc = escapeHtml;
 /** An opening tag with, in a mail, its inline style, and on a page its class. */
 function open(x: Out, tag: string, kind: string, extra = ''): string {
   if (!x.o.inline) return `<${tag} class="sf-${kind}"${extra}>`;
-  return INLINE[kind] ? `<${tag} style="${INLINE[kind]}"${extra}>` : `<${tag}${extra}>`;
+  return INLINE[kind] ? `<${tag}${extra} style="${INLINE[kind]}">` : `<${tag}${extra}>`;
 }
 const p = (x: Out, text: string) => `${open(x, 'p', 'p')}${esc(text)}</p>`;
 const paras = (x: Out, lines: readonly string[]) => lines.map((l) => p(x, l)).join('\n');
