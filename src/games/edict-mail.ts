@@ -3,7 +3,9 @@
 // (stored once for all recipients), threaded under the game's thread.
 import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
+import { edictHtmlLead, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
+import { VOCABULARY } from '../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
 import { putAssets, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
@@ -91,6 +93,8 @@ export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, pub
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
 
+type EdictDeadlines = Parameters<typeof renderEdict>[3] & object;
+
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
   // The edict's text differs only by language and zone (the deadlines): rendered once for each.
   const texts = new Map<string, string>();
@@ -115,7 +119,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       ? { nextDeadline: formatInstant(a.nextTurn.deadline, a.game.timeZone, lang), ...(a.edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, a.game.timeZone, lang) } : {}) }
       : {};
     const link = `${publicUrl.replace(/\/$/, '')}/unsubscribe/${o.token}`;
-    const { subject, text } = T.edictObserver({
+    const values = {
       game: a.game.id,
       gameName: a.game.name,
       turn: a.edict.turn,
@@ -123,8 +127,9 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       gameOver: T.gameOver(!a.nextTurn),
       unsubscribe: link,
       pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)),
-      edict: renderEdict(a.edict, a.board, lang, deadlines),
-    });
+    };
+    const { subject, text } = T.edictObserver({ ...values, edict: renderEdict(a.edict, a.board, lang, deadlines) });
+    const intro = T.edictObserver({ ...values, edict: '' }).text;
     const thread = gameThread(a.game.id, a.mail.domain);
     return {
       kind: 'edict-observer',
@@ -135,7 +140,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       references: thread,
       messageId: newMessageId(a.mail.domain),
       bodyText: text,
-      bodyHtml: edictHtml(text, a.assets.map.alt(lang), lang),
+      bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
       attachments: [a.assets.json, a.assets.map.png],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
@@ -155,7 +160,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     : {};
   const text = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
-  const { subject, text: body } = T.edict({
+  const values = {
     game: game.id,
     gameName: game.name,
     turn: edict.turn,
@@ -166,8 +171,9 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     address: privateAddress(a.mail, player.secret),
     pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)),
     attachmentsNote: T.attachmentsNote,
-    edict: text,
-  });
+  };
+  const { subject, text: body } = T.edict({ ...values, edict: text });
+  const intro = T.edict({ ...values, edict: '' }).text;
   const thread = gameThread(game.id, a.mail.domain);
   const attachments = [a.assets.json, a.assets.map.png];
   return {
@@ -180,14 +186,39 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     references: thread,
     messageId: newMessageId(a.mail.domain),
     bodyText: body,
-    bodyHtml: edictHtml(body, a.assets.map.alt(lang), lang),
+    bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
     attachments,
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   };
 }
 
-/** The same text, monospaced (the ASCII map and tables need it), with the map inline above it. */
-function edictHtml(text: string, mapAlt: string, lang: Lang): string {
-  const img = `<p><img src="cid:${MAP_CID}" alt="${escapeHtml(mapAlt)}" style="max-width:100%;height:auto"></p>\n`;
-  return `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"></head><body>\n${img}<pre style="font-family:monospace;white-space:pre-wrap">${escapeHtml(text)}</pre>\n</body></html>\n`;
+/** The mail's page: the client's own colours (light or dark), one readable column, nothing wider than the screen. */
+const BODY_STYLE =
+  "margin:0;padding:12px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.45;overflow-wrap:break-word;word-wrap:break-word";
+
+/**
+ * The edict as real HTML for the mail's HTML part: the mail's own notes (amendment, address,
+ * attachments) as paragraphs, then the edict's sections with the map inline where the text part
+ * draws the board in characters. `intro` is the plain-text mail without the edict.
+ */
+function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, deadlines: EdictDeadlines): string {
+  const notes = intro
+    .split(/\n{2,}/)
+    .map((para) => para.trim())
+    .filter((para) => para.length > 0)
+    .map((para) => `<p style="margin:.4em 0">${para.split('\n').map(escapeHtml).join('<br>')}</p>`);
+  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
+  return [
+    '<!doctype html>',
+    `<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    `<body style="${BODY_STYLE}"><div style="max-width:720px;margin:0 auto">`,
+    `<h1 style="font-size:1.35em;line-height:1.25;margin:.3em 0 .5em">${escapeHtml(VOCABULARY[lang].title(a.edict.turn, a.edict.lastTurn ?? null))}</h1>`,
+    ...notes,
+    edictHtmlLead(a.edict, a.board, lang, true),
+    renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true }),
+    '</div></body></html>',
+    '',
+  ].join('\n');
 }

@@ -148,6 +148,20 @@ async function sent(step: string, count: number): Promise<CapturedMail[]> {
   return mails;
 }
 
+/**
+ * The HTML part as a reader moving by headings meets it: every heading, then how many tables,
+ * preformatted blocks and images (by source) it holds. Entities decoded, so the text reads as shown.
+ */
+function htmlOutline(html: string | false | undefined): string[] {
+  if (!html) return ['html: no'];
+  const text = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const headings = [...html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/g)].map((h) => `  ${'  '.repeat(Number(h[1]) - 1)}h${h[1]} ${text(h[2]!)}`);
+  const count = (re: RegExp) => (html.match(re) ?? []).length;
+  // mailparser inlines a cid image as a data: URL; its type is what tells the image from a stray one.
+  const images = [...html.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((i) => i[1]!.replace(/^(data:[^;,]*)[;,].*$/s, '$1 (inline)')).join(' ') || 'none';
+  return ['html:', ...headings, `  tables: ${count(/<table\b/g)}, pre: ${count(/<pre\b/g)}, images: ${images}`];
+}
+
 /** A mail as the golden file keeps it: what the player sees, our Message-IDs replaced by numbers. */
 function describeMail(m: CapturedMail): string {
   const ids = (v: string | string[] | undefined) =>
@@ -162,7 +176,7 @@ function describeMail(m: CapturedMail): string {
     `in-reply-to: ${ids(m.inReplyTo)}`,
     `references: ${ids(m.references)}`,
     ...(files.length ? [`attachments: ${files.join('; ')}`] : []),
-    `html: ${m.parsed.html ? 'yes' : 'no'}`,
+    ...htmlOutline(m.parsed.html),
     '',
     (m.text ?? '').replace(/\r\n/g, '\n').trimEnd(),
     '',

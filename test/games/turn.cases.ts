@@ -129,7 +129,9 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(en.bodyText).toContain('Next deadline for orders: Sunday, 30 March 2025 at 20:00 CEST');
       expect(it.bodyText).toContain('Prossima scadenza per gli ordini: domenica 30 marzo 2025');
       expect(en.references).toBe(`<game.${game.id}@sf.test>`);
-      expect(en.bodyHtml).toContain('<pre');
+      // Real HTML (D-WEB-4): sections as headings, no preformatted text.
+      expect(en.bodyHtml).toContain('>1. ORDERS</h2>');
+      expect(en.bodyHtml).not.toContain('<pre');
       expect(en.bodyText).not.toContain('closed late');
       // One stored asset for everybody.
       const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);

@@ -27,7 +27,7 @@ const WIDTH = 78;
 /** Table rows (orders, ballots: the lines with an arrow) stay whole up to this width, to scan and grep. */
 const ROW_WIDTH = 100;
 
-interface Ctx {
+export interface Ctx {
   edict: Edict;
   board: Board;
   lang: Lang;
@@ -36,30 +36,30 @@ interface Ctx {
 }
 
 /** Plain code-unit comparison: `localeCompare` would depend on the host's ICU data (R-EDICT-2). */
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Cells in board order (column, then row: R-BOARD-3); cells off the board last, by text. */
-function boardOrder(board: Board, cells: readonly string[]): string[] {
+export function boardOrder(board: Board, cells: readonly string[]): string[] {
   const key = (c: string) => board.parseCell(c) ?? Number.MAX_SAFE_INTEGER;
   return [...cells].sort((a, b) => key(a) - key(b) || cmp(a, b));
 }
 
 /** Factions in map order (R-SETUP-1 on the classic map), unknown ids after, the Imperial Troops last. */
-function sideOrder(board: Board, sides: Iterable<Side>): Side[] {
+export function sideOrder(board: Board, sides: Iterable<Side>): Side[] {
   const rank = (s: Side) => (s === IMPERIAL ? 2 : board.factions.has(s) ? 0 : 1);
   const pos = (s: Side) => board.factionIds.indexOf(s);
   return [...new Set(sides)].sort((a, b) => rank(a) - rank(b) || pos(a) - pos(b) || cmp(a, b));
 }
 
 /** `Hutt M3`, `Imperiale N8`: a unit named by its side and cell. */
-function unitLabel(c: Ctx, u: Unit): string {
+export function unitLabel(c: Ctx, u: Unit): string {
   return `${u.side === IMPERIAL ? c.v.imperialShort : c.name(u.side)} ${u.at}`;
 }
 /** `Unità Sith`, `Sith unit`, `Truppa Imperiale`: the subject of a sentence about one unit. */
 function unitNoun(c: Ctx, side: Side): string {
   return side === IMPERIAL ? c.v.imperialUnit : c.v.unit(c.name(side));
 }
-const names = (c: Ctx, sides: readonly Side[]) => sides.map(c.name).join(', ');
+export const names = (c: Ctx, sides: readonly Side[]) => sides.map(c.name).join(', ');
 /** A player's line quoted back, cut short so that a runaway line does not flood every mailbox. */
 function clip(text: string): string {
   const chars = Array.from(text);
@@ -80,7 +80,7 @@ function header(c: Ctx): string[] {
 
 // ---------- 1. orders ----------
 
-function outcome(c: Ctx, o: OrderOutcome): string {
+export function outcome(c: Ctx, o: OrderOutcome): string {
   const cells = o.with ?? [];
   // R-MOVE-5: an attack on an occupant that stays names the cell attacked; the mover stays and may
   // advance after combat. An attack that was also a standoff or swap keeps that reason.
@@ -121,7 +121,7 @@ function orders(c: Ctx): string[] {
 
 // ---------- 2. hyperspace and combat ----------
 
-function combat(c: Ctx): string[] {
+export function combat(c: Ctx): string[] {
   const e = c.edict;
   const out: string[] = [];
   for (const d of e.destructions)
@@ -144,7 +144,7 @@ function combat(c: Ctx): string[] {
 
 // ---------- 3. politics ----------
 
-function politics(c: Ctx): string[] {
+export function politics(c: Ctx): string[] {
   const p = c.edict.politics;
   const out: string[] = [];
   const list = (us: readonly Unit[]) => us.map((u) => unitLabel(c, u)).join(', ');
@@ -247,8 +247,13 @@ function wrap(line: string): string[] {
   return out;
 }
 
+/** What every section renderer reads: the edict, its board and the reader's words. */
+export function edictContext(edict: Edict, board: Board, lang: Lang): Ctx {
+  return { edict, board, lang, v: VOCABULARY[lang], name: (s) => sideName(board, s, lang) };
+}
+
 export function renderEdict(edict: Edict, board: Board, lang: Lang, opts: EdictTextOptions = {}): string {
-  const c: Ctx = { edict, board, lang, v: VOCABULARY[lang], name: (s) => sideName(board, s, lang) };
+  const c = edictContext(edict, board, lang);
   // Turn 1 is only the election (R-TURN-1): say so instead of three empty sections.
   const idle = edict.turn === 1 ? [c.v.turnOne] : null;
   const lines = [
@@ -267,7 +272,7 @@ export function renderEdict(edict: Edict, board: Board, lang: Lang, opts: EdictT
  * Who won and by which rule (R-WIN-1, R-WIN-2), or what it takes. An edict stored before R-WIN-2
  * has no `winRule`/`lastTurn`: its winners were by R-WIN-1.
  */
-function victoryLine(c: Ctx, e: Edict): string {
+export function victoryLine(c: Ctx, e: Edict): string {
   const last = e.lastTurn ?? null;
   if (e.winners.length) return c.v.winners(names(c, e.winners), e.winners.length > 1, e.winRule === 'R-WIN-2');
   if (e.gameOver) return c.v.gameOverNoWinner;

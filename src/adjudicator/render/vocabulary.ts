@@ -29,6 +29,9 @@ type HostilitySource = Declaration['hostilitySource'] | 'lapsed';
  */
 type Reason = readonly [alone: string, withCells: (cells: string) => string];
 
+/** The kinds of sheet problem the public sees (R-EDICT-4), grouped from the parser's and engine's codes. */
+type ProblemKind = 'not-understood' | 'unknown-faction' | 'hostility' | 'vote' | 'eliminate' | 'order' | 'other';
+
 /** A complete table: every key of K, nothing else (a missing phrase is a type error). */
 const table = <K extends string, V>(t: Record<K, V>): Record<K, V> => t;
 const tuple6 = (t: [string, string, string, string, string, string]) => t;
@@ -57,6 +60,16 @@ const it = {
   problems: 'Problemi nel foglio:',
   line: (n: number) => `riga ${n}`,
   wholeSheet: 'foglio',
+  // R-EDICT-4: what is published of a problem is its line and its kind, never the line's words.
+  problemKinds: table<ProblemKind, string>({
+    'not-understood': 'riga non compresa',
+    'unknown-faction': 'nome di fazione sconosciuto',
+    hostility: 'ostilità non valida',
+    vote: 'voto non valido',
+    eliminate: 'riga E: non valida',
+    order: 'ordine non valido',
+    other: 'problema',
+  }),
   results: table<OrderResult, string>({
     moved: 'movimento riuscito', stalled: 'in stallo', attacked: 'attacco, resta ferma',
     jumped: 'salto riuscito', destroyed: 'distrutta', politics: 'azione politica compiuta',
@@ -165,6 +178,10 @@ const it = {
   legendTerrain: 'Legenda: .  spazio   o  pianeta   @  Capitale',
   legendNoMansLand: 'x  terra di nessuno',
   imperialTroops: 'Truppe Imperiali',
+  /** Column headings of the edict's tables (the HTML edict). */
+  columns: { faction: 'Fazione', order: 'Ordine', result: 'Esito', votes: 'Voti', cast: 'Voto a', planets: 'Pianeti', units: 'Unità', made: 'Produzione' },
+  /** The map's place in the HTML edict, where the text edict draws the board in characters. */
+  mapHeading: 'Mappa della situazione finale',
 };
 
 /** The shape of a language table, taken from the Italian one: English must match it key for key. */
@@ -194,6 +211,15 @@ const en: Vocabulary = {
   problems: 'Problems in the sheet:',
   line: (n) => `line ${n}`,
   wholeSheet: 'sheet',
+  problemKinds: {
+    'not-understood': 'line not understood',
+    'unknown-faction': 'unknown faction name',
+    hostility: 'hostility not valid',
+    vote: 'vote not valid',
+    eliminate: 'E: line not valid',
+    order: 'order not valid',
+    other: 'problem',
+  },
   results: {
     moved: 'moved', stalled: 'stalled', attacked: 'attacked, stays in place', jumped: 'jumped',
     destroyed: 'destroyed', politics: 'politics done', 'politics-lost': 'politics lost',
@@ -300,6 +326,8 @@ const en: Vocabulary = {
   legendTerrain: 'Legend: .  space   o  planet   @  Capital',
   legendNoMansLand: "x  no-man's land",
   imperialTroops: 'Imperial Troops',
+  columns: { faction: 'Faction', order: 'Order', result: 'Result', votes: 'Votes', cast: 'Vote for', planets: 'Planets', units: 'Units', made: 'Production' },
+  mapHeading: 'Map of the final situation',
 };
 
 export const VOCABULARY: Readonly<Record<Lang, Vocabulary>> = { it, en };
@@ -323,4 +351,18 @@ export function reasonText(lang: Lang, reason: string, cells: readonly string[] 
 /** A ballot note in words; unknown notes as written. */
 export function ballotNote(lang: Lang, note: string): string {
   return (BALLOT_NOTES as readonly string[]).includes(note) ? VOCABULARY[lang].ballotNotes[note as BallotNote] : note;
+}
+
+/**
+ * A problem's kind in words, from its code alone (R-EDICT-4: never from the text it quotes). Codes
+ * are grouped by what the line was meant to be; a code this table does not know is a `problem`.
+ */
+export function problemKind(lang: Lang, code: string): string {
+  const kinds = VOCABULARY[lang].problemKinds;
+  if (code === 'not-understood' || code === 'unknown-faction') return kinds[code];
+  if (code.includes('hostility')) return kinds.hostility;
+  if (code.startsWith('vote')) return kinds.vote;
+  if (code.startsWith('eliminate')) return kinds.eliminate;
+  if (code.startsWith('order-') || code === 'off-board') return kinds.order;
+  return kinds.other;
 }

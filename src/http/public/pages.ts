@@ -63,7 +63,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
         const board = boardFor(game.map);
         const previous = edict.version > 1 ? await publicEdict(app.db, id, edict.turn, edict.version - 1) : null;
         const changes = previous ? edictChanges(board, previous.json, edict.json, lang) : null;
-        return edictPage(lang, { game, edict, versions, changes, map: mapPicture(board, edict.json, lang, game.name) });
+        return edictPage(lang, { game, board, edict, versions, changes, map: mapPicture(board, edict.json, lang, game.name) });
       });
     };
   app.get('/games/:game/turns/:n', edictRoute(() => undefined));

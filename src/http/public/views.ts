@@ -1,6 +1,7 @@
 // The public pages as HTML, from data already read: pure functions, every user-supplied string
 // (game names, amendment reasons) escaped by the `html` tag or the templates.
 import type { Board } from '../../adjudicator/map.ts';
+import { edictHtmlLead, renderEdictHtml } from '../../adjudicator/render/edict-html.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
@@ -46,16 +47,17 @@ const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName
 
 export function homePage(lang: Lang, board: Board, games: GameSummary[]): string {
   const s = webTexts[lang];
+  // data-label: on a phone each row is a block and each value shows its column's name (site.css).
   const rows = games.map((g) => html`<tr>
-<td><a href="/games/${g.id}">${g.name}</a></td>
-<td>${g.turn}</td>
-<td>${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
-<td>${side(board, g.chancellor, lang)}</td>
-<td>${g.factions.length}</td>
-<td>${s.status[g.status] ?? g.status}</td>
+<td class="game-name"><a href="/games/${g.id}">${g.name}</a></td>
+<td data-label="${s.colTurn}">${g.turn}</td>
+<td data-label="${s.colDeadline}">${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
+<td data-label="${s.colChancellor}">${side(board, g.chancellor, lang)}</td>
+<td data-label="${s.colPlayers}">${g.factions.length}</td>
+<td data-label="${s.colState}">${s.status[g.status] ?? g.status}</td>
 </tr>`);
   const table = games.length
-    ? html`<div class="table-wrap"><table><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table class="games"><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${s.noGames}</p>`;
   return layout({ lang, title: s.gamesHeading, path: '/' }, renderTemplate('home', { heading: s.gamesHeading, table }));
 }
@@ -141,7 +143,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     deadlinesHeading: s.deadlinesHeading,
     deadlines: html`${deadlines}${schedule}`,
     mapHeading: s.mapHeading,
-    map: mapFigure(lang, d.map),
+    map: mapFigure(lang, d.map, `/games/${game.id}/map.png`),
     mapCaption: caption,
     pngHref: `/games/${game.id}/map.png`,
     pngLabel: s.pngLabel,
@@ -164,13 +166,19 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   return layout({ lang, title: `${game.name} — ${s.turn(turn.number)}`, path: `/games/${game.id}`, head, crumbs: [{ href: `/games/${game.id}`, label: game.name }] }, body);
 }
 
-/** The SVG inline (it names itself through <title>/<desc>), and the same position in words. */
-function mapFigure(lang: Lang, map: MapPicture): Html {
-  return html`${trusted(map.svg)}<details><summary>${webTexts[lang].mapInWords}</summary><p>${map.alt}</p></details>`;
+/**
+ * The SVG inline (it names itself through <title>/<desc>), and the same position in words. On a
+ * phone the map keeps a width where its labels can be read and pans inside its own box (the page
+ * does not scroll sideways); a tap opens the full-size picture, which the phone lets one zoom.
+ */
+function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
+  const s = webTexts[lang];
+  return html`<div class="map-scroll"><a class="map-link" href="${fullSize}" title="${s.mapFullSize}">${trusted(map.svg)}</a></div><details><summary>${s.mapInWords}</summary><p>${map.alt}</p></details>`;
 }
 
 export interface EdictPageData {
   game: { id: string; name: string };
+  board: Board;
   edict: PublicEdict;
   /** Whether the URL named the version (a permanent link) or asked for the newest. */
   versions: EdictHeader[];
@@ -200,12 +208,13 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
     amendment,
     versions,
     mapHeading: s.mapHeading,
-    map: mapFigure(lang, d.map),
+    map: mapFigure(lang, d.map, `${base}/v/${edict.version}/map.png`),
     mapCaption: s.mapCaptionEdict(edict.turn),
     pngHref: `${base}/v/${edict.version}/map.png`,
     pngLabel: s.pngLabel,
     textHeading: s.textHeading,
-    text: lang === 'it' ? edict.textIt : edict.textEn,
+    // The same sections as the mail's HTML part, styled by site.css (the CSP allows no inline style).
+    text: trusted(`${edictHtmlLead(edict.json, d.board, lang, false)}\n${renderEdictHtml(edict.json, d.board, lang, { level: 3, map: null, inline: false })}`),
     jsonHref: `${base}/v/${edict.version}/edict.json`,
     jsonLabel: s.jsonLabel,
     permalink: `${base}/v/${edict.version}`,
