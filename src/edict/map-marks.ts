@@ -75,15 +75,15 @@ export class Spots {
   }
   /** The loss badge: top right of a lost unit alone, above the small lost unit on a shared cell. */
   lossBadge(i: CellIndex): { at: Pt; r: number } {
-    if (!this.shared.has(i)) return { at: [this.L.unitX(i) + 14, this.L.unitY(i) - 9], r: 8 };
+    if (!this.shared.has(i)) return { at: [this.L.unitX(i) + 14, this.L.unitY(i) - 7], r: 8 };
     return { at: [this.L.cellX(i) + 7, this.L.unitY(i) - 6], r: 6 };
   }
-  /** The contest flag: on the advancing unit's top right (the loss badge is elsewhere then). */
+  /** The contest flag: on the advancing unit, bottom right, clear of its code and of the name above. */
   contest(i: CellIndex): Pt {
-    return this.shared.has(i) ? [this.L.unitX(i) + 23, this.L.unitY(i) - 10] : [this.L.unitX(i) - 14, this.L.unitY(i) - 9];
+    return this.shared.has(i) ? [this.L.unitX(i) + 22, this.L.unitY(i) + 10] : [this.L.unitX(i) - 14, this.L.unitY(i) - 7];
   }
   newUnit(i: CellIndex): Pt {
-    return this.shared.has(i) ? [this.L.unitX(i) + 14, this.L.unitY(i) + 12] : [this.L.unitX(i) - 14, this.L.unitY(i) + 12];
+    return this.shared.has(i) ? [this.L.unitX(i) + 22, this.L.unitY(i) - 8] : [this.L.unitX(i) - 14, this.L.unitY(i) + 12];
   }
 }
 
