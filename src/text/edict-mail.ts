@@ -38,7 +38,7 @@ ${v.edict}
       late
         ? `\nQuesto turno è stato chiuso in ritardo, ${late.closedAt}, perché il servizio non era attivo alla scadenza (${late.deadline}). Contano solo i fogli ricevuti entro la scadenza (D-TURN-2).\n`
         : '',
-    // Every edict has its map (D-EDICT-1: drawn once for all its recipients).
+    // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
   en: {
