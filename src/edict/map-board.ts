@@ -85,21 +85,30 @@ function coordinates(L: Layout): string {
   return `<g font-size="16" font-weight="bold" fill="${COLOURS.label}" text-anchor="middle">\n${out.join('\n')}\n</g>`;
 }
 
-/** Home planets' names in their band (R-BOARD-4), and the Capital's across its top. */
-function captions(L: Layout, labels: MapLabels, capital: { labelX: number; labelY: number }, inPlay: ReadonlySet<FactionId>): string {
+/** How a planet's name is written; a white halo keeps it legible over the hatch of no-man's land. */
+export const CAPTION_STYLE = 'font-size="10.5" font-stretch="condensed" text-anchor="middle" stroke="#FFFFFF" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke"';
+
+/** Home planets' names in their band (R-BOARD-4), and the Capital's across its top, each with the cells it names. */
+export function planetLabels(L: Layout, labels: MapLabels, inPlay: ReadonlySet<FactionId>): { cells: CellIndex[]; svg: string }[] {
   const b = L.board;
-  const out: string[] = [];
+  const out: { cells: CellIndex[]; svg: string }[] = [];
   for (const f of b.map.factions) {
     const i = b.homeCell.get(f.id);
     if (i === undefined) continue;
     const fill = inPlay.has(f.id) ? COLOURS.ink : COLOURS.label;
-    out.push(`<text x="${num(L.unitX(i))}" y="${num(L.cellY(i) + BAND - 1.5)}" fill="${fill}">${xml(clip(f.homeName, 11))}</text>`);
+    out.push({ cells: [i], svg: `<text x="${num(L.unitX(i))}" y="${num(L.cellY(i) + BAND - 1.5)}" fill="${fill}">${xml(clip(f.homeName, 11))}</text>` });
   }
-  out.push(
-    `<text x="${num(capital.labelX)}" y="${num(capital.labelY + BAND - 1.5)}" fill="${COLOURS.capitalEdge}" font-weight="bold">${xml(labels.capital)}</text>`,
-  );
-  // A white halo keeps the names legible over the hatch of no-man's land.
-  return `<g font-size="10.5" font-stretch="condensed" text-anchor="middle" stroke="#FFFFFF" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke">\n${out.join('\n')}\n</g>`;
+  const capital = capitalEdge(L);
+  const top = Math.min(...b.capital.map((i) => b.row(i)));
+  out.push({
+    cells: b.capital.filter((i) => b.row(i) === top),
+    svg: `<text x="${num(capital.labelX)}" y="${num(capital.labelY + BAND - 1.5)}" fill="${COLOURS.capitalEdge}" font-weight="bold">${xml(labels.capital)}</text>`,
+  });
+  return out;
+}
+
+function captions(L: Layout, labels: MapLabels, inPlay: ReadonlySet<FactionId>): string {
+  return `<g ${CAPTION_STYLE}>\n${planetLabels(L, labels, inPlay).map((l) => l.svg).join('\n')}\n</g>`;
 }
 
 export function drawBoard(L: Layout, id: string, labels: MapLabels, inPlay: ReadonlySet<FactionId>): string {
@@ -109,7 +118,7 @@ export function drawBoard(L: Layout, id: string, labels: MapLabels, inPlay: Read
     ...planets(L, id, inPlay),
     grid(L),
     capital.edge,
-    captions(L, labels, capital, inPlay),
+    captions(L, labels, inPlay),
     coordinates(L),
   ].join('\n');
 }

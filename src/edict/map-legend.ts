@@ -83,6 +83,7 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
     const ghost = first ?? sideStyles(L.board).get(IMPERIAL)!;
     const lost = (kind: 'eliminated' | 'destroyed') => (cx: number, cy: number) =>
       `<g ${TOKEN_TEXT}>${token(ghost, cx, cy, true)}</g>${lossMark(kind, cx + 13, cy - 10)}`;
+    const advancer = sideStyles(L.board).get(L.board.factionIds[1] ?? '') ?? ghost;
     const arrow = (kind: 'move' | 'jump' | 'advance', end: 'ok' | 'failed') => (cx: number, cy: number) =>
       arrowShape(kind, end, [cx - 19, cy], [cx + 19, cy], 0, 0);
     items.push(
@@ -91,6 +92,8 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
       symbolItem(arrow('advance', 'ok'), l.advance),
       symbolItem(arrow('move', 'failed'), l.failed),
       symbolItem(lost('eliminated'), l.eliminated),
+      // As on a cell the dead unit shares with the one that advanced (map-marks.ts, Spots).
+      symbolItem((cx, cy) => `<g ${TOKEN_TEXT}>${token(advancer, cx + 4, cy)}${token(ghost, cx - 14, cy + 9, true, 9)}</g>${lossMark('eliminated', cx - 16, cy - 6, 6)}`, l.eliminatedTaken),
       symbolItem(lost('destroyed'), l.destroyed),
       symbolItem(contestFlag, l.contested),
       symbolItem(newBadge, l.newUnit),

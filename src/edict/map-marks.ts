@@ -5,7 +5,7 @@
 import type { CellIndex } from '../adjudicator/map.ts';
 import type { Side, Unit } from '../adjudicator/types.ts';
 import { UNIT_R, type Layout } from './map-geometry.ts';
-import type { MapArrow, Overlay } from './map-view.ts';
+import type { MapArrow, MapLoss, Overlay } from './map-view.ts';
 import { COLOURS, sideStyles, unknownStyle, type SideStyle } from './map-style.ts';
 import { num, points, xml } from './svg.ts';
 
@@ -27,12 +27,14 @@ export const TOKEN_TEXT = 'font-size="17" font-weight="bold" font-stretch="conde
 /** Half the cap height of 17-unit DejaVu Sans Bold: centres the code on its disc. */
 export const CODE_BASELINE = 6.2;
 
-/** A unit's token centred on (cx, cy): also used by the legend. */
-export function token(style: SideStyle, cx: number, cy: number, ghost = false): string {
-  const text = `<text x="${num(cx)}" y="${num(cy + CODE_BASELINE)}" fill="${ghost ? COLOURS.ink : style.ink}">${xml(style.code)}</text>`;
+/** A unit's token centred on (cx, cy): also used by the legend. A smaller `r` scales its code too. */
+export function token(style: SideStyle, cx: number, cy: number, ghost = false, r = UNIT_R): string {
+  const scale = r / UNIT_R;
+  const size = r === UNIT_R ? '' : ` font-size="${num(17 * scale)}"`;
+  const text = `<text x="${num(cx)}" y="${num(cy + CODE_BASELINE * scale)}"${size} fill="${ghost ? COLOURS.ink : style.ink}">${xml(style.code)}</text>`;
   // A lost unit: its side's colour faded, a dashed edge, the code still readable.
   if (ghost)
-    return `<circle cx="${num(cx)}" cy="${num(cy)}" r="${UNIT_R}" fill="${style.tint}" stroke="${COLOURS.ghost}" stroke-width="1.5" stroke-dasharray="4 3"/>${text}`;
+    return `<circle cx="${num(cx)}" cy="${num(cy)}" r="${num(r)}" fill="${style.tint}" stroke="${COLOURS.ghost}" stroke-width="1.5" stroke-dasharray="4 3"/>${text}`;
   if (style.imperial)
     return (
       `<polygon points="${points(octagon(cx, cy, UNIT_R + 1.5))}" fill="#FFFFFF" stroke="${COLOURS.ink}" stroke-width="2.5"/>` +
@@ -41,10 +43,61 @@ export function token(style: SideStyle, cx: number, cy: number, ghost = false): 
   return `<circle cx="${num(cx)}" cy="${num(cy)}" r="${UNIT_R}" fill="${style.fill}" stroke="${COLOURS.ink}" stroke-width="1.5"/>${text}`;
 }
 
-export function drawUnits(L: Layout, units: readonly Unit[]): string {
+/**
+ * Where the marks of each cell go. A cell where a unit was lost and another now stands (an advance
+ * into the cell of the eliminated unit, R-ADV-1; a jumper destroyed on an occupied cell, R-HYP-4)
+ * holds both: the standing unit moved right, the lost one small in the bottom-left corner with its
+ * badge above it, so that the badge marks the unit it speaks of. Everything stays below the band
+ * that holds a planet's name.
+ */
+export class Spots {
+  private readonly shared: ReadonlySet<CellIndex>;
+
+  constructor(
+    private readonly L: Layout,
+    readonly occupied: ReadonlySet<CellIndex>,
+    overlay: Overlay | null,
+  ) {
+    this.shared = new Set((overlay?.losses ?? []).map((x) => x.at).filter((i) => occupied.has(i)));
+  }
+
+  isShared(i: CellIndex): boolean {
+    return this.shared.has(i);
+  }
+  /** Centre of the unit standing on a cell. */
+  unit(i: CellIndex): Pt {
+    return [this.L.unitX(i) + (this.shared.has(i) ? SHARED_SHIFT : 0), this.L.unitY(i)];
+  }
+  /** Centre and radius of the unit lost on a cell. */
+  lost(i: CellIndex): { at: Pt; r: number } {
+    if (!this.shared.has(i)) return { at: [this.L.unitX(i), this.L.unitY(i)], r: UNIT_R };
+    return { at: [this.L.cellX(i) + SMALL_R, this.L.unitY(i) + 9], r: SMALL_R };
+  }
+  /** The loss badge: top right of a lost unit alone, above the small lost unit on a shared cell. */
+  lossBadge(i: CellIndex): { at: Pt; r: number } {
+    if (!this.shared.has(i)) return { at: [this.L.unitX(i) + 14, this.L.unitY(i) - 7], r: 8 };
+    return { at: [this.L.cellX(i) + 7, this.L.unitY(i) - 6], r: 6 };
+  }
+  /** The contest flag: on the advancing unit, bottom right, clear of its code and of the name above. */
+  contest(i: CellIndex): Pt {
+    return this.shared.has(i) ? [this.L.unitX(i) + 22, this.L.unitY(i) + 10] : [this.L.unitX(i) - 14, this.L.unitY(i) - 7];
+  }
+  newUnit(i: CellIndex): Pt {
+    return this.shared.has(i) ? [this.L.unitX(i) + 22, this.L.unitY(i) - 8] : [this.L.unitX(i) - 14, this.L.unitY(i) + 12];
+  }
+}
+
+/** How far right a standing unit moves to make room for a lost one on its cell. */
+const SHARED_SHIFT = 7;
+/** Radius of a lost unit drawn beside a standing one. */
+const SMALL_R = 9;
+
+export function drawUnits(L: Layout, units: readonly Unit[], spots: Spots): string {
   const out = units.flatMap((u) => {
     const i = L.board.parseCell(u.at);
-    return i === null ? [] : [token(styleOf(L, u.side), L.unitX(i), L.unitY(i))];
+    if (i === null) return [];
+    const [x, y] = spots.unit(i);
+    return [`<g data-unit="${xml(u.side)}" data-cell="${xml(u.at)}">${token(styleOf(L, u.side), x, y)}</g>`];
   });
   return `<g ${TOKEN_TEXT}>\n${out.join('\n')}\n</g>`;
 }
@@ -83,14 +136,17 @@ export function arrowShape(kind: MapArrow['kind'], end: MapArrow['end'], a: Pt, 
   return parts.join('');
 }
 
-export function drawArrows(L: Layout, overlay: Overlay, occupied: ReadonlySet<CellIndex>): string {
+export function drawArrows(L: Layout, overlay: Overlay, spots: Spots): string {
   const out = overlay.arrows.map((ar) => {
-    const a: Pt = [L.unitX(ar.from), L.unitY(ar.from)];
-    const b: Pt = [L.unitX(ar.to), L.unitY(ar.to)];
+    const a = spots.occupied.has(ar.from) ? spots.unit(ar.from) : spots.lost(ar.from).at;
+    // A jumper destroyed on landing: the arrow ends at its remains, not at the unit standing there.
+    const lost = ar.end === 'destroyed' ? spots.lost(ar.to) : null;
+    const b = lost ? lost.at : spots.unit(ar.to);
     // Leave the disc at either end visible; an empty origin lets the arrow start near its centre.
-    const startOff = occupied.has(ar.from) ? UNIT_R + 1 : 6;
-    const endOff = ar.end === 'destroyed' ? 12 : ar.end === 'failed' ? UNIT_R + 3 : UNIT_R + 1;
-    return arrowShape(ar.kind, ar.end, a, b, startOff, endOff);
+    const startOff = spots.occupied.has(ar.from) ? UNIT_R + 1 : 6;
+    const endOff = lost ? Math.min(12, lost.r + 1) : ar.end === 'failed' ? UNIT_R + 3 : UNIT_R + 1;
+    const mark = `data-mark="${ar.kind}" data-end="${ar.end}" data-from="${L.board.name(ar.from)}" data-to="${L.board.name(ar.to)}"`;
+    return `<g ${mark}>${arrowShape(ar.kind, ar.end, a, b, startOff, endOff)}</g>`;
   });
   return `<g>\n${out.join('\n')}\n</g>`;
 }
@@ -111,10 +167,11 @@ function burst(cx: number, cy: number, r: number, fill: string): string {
   return `<polygon points="${points(pts)}" fill="${fill}" stroke="${COLOURS.ink}" stroke-width="1.8" stroke-linejoin="round"/>`;
 }
 
-/** The badge of a loss, on the corner of the cell: ✕ eliminated (R-COMB-1), a burst destroyed (R-HYP-3/4/5). */
-export function lossMark(kind: 'eliminated' | 'destroyed', cx: number, cy: number): string {
-  const disc = `<circle cx="${num(cx)}" cy="${num(cy)}" r="8" fill="#FFFFFF" stroke="${COLOURS.ink}" stroke-width="1.2"/>`;
-  return kind === 'eliminated' ? disc + cross(cx, cy, 3.8, 2.4) : burst(cx, cy, 9, COLOURS.ink);
+/** The badge of a loss: ✕ eliminated (R-COMB-1), a burst destroyed (R-HYP-3/4/5); `r` 8 in full size. */
+export function lossMark(kind: 'eliminated' | 'destroyed', cx: number, cy: number, r = 8): string {
+  const k = r / 8;
+  const disc = `<circle cx="${num(cx)}" cy="${num(cy)}" r="${num(r)}" fill="#FFFFFF" stroke="${COLOURS.ink}" stroke-width="1.2"/>`;
+  return kind === 'eliminated' ? disc + cross(cx, cy, 3.8 * k, 2.4 * k) : burst(cx, cy, 9 * k, COLOURS.ink);
 }
 
 export function contestFlag(cx: number, cy: number): string {
@@ -127,28 +184,47 @@ export function newBadge(cx: number, cy: number): string {
   return `<circle cx="${num(cx)}" cy="${num(cy)}" r="6.5" fill="#FFFFFF" stroke="${COLOURS.ink}" stroke-width="1.2"/><path d="${d}" stroke="${COLOURS.ink}" stroke-width="2"/>`;
 }
 
-/** Ghosts of units lost on cells left empty: drawn under the arrows and the units. */
-export function drawGhosts(L: Layout, overlay: Overlay, occupied: ReadonlySet<CellIndex>): string {
+/**
+ * The units lost this turn, each where it was lost, one per cell (the first lost there: a collision
+ * of jumpers, R-HYP-5, shows one of them; the words list them all). On an empty cell a lost unit is
+ * drawn full size, under the arrows; beside a standing unit, small and over it (drawn by drawBadges).
+ */
+function lostOnce(overlay: Overlay): MapLoss[] {
   const seen = new Set<CellIndex>();
-  const out: string[] = [];
-  for (const x of overlay.losses) {
-    if (occupied.has(x.at) || seen.has(x.at)) continue;
-    seen.add(x.at);
-    out.push(token(styleOf(L, x.side), L.unitX(x.at), L.unitY(x.at), true));
-  }
+  // The unit eliminated on a cell was there before any jumper that died landing on it.
+  const ordered = [...overlay.losses.filter((x) => x.kind === 'eliminated'), ...overlay.losses.filter((x) => x.kind !== 'eliminated')];
+  return ordered.filter((x) => !seen.has(x.at) && seen.add(x.at));
+}
+
+function lostUnit(L: Layout, spots: Spots, x: MapLoss): string {
+  const { at, r } = spots.lost(x.at);
+  return `<g data-lost="${xml(x.side)}" data-cell="${L.board.name(x.at)}">${token(styleOf(L, x.side), at[0], at[1], true, r)}</g>`;
+}
+
+/** Lost units on cells left empty: drawn under the arrows and the units. */
+export function drawGhosts(L: Layout, overlay: Overlay, spots: Spots): string {
+  const out = lostOnce(overlay).filter((x) => !spots.isShared(x.at)).map((x) => lostUnit(L, spots, x));
   return `<g ${TOKEN_TEXT}>\n${out.join('\n')}\n</g>`;
 }
 
-/** Badges on the corners of cells: a loss there (top right), contested (top left), new (bottom left). */
-export function drawBadges(L: Layout, overlay: Overlay): string {
+/** The small lost units beside standing ones, then the badges: a loss, contested, new. */
+export function drawBadges(L: Layout, overlay: Overlay, spots: Spots): string {
+  const lost = lostOnce(overlay);
+  const small = lost.filter((x) => spots.isShared(x.at)).map((x) => lostUnit(L, spots, x));
   const out: string[] = [];
-  const marked = new Set<CellIndex>();
-  for (const x of overlay.losses) {
-    if (marked.has(x.at)) continue;
-    marked.add(x.at);
-    out.push(lossMark(x.kind, L.unitX(x.at) + 14, L.unitY(x.at) - 13));
+  const name = (i: CellIndex) => L.board.name(i);
+  for (const x of lost) {
+    const { at, r } = spots.lossBadge(x.at);
+    out.push(`<g data-mark="${x.kind}" data-side="${xml(x.side)}" data-cell="${name(x.at)}">${lossMark(x.kind, at[0], at[1], r)}</g>`);
   }
-  for (const c of overlay.contested) out.push(contestFlag(L.unitX(c.at) - 14, L.unitY(c.at) - 13));
-  for (const i of overlay.newUnits) out.push(newBadge(L.unitX(i) - 14, L.unitY(i) + 12));
-  return `<g>\n${out.join('\n')}\n</g>`;
+  for (const c of overlay.contested) {
+    const [x, y] = spots.contest(c.at);
+    out.push(`<g data-mark="contested" data-cell="${name(c.at)}">${contestFlag(x, y)}</g>`);
+  }
+  for (const i of overlay.newUnits) {
+    const [x, y] = spots.newUnit(i);
+    out.push(`<g data-mark="new" data-cell="${name(i)}">${newBadge(x, y)}</g>`);
+  }
+  const tokens = small.length ? `<g ${TOKEN_TEXT}>\n${small.join('\n')}\n</g>\n` : '';
+  return `${tokens}<g>\n${out.join('\n')}\n</g>`;
 }

@@ -10,7 +10,7 @@ import { boardDefs, drawBoard } from './map-board.ts';
 import { Layout } from './map-geometry.ts';
 import { mapTexts } from '../text/map.ts';
 import { drawLegend, drawTitle, titleLines } from './map-legend.ts';
-import { drawArrows, drawBadges, drawGhosts, drawUnits } from './map-marks.ts';
+import { drawArrows, drawBadges, drawGhosts, drawUnits, Spots } from './map-marks.ts';
 import { COLOURS } from './map-style.ts';
 import { mapView } from './map-view.ts';
 import { num, safeId, xml } from './svg.ts';
@@ -44,6 +44,7 @@ export function renderMapSvg(board: Board, input: Edict | GameState, options: Ma
   const title = titleLines(L, view, lang, gameName);
   const [legend, height] = drawLegend(L, view, lang, id);
   const overlay = view.overlay;
+  const spots = new Spots(L, occupied, overlay);
   const body = [
     `<title id="${id}-title">${xml(`${title[0]} — ${title[1]}`)}</title>`,
     `<desc id="${id}-desc">${xml(describeView(board, view, lang, gameName))}</desc>`,
@@ -51,10 +52,10 @@ export function renderMapSvg(board: Board, input: Edict | GameState, options: Ma
     `<rect width="${num(L.width)}" height="${num(height)}" fill="${COLOURS.background}"/>`,
     drawTitle(title),
     drawBoard(L, id, mapTexts[lang], new Set(view.factions)),
-    overlay ? drawGhosts(L, overlay, occupied) : '',
-    overlay ? drawArrows(L, overlay, occupied) : '',
-    drawUnits(L, view.units),
-    overlay ? drawBadges(L, overlay) : '',
+    overlay ? drawGhosts(L, overlay, spots) : '',
+    overlay ? drawArrows(L, overlay, spots) : '',
+    drawUnits(L, view.units, spots),
+    overlay ? drawBadges(L, overlay, spots) : '',
     legend,
   ].filter((part) => part !== '');
   const root =

@@ -10,7 +10,7 @@ const INHERITED = new Set([
   'font-family', 'font-size', 'font-weight', 'font-stretch', 'font-style', 'text-anchor', 'letter-spacing',
   'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-linejoin', 'stroke-opacity', 'paint-order',
 ]);
-/** Attributes of an element that do not reach its children's text. */
+/** Attributes of an element that do not reach its children's text (and any `data-…`, which names a mark). */
 const LOCAL = new Set(['x', 'y', 'width', 'height', 'viewBox', 'xmlns', 'role', 'lang', 'id', 'aria-labelledby', 'aria-describedby', 'd', 'points', 'cx', 'cy', 'r', 'transform', 'patternUnits', 'patternTransform']);
 
 const MAX_ENTRIES = 4000;
@@ -68,7 +68,7 @@ export function textAsPaths(svg: string, font: ResvgRenderOptions['font']): stri
         const attrs = parseAttrs(rawAttrs);
         const kept: Attrs = new Map();
         for (const [k, v] of attrs ?? []) if (INHERITED.has(k)) kept.set(k, v);
-        if (!attrs || [...attrs.keys()].some((k) => !INHERITED.has(k) && !LOCAL.has(k))) broken = true;
+        if (!attrs || [...attrs.keys()].some((k) => !INHERITED.has(k) && !LOCAL.has(k) && !k.startsWith('data-'))) broken = true;
         stack.push(kept);
       }
       continue;

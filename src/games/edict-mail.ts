@@ -1,6 +1,6 @@
 // The Imperial Edict as every player receives it (R-EDICT-1): in their language, with the next
-// deadlines on their own clock and their private address, the map and the edict's JSON attached
-// (stored once for all recipients), threaded under the game's thread.
+// deadlines on their own clock and their private address, the map in their language and the
+// edict's JSON attached (each stored once for all recipients), threaded under the game's thread.
 import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
 import { edictHtmlLead, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
@@ -24,40 +24,42 @@ import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
 export interface EdictAssets {
   json: AttachmentRef;
   /**
-   * The map, drawn once for every recipient in the language most of them read (D-EDICT-1), with
-   * its description in words for each reader's language (the HTML's alt text).
+   * The map in each language its recipients read (D-EDICT-2), with its description in words for
+   * each reader's language (the HTML's alt text).
    */
-  map: { png: AttachmentRef; lang: Lang; alt(lang: Lang): string };
+  map: { png(lang: Lang): AttachmentRef; alt(lang: Lang): string };
 }
 
-/** D-EDICT-1: the map's words (title, legend) in the language most recipients read; a tie, Italian (the rulebook's). */
-export function mapLanguage(langs: Iterable<Lang>): Lang {
-  let en = 0;
-  let it = 0;
-  for (const lang of langs) {
-    if (lang === 'en') en++;
-    else it++;
-  }
-  return en > it ? 'en' : 'it';
+/** D-EDICT-2: the languages the map is drawn in, those of its recipients, in a fixed order; at most two. */
+export function mapLanguages(langs: Iterable<Lang>): Lang[] {
+  const present = new Set(langs);
+  const out = LANGS.filter((l) => present.has(l));
+  return out.length ? out : ['it'];
 }
+
+const LANGS: readonly Lang[] = ['it', 'en'];
 
 /**
- * The edict's files, stored once for all its recipients: the JSON, and the map's PNG drawn on a
- * worker thread (src/edict/png-pool.ts). `langs`: the recipients' languages, one per recipient.
+ * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
+ * recipient language, drawn side by side on worker threads (src/edict/png-pool.ts). `langs`: the
+ * recipients' languages, one per recipient.
  */
 export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
-  const lang = mapLanguage(langs);
+  const drawn = mapLanguages(langs);
   const json = Buffer.from(edictToJson(edict));
-  const png = await renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }));
-  const [jsonId, pngId] = await putAssets(tx, [
+  const pngs = await Promise.all(drawn.map((lang) => renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }))));
+  const [jsonId, ...pngIds] = await putAssets(tx, [
     { contentType: 'application/json', bytes: json },
-    { contentType: 'image/png', bytes: png },
+    ...pngs.map((bytes) => ({ contentType: 'image/png', bytes })),
   ]);
   const alts = new Map<Lang, string>();
   const alt = (l: Lang) => alts.get(l) ?? alts.set(l, describeMap(board, edict, l, game.name)).get(l)!;
+  const filename = `map-${game.id}-turn-${edict.turn}.png`;
+  const refs = new Map(drawn.map((lang, k) => [lang, { assetId: pngIds[k]!, filename, contentType: 'image/png', cid: MAP_CID }]));
   return {
     json: { assetId: jsonId!, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' },
-    map: { png: { assetId: pngId!, filename: `map-${game.id}-turn-${edict.turn}.png`, contentType: 'image/png', cid: MAP_CID }, lang, alt },
+    // A reader whose language was not drawn (none, when `langs` named every recipient) gets the first.
+    map: { png: (lang) => refs.get(lang) ?? refs.get(drawn[0]!)!, alt },
   };
 }
 
@@ -87,9 +89,9 @@ export interface EdictMailArgs {
  * a turn and amending one both do, in their transaction.
  */
 export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined): Promise<void> {
-  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, a.players.map((p) => p.lang));
-  await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
+  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)]);
+  await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
 
@@ -141,7 +143,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       messageId: newMessageId(a.mail.domain),
       bodyText: text,
       bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
-      attachments: [a.assets.json, a.assets.map.png],
+      attachments: [a.assets.json, a.assets.map.png(lang)],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
     };
@@ -175,7 +177,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
   const { subject, text: body } = T.edict({ ...values, edict: text });
   const intro = T.edict({ ...values, edict: '' }).text;
   const thread = gameThread(game.id, a.mail.domain);
-  const attachments = [a.assets.json, a.assets.map.png];
+  const attachments = [a.assets.json, a.assets.map.png(lang)];
   return {
     kind: a.version > 1 ? 'edict-amended' : 'edict',
     gameId: game.id,

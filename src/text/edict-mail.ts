@@ -40,7 +40,7 @@ ${v.edict}
         : '',
     /** The game's public page, when PUBLIC_URL is known. */
     pageNote: (url: string | null) => (url ? `La pagina della partita: ${url}\n` : ''),
-    // Every edict has its map (D-EDICT-1: drawn once for all its recipients).
+    // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
   en: {

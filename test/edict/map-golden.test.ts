@@ -25,6 +25,10 @@ const cases: [name: string, lang: Lang, input: () => Edict | GameState][] = [
     'hyp-jump-onto-own-unit-or-arriving-mover',
     'pol-troop-named-cell',
     'setup-no-mans-land',
+    // A unit eliminated where another advances, a stall and a standoff, a new Chancellor's unit.
+    'hyp-jump-into-trap-then-production',
+    'move-attack-priority-advance',
+    'elec5-capital-full-default-removal',
   ].map((name): [string, Lang, () => Edict] => [name, 'en', () => scenarioEdict(name)]),
   ['mid-game', 'it', midGameEdict],
   ['mid-game', 'en', midGameEdict],

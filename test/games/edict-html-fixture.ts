@@ -41,7 +41,7 @@ export function edictMailsFor(edict: Edict, opts: { name?: string; reason?: stri
     nextTurn: { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') },
     assets: {
       json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
-      map: { png: { assetId: 2, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }, lang: 'it', alt: (l) => `alt ${l} <map>` },
+      map: { png: (l) => ({ assetId: l === 'it' ? 2 : 3, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: (l) => `alt ${l} <map>` },
     },
     mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
   };

@@ -1,16 +1,14 @@
-// D-EDICT-1: which language the one map of an edict is drawn in.
+// D-EDICT-2: which languages the map of an edict is drawn in.
 import { describe, expect, it } from 'vitest';
-import { mapLanguage } from '../../src/games/edict-mail.ts';
+import { mapLanguages } from '../../src/games/edict-mail.ts';
 
-describe('mapLanguage (D-EDICT-1)', () => {
-  it('is the language most recipients read', () => {
-    expect(mapLanguage(['en', 'it', 'en', 'en'])).toBe('en');
-    expect(mapLanguage(['it', 'it', 'en'])).toBe('it');
-    expect(mapLanguage(['en'])).toBe('en');
+describe('mapLanguages (D-EDICT-2)', () => {
+  it('are the languages its recipients read, each once, Italian first: at most two maps', () => {
+    expect(mapLanguages(['en', 'it', 'en', 'en'])).toEqual(['it', 'en']);
+    expect(mapLanguages(['it', 'it'])).toEqual(['it']);
+    expect(mapLanguages(['en', 'en', 'en'])).toEqual(['en']);
   });
-  it('is Italian, the rulebook’s language, on a tie or with nobody to ask', () => {
-    expect(mapLanguage(['en', 'it'])).toBe('it');
-    expect(mapLanguage(['en', 'en', 'it', 'it'])).toBe('it');
-    expect(mapLanguage([])).toBe('it');
+  it('is Italian, the rulebook’s language, with nobody to ask', () => {
+    expect(mapLanguages([])).toEqual(['it']);
   });
 });

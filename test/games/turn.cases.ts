@@ -22,6 +22,7 @@ import { setLastTurn } from '../../src/games/game-length.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
+import { renderMapPng, renderMapSvg } from '../../src/edict/index.ts';
 import { replayTurns } from '../../src/games/replay.ts';
 import { runTurnJob } from '../../src/games/turn-job.ts';
 import { pino } from 'pino';
@@ -137,11 +138,18 @@ export function turnCases(open: () => Promise<Database>): void {
       const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);
       expect(new Set(refs.map((r) => r.assetId)).size).toBe(1);
       const asset = (await findAssets(db, [refs[0]!.assetId])).get(refs[0]!.assetId)!;
-      // D-EDICT-1: one PNG for everybody, inline in the HTML with the position as alt text in each reader's language.
-      const maps = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'image/png')!);
-      expect(new Set(maps.map((r) => r.assetId)).size).toBe(1);
-      const png = (await findAssets(db, [maps[0]!.assetId])).get(maps[0]!.assetId)!;
-      expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      // D-EDICT-2: one PNG per language among the players (three English, one Italian), each
+      // reader's the map drawn in their language, inline in the HTML with the position as alt text.
+      const mapOf = (m: (typeof mails)[number]) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'image/png')!.assetId;
+      expect(new Set(mails.map(mapOf)).size).toBe(2);
+      expect(new Set(mails.filter((m) => m.toAddress !== 'b@example.com').map(mapOf)).size).toBe(1);
+      const edict = (await listEdicts(db, game.id))[0]!.json;
+      const stored = await findAssets(db, [mapOf(en), mapOf(it)]);
+      for (const [mail, lang] of [[en, 'en'], [it, 'it']] as const) {
+        const png = stored.get(mapOf(mail))!.bytes;
+        expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+        expect(Buffer.compare(png, renderMapPng(renderMapSvg(boardFor(game.map), edict, { lang, gameName: game.name }))), lang).toBe(0);
+      }
       expect(en.bodyHtml).toMatch(/<img src="cid:map@starts-foundation" alt="[^"]*Hutt/);
       expect(en.bodyHtml).toMatch(/<img [^>]*alt="Map of /);
       expect(it.bodyHtml).toMatch(/<img [^>]*alt="Mappa /);

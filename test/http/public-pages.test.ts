@@ -167,6 +167,22 @@ describe('public pages', () => {
     expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('D-EDICT-2: the map picture a page links to is in the page’s language', async () => {
+    for (const [path, png] of [[`/games/${game}`, `/games/${game}/map.png`], [`/games/${game}/turns/1/v/2`, `/games/${game}/turns/1/v/2/map.png`]] as const) {
+      const it_ = await get(`${path}?lang=it`);
+      expect(it_.body).toContain(`href="${png}?lang=it"`);
+      expect((await get(`${path}?lang=en`)).body).toContain(`href="${png}?lang=en"`);
+      const [pi, pe] = [await get(`${png}?lang=it`), await get(`${png}?lang=en`)];
+      expect(pi.headers['content-type']).toBe('image/png');
+      expect(pi.rawPayload.equals(pe.rawPayload)).toBe(false);
+      // Without ?lang=, the reader's language (as for a page), and caches told that it varies.
+      const byHeader = await get(png, { 'accept-language': 'it-IT,it;q=0.9' });
+      expect(byHeader.rawPayload.equals(pi.rawPayload)).toBe(true);
+      expect(byHeader.headers.vary).toContain('Accept-Language');
+      expect(byHeader.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
   it('serves an Atom feed of edicts and an iCalendar of deadlines', async () => {
     const atom = await get(`/games/${game}/edicts.atom`);
     expect(atom.headers['content-type']).toContain('application/atom+xml');

@@ -9,6 +9,7 @@ import { boardFor } from '../../games/input.ts';
 import { RenderCache, safeJson, etagOf, sendRendered, type Rendered } from '../web/respond.ts';
 import { GAME_ID, NUMBER, loadGame } from './load.ts';
 import { mapPicture, mapPng } from './maps.ts';
+import { requestLang } from '../web/lang.ts';
 import type { PublicOptions } from './pages.ts';
 
 const staticDir = new URL('../../../templates/web/static/', import.meta.url);
@@ -29,21 +30,25 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
     return sendRendered(req, reply, f);
   });
 
-  const send = async (req: FastifyRequest, reply: FastifyReply, key: string, make: () => Promise<{ body: string | Buffer; type: string } | null>) => {
+  const send = async (req: FastifyRequest, reply: FastifyReply, key: string, make: () => Promise<{ body: string | Buffer; type: string } | null>, vary?: string) => {
     const r = await cache.get(key, make);
     if (!r) return reply.code(404).send({ error: 'not found' });
-    return sendRendered(req, reply, r, { maxAge: cache.maxAge });
+    return sendRendered(req, reply, r, { maxAge: cache.maxAge, ...(vary ? { vary } : {}) });
   };
+  /** A map without ?lang= is in the reader's language, which caches must tell apart. */
+  const LANG_VARY = 'Accept-Language, Cookie';
   const version = (k: string | undefined) => (k === undefined ? undefined : NUMBER.test(k) ? Number(k) : null);
 
-  // The PNG is drawn in English: it is a download, and the page around it gives the words.
-  app.get<{ Params: { game: string } }>('/games/:game/map.png', (req, reply) =>
-    send(req, reply, `png ${req.params.game}`, async () => {
+  // The PNG in the language of the page that links to it (?lang=), else the reader's (D-EDICT-2).
+  app.get<{ Params: { game: string } }>('/games/:game/map.png', (req, reply) => {
+    const lang = requestLang(req);
+    return send(req, reply, `png ${lang} ${req.params.game}`, async () => {
       const d = await loadGame(app.db, req.params.game);
       if (!d) return null;
-      const { svg } = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, 'en', d.game.name);
+      const { svg } = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, lang, d.game.name);
       return { body: await mapPng(svg), type: 'image/png' };
-    }));
+    }, LANG_VARY);
+  });
 
   type EdictParams = { Params: { game: string; n: string; k?: string } };
   const edictOf = async (p: EdictParams['Params']) => {
@@ -53,13 +58,15 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
     const edict = game && (await publicEdict(app.db, game.id, Number(p.n), k));
     return game && edict ? { game, edict } : null;
   };
-  const png = (req: FastifyRequest<EdictParams>, reply: FastifyReply) =>
-    send(req, reply, `png ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`, async () => {
+  const png = (req: FastifyRequest<EdictParams>, reply: FastifyReply) => {
+    const lang = requestLang(req);
+    return send(req, reply, `png ${lang} ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`, async () => {
       const found = await edictOf(req.params);
       if (!found) return null;
-      const { svg } = mapPicture(boardFor(found.game.map), found.edict.json, 'en', found.game.name);
+      const { svg } = mapPicture(boardFor(found.game.map), found.edict.json, lang, found.game.name);
       return { body: await mapPng(svg), type: 'image/png' };
-    });
+    }, LANG_VARY);
+  };
   const json = (req: FastifyRequest<EdictParams>, reply: FastifyReply) =>
     send(req, reply, `json ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`, async () => {
       const found = await edictOf(req.params);

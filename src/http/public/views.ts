@@ -145,7 +145,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     mapHeading: s.mapHeading,
     map: mapFigure(lang, d.map, `/games/${game.id}/map.png`),
     mapCaption: caption,
-    pngHref: `/games/${game.id}/map.png`,
+    pngHref: `/games/${game.id}/map.png?lang=${lang}`,
     pngLabel: s.pngLabel,
     ordersHeading: s.ordersHeading,
     ordersNote: s.ordersNote,
@@ -210,7 +210,7 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
     mapHeading: s.mapHeading,
     map: mapFigure(lang, d.map, `${base}/v/${edict.version}/map.png`),
     mapCaption: s.mapCaptionEdict(edict.turn),
-    pngHref: `${base}/v/${edict.version}/map.png`,
+    pngHref: `${base}/v/${edict.version}/map.png?lang=${lang}`,
     pngLabel: s.pngLabel,
     textHeading: s.textHeading,
     // The same sections as the mail's HTML part, styled by site.css (the CSP allows no inline style).

@@ -41,10 +41,17 @@ const langOf = byHeader(fromAcceptLanguage);
 /** The page's language; a ?lang= choice is remembered for a year. */
 export function pageLang(req: FastifyRequest, reply: FastifyReply): Lang {
   const asked = (req.query as Record<string, unknown> | undefined)?.lang;
-  if (isLang(asked)) {
-    void reply.header('set-cookie', `${LANG_COOKIE}=${asked}; Path=/; Max-Age=31536000; SameSite=Lax`);
-    return asked;
-  }
+  if (isLang(asked)) void reply.header('set-cookie', `${LANG_COOKIE}=${asked}; Path=/; Max-Age=31536000; SameSite=Lax`);
+  return requestLang(req);
+}
+
+/**
+ * The language a request asks for, by the same steps as a page's, remembering nothing: for what a
+ * page links to (its map picture), which the page names with ?lang= so that it matches the page.
+ */
+export function requestLang(req: FastifyRequest): Lang {
+  const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+  if (isLang(asked)) return asked;
   const cookie = cookieValue(req.headers.cookie, LANG_COOKIE);
   if (isLang(cookie)) return cookie;
   return langOf(req.headers['accept-language']) ?? 'en';
