@@ -422,6 +422,21 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(await listOutbox(db, { gameId: game.id, kind: 'edict' })).toHaveLength(4);
     });
 
+    it('says once a pass, not once a game, that due turns wait for intake to catch up', async () => {
+      clock.set(START);
+      const created = [];
+      for (const name of ['Job Wait A', 'Job Wait B', 'Job Wait C']) created.push((await createGame(db, input(name), ctx)).game.id);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const lines: string[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+      const pass = await runTurnJob({ db, ctx, log, catchUp: async () => false });
+      for (const id of created) expect(pass.waiting).toContain(`${id}#1`);
+      const waitingLines = lines.map((l) => JSON.parse(l) as { msg: string; waiting?: number }).filter((l) => l.msg.includes('waiting for intake to catch up'));
+      expect(waitingLines).toHaveLength(1);
+      expect(waitingLines[0]!.waiting).toBe(pass.waiting.length);
+      await Promise.all([job(), job()]); // leave them closed for the cases after
+    });
+
     it('reminds only players whose orders are not valid, once per offset, saying what is missing', async () => {
       clock.set(START);
       const { game } = await createGame(db, input('Job Remind'), ctx);
