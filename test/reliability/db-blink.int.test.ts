@@ -1,7 +1,7 @@
 // Exactly once when PostgreSQL blinks: the connection is cut at the exact step (a trigger ends
 // its own session, test/harness/pg-cut.ts) while a mail is stored, and while a mail the relay took
 // is recorded as sent. Nothing is stored twice, nothing is sent twice.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
@@ -105,5 +105,20 @@ describe('a connection cut while a mail the relay took is recorded as sent', () 
 
   it('keeps it as sent in memory while the database stays away, records it first when it is back, and never sends it again', async () => {
     await sendThrough('blink-sent-long', 3, [50, 50]);
+  });
+});
+
+describe('a connection lost inside a transaction', () => {
+  it('is the error thrown, not the ROLLBACK that failed after it on the dead connection', async () => {
+    const failure = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await tx.execute(sql`select pg_terminate_backend(pg_backend_pid())`);
+      })
+      .catch((err: unknown) => err);
+    const cause = (failure as Error & { cause?: { code?: string } }).cause ?? failure;
+    expect((cause as { code?: string }).code, String(failure)).toBe('57P01');
+    // The pool carries on with a new connection.
+    expect(await database.db.execute(sql`select 1 as one`)).toBeTruthy();
   });
 });
