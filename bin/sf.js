@@ -6,5 +6,5 @@ const { main } = await import('../src/cli.ts');
 process.exitCode = await main(process.argv.slice(2));
 // A command that drew a map (sf referee amend, resend) started worker threads: end them, so that
 // the command ends when it is done.
-const { closeSharedPngPool } = await import('../src/edict/png-pool.ts');
-await closeSharedPngPool();
+const { closeMapPool } = await import('../src/edict/png-pool.ts');
+await closeMapPool();

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, mailFromAddress, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
+import { closeMapPool } from './edict/png-pool.ts';
 import { buildApp } from './http/app.ts';
 import { refereeConsoleOptions } from './http/referee/plugin.ts';
 import { IntakeQueue } from './mail/intake/intake-queue.ts';
@@ -221,6 +222,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
       await Promise.allSettled(loops);
       await queue.idle(); // what was stored is processed before the database closes
       await deps.bodyReader?.close();
+      await closeMapPool(); // the turn job has stopped: no edict is drawing its map
       await app.close();
       await transport.close?.();
       await database.close();

@@ -111,7 +111,33 @@ async function openPostgres(url: string, log: Logger | undefined, retryForMs: nu
     await pool.end();
     throw err;
   }
-  return { db: drizzleNodePg({ client: pool, schema }), kind: 'postgres', close: () => pool.end() };
+  return { db: originalErrorsOfTransactions(drizzleNodePg({ client: pool, schema })), kind: 'postgres', close: () => pool.end() };
+}
+
+/**
+ * A transaction whose connection was lost fails, and so does the ROLLBACK that Drizzle then sends
+ * on the dead connection: Drizzle throws the second error ("not queryable"), which says nothing
+ * of what happened. The first error, the one that says why, is thrown instead.
+ */
+function originalErrorsOfTransactions(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  const guarded: typeof transaction = async (work, config) => {
+    let failure: { err: unknown } | null = null;
+    try {
+      return await transaction(async (tx) => {
+        try {
+          return await work(tx);
+        } catch (err) {
+          failure = { err };
+          throw err;
+        }
+      }, config);
+    } catch (err) {
+      throw failure ? (failure as { err: unknown }).err : err;
+    }
+  };
+  db.transaction = guarded;
+  return db;
 }
 
 /**

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, notInArray, or, sql } from 'drizzle-orm';
 import { pgArray, rowsOf, recordsetInsert } from './arrays.ts';
 import type { Db } from './client.ts';
+import { rootCause } from './retry.ts';
 import { inboundMessages } from './schema.ts';
 
 export type InboundMessage = typeof inboundMessages.$inferSelect;
@@ -68,14 +69,17 @@ export async function storeInbound(db: Db, raw: Uint8Array, meta: InboundMeta): 
 /**
  * storeInbound for many messages, in one statement, answered in the order given. A message
  * repeated within the batch is stored once; its later copies are duplicates. If the statement
- * fails, the messages are stored one by one, so that one that cannot be stored does not hold up
- * the others; one that cannot be stored even alone is tried once more without its Message-ID.
- * Throws if any message is left unstored (the others are stored: the caller's retry dedupes).
+ * fails for something in the mails, the messages are stored one by one, so that one that cannot
+ * be stored does not hold up the others; one that cannot be stored even alone because of its
+ * Message-ID is tried once more without it. A lost connection is thrown at once: the insert may
+ * or may not have been written, and a retry without the Message-ID would store a second copy that
+ * nothing dedupes. Throws if any message is left unstored (the caller's retry dedupes).
  */
 export async function storeInboundBatch(db: Db, mails: InboundArrival[]): Promise<Array<{ id: number; duplicate: boolean }>> {
   try {
     return await insertInbound(db, mails);
   } catch (err) {
+    if (!isTheMails(err)) throw err;
     if (mails.length > 1) {
       const stored: Array<{ id: number; duplicate: boolean }> = [];
       for (const mail of mails) stored.push(...(await storeInboundBatch(db, [mail])));
@@ -84,6 +88,17 @@ export async function storeInboundBatch(db: Db, mails: InboundArrival[]): Promis
     if (mails[0]!.messageId === null) throw err;
     return insertInbound(db, [{ ...mails[0]!, messageId: null }]);
   }
+}
+
+/**
+ * A failure caused by what a mail holds, not by the moment: a value PostgreSQL refuses (class 22,
+ * data exceptions), a constraint (class 23, a unique one the insert did not absorb among them), or
+ * an index entry too large (54000). Anything else (a lost connection, a restart, a timeout) is the
+ * caller's to retry as it was.
+ */
+function isTheMails(err: unknown): boolean {
+  const code = (rootCause(err) as { code?: unknown }).code;
+  return typeof code === 'string' && (code === '54000' || code.startsWith('22') || code.startsWith('23'));
 }
 
 async function insertInbound(db: Db, mails: InboundArrival[]): Promise<Array<{ id: number; duplicate: boolean }>> {

@@ -144,20 +144,31 @@ export interface FailOptions {
   now?: Date;
   /** The server refused for good (a 5xx): do not retry. */
   permanent?: boolean;
-  /** After this many attempts the mail is given up as failed. */
+  /** After this many attempts the mail is given up as failed (by default only its age counts). */
   maxAttempts?: number;
+  /** A mail this old is given up as failed: GIVE_UP_AFTER_MS unless given. */
+  giveUpAfterMs?: number;
 }
 
-/** Retry delay after the n-th failed attempt: 1, 2, 4 … minutes, at most 6 hours. */
+/**
+ * How long a mail the relay does not take is retried, like a mail server's queue: a relay down
+ * for a long weekend delays the edicts, it does not lose them (D-MAIL-34).
+ */
+export const GIVE_UP_AFTER_MS = 5 * 24 * 3_600_000;
+const MIN_ATTEMPTS = 10;
+
+/** Retry delay after the n-th failed attempt: 1, 2, 4 … minutes, at most an hour. */
 export function backoffMs(attempts: number): number {
-  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
+  return Math.min(60_000 * 2 ** Math.max(0, Math.min(attempts, 20) - 1), 3_600_000);
 }
 
 export async function markFailed(db: Db, id: number, error: string, opts: FailOptions = {}): Promise<OutboxMail | null> {
   const now = opts.now ?? new Date();
-  const [current] = await db.select({ attempts: outbox.attempts }).from(outbox).where(eq(outbox.id, id));
+  const [current] = await db.select({ attempts: outbox.attempts, createdAt: outbox.createdAt }).from(outbox).where(eq(outbox.id, id));
   if (!current) return null;
-  const giveUp = opts.permanent === true || current.attempts >= (opts.maxAttempts ?? 10);
+  // A mail the referee queued again (attempts counted afresh) gets a few tries however old it is.
+  const tooOld = current.attempts >= MIN_ATTEMPTS && now.getTime() - current.createdAt.getTime() >= (opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
+  const giveUp = opts.permanent === true || tooOld || current.attempts >= (opts.maxAttempts ?? Infinity);
   const [row] = await db
     .update(outbox)
     .set({

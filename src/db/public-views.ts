@@ -107,10 +107,17 @@ export async function edictHeaders(db: Db, gameId: string, turn?: number): Promi
     .orderBy(asc(edicts.turn), asc(edicts.version));
 }
 
+/** When a turn was closed late (the service was down at its deadline): ISO instants. */
+export interface ClosedLate {
+  deadline: string;
+  closedAt: string;
+}
+
 export interface PublicEdict extends EdictHeader {
   json: Edict;
   textIt: string;
   textEn: string;
+  closedLate: ClosedLate | null;
 }
 
 const edictColumns = {
@@ -119,6 +126,7 @@ const edictColumns = {
   reason: edicts.reason,
   createdAt: edicts.createdAt,
   json: edicts.json,
+  closedLate: edicts.closedLate,
   textIt: edicts.textIt,
   textEn: edicts.textEn,
 };
@@ -129,7 +137,7 @@ export async function publicEdict(db: Db, gameId: string, turn: number, version?
     ? and(eq(edicts.gameId, gameId), eq(edicts.turn, turn))
     : and(eq(edicts.gameId, gameId), eq(edicts.turn, turn), eq(edicts.version, version));
   const [row] = await db.select(edictColumns).from(edicts).where(where).orderBy(desc(edicts.version)).limit(1);
-  return row ? { ...row, json: row.json as Edict } : null;
+  return row ? { ...row, json: row.json as Edict, closedLate: row.closedLate as ClosedLate | null } : null;
 }
 
 /** The newest version of the newest edict before this turn: the position the current map shows. */
@@ -140,7 +148,7 @@ export async function edictBefore(db: Db, gameId: string, turn: number): Promise
     .where(and(eq(edicts.gameId, gameId), lt(edicts.turn, turn)))
     .orderBy(desc(edicts.turn), desc(edicts.version))
     .limit(1);
-  return row ? { ...row, json: row.json as Edict } : null;
+  return row ? { ...row, json: row.json as Edict, closedLate: row.closedLate as ClosedLate | null } : null;
 }
 
 export interface ChancellorDeclaration {

@@ -263,6 +263,8 @@ export const edicts = pgTable(
     sheetIds: jsonb('sheet_ids'),
     /** The position after the turn (the next turn's state; kept here too for a game's last turn). */
     stateAfter: jsonb('state_after'),
+    /** Closed late (the service was down at the deadline): `{ deadline, closedAt }` as ISO instants; null when on time. */
+    closedLate: jsonb('closed_late'),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
   },

@@ -3,4 +3,4 @@
 export { describeMap } from './map-describe.ts';
 export { MAP_PNG_WIDTH, renderMapPng, renderMapPngAsync, type MapPngOptions } from './map-png.ts';
 export { renderMapSvg, type MapSvgOptions } from './map-svg.ts';
-export { PngPool, renderMapPngOffThread } from './png-pool.ts';
+export { closeMapPool, PngPool, renderMapPngOffThread } from './png-pool.ts';

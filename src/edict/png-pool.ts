@@ -1,7 +1,7 @@
 // Map PNGs drawn on worker threads, one per core (at most 4): drawing (~50 ms a map) and the
 // PNG encoding run on the calling thread (resvg encodes there even in its async API), so at a busy
-// deadline the event loop would be the bottleneck (bench:deadline). Workers start on first use and
-// never keep the process alive.
+// deadline the event loop would be the bottleneck (bench:deadline). Workers start on first use; an
+// idle one never keeps the process alive.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../worker-spawn.ts';
@@ -28,9 +28,15 @@ export class PngPool {
     });
   }
 
+  /** Ends the workers; maps not yet drawn fail. The pool starts new workers if asked again. */
   async close(): Promise<void> {
     const all = [...this.idle, ...this.busy.keys()];
+    const unfinished = [...this.busy.values(), ...this.queue];
     this.idle.length = 0;
+    this.busy.clear();
+    this.queue.length = 0;
+    this.started = 0;
+    for (const job of unfinished) job.reject(new Error('the map pool was closed'));
     await Promise.all(all.map((w) => w.terminate()));
   }
 
@@ -41,6 +47,7 @@ export class PngPool {
       if (!w) return;
       const job = this.queue.shift()!;
       this.busy.set(w, job);
+      w.ref(); // a map being drawn keeps the process alive until it is done, an idle worker does not
       w.postMessage({ id: ++this.seq, svg: job.svg });
     }
   }
@@ -48,25 +55,30 @@ export class PngPool {
   private start(): Worker {
     this.started++;
     const w = spawnWorker(import.meta.url, 'png.worker');
-    w.unref();
     w.on('message', (m: { png?: Uint8Array; error?: string }) => {
       const job = this.busy.get(w);
+      if (!job) return; // an answer that arrives after close(): the worker is being ended
       this.busy.delete(w);
+      w.unref();
       this.idle.push(w);
-      if (job) {
-        if (m.png) job.resolve(Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength));
-        else job.reject(new Error(m.error ?? 'the map could not be drawn'));
-      }
+      if (m.png) job.resolve(Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength));
+      else job.reject(new Error(m.error ?? 'the map could not be drawn'));
       this.pump();
     });
     w.on('error', (err) => {
       // A worker that dies fails its map (the edict goes without one) and is replaced on demand.
       const job = this.busy.get(w);
+      if (!job && !this.idle.includes(w)) return; // ended by close(), already forgotten
       this.busy.delete(w);
+      const at = this.idle.indexOf(w);
+      if (at >= 0) this.idle.splice(at, 1);
       this.started--;
       job?.reject(err);
       this.pump();
     });
+    // After the listeners: adding a 'message' listener refs the worker's channel again, and an idle
+    // pool that kept the process alive would stop it exiting on SIGTERM once a map was drawn.
+    w.unref();
     return w;
   }
 }
@@ -78,8 +90,11 @@ export function renderMapPngOffThread(svg: string): Promise<Buffer> {
   return shared.render(svg);
 }
 
-/** Ends the shared pool's workers (a command that is done); a later map starts a fresh pool. */
-export async function closeSharedPngPool(): Promise<void> {
+/**
+ * Ends the shared pool's workers (a process that stops: the service, a CLI command that is done);
+ * a later map starts a fresh pool.
+ */
+export async function closeMapPool(): Promise<void> {
   const done = shared;
   shared = new PngPool();
   await done.close();

@@ -79,6 +79,8 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
     // Version 1, or the next one when a rolled-back turn closes again (the archive keeps the old).
     const version = ((await latestEdict(tx, gameId, number))?.version ?? 0) + 1;
     const reason = version > 1 ? 'adjudicated again after the turn was rolled back' : null;
+    const margin = opts.lateMarginMs ?? ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS;
+    const late = now.getTime() - closesAt.getTime() > margin ? { deadline: closesAt, closedAt: now } : null;
     await insertEdictVersion(tx, {
       gameId,
       turn: number,
@@ -91,12 +93,12 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
       engineVersion: ENGINE_VERSION,
       sheetIds: Object.fromEntries(standing.map((s) => [s.faction, s.id])),
       stateAfter: next,
+      // Data, not only the mail's words: the edict's page and JSON say it was closed late.
+      closedLate: late && { deadline: late.deadline.toISOString(), closedAt: late.closedAt.toISOString() },
     });
     await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
-    const margin = opts.lateMarginMs ?? ctx.lateCloseMarginMs ?? LATE_CLOSE_MARGIN_MS;
-    const late = now.getTime() - closesAt.getTime() > margin ? { deadline: closesAt, closedAt: now } : null;
     await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl);
     await enqueueMany(tx, afterEdict);
     if (late) await tellRefereesClosedLate(tx, game, number, late, ctx);

@@ -83,14 +83,16 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+  // One line a pass, however many games wait: with a thousand games and a mail server down, one a
+  // game would be a thousand lines every pass.
+  if (pass.waiting.length) deps.log.warn({ waiting: pass.waiting.length, games: pass.waiting.slice(0, 10) }, 'deadline passed, waiting for intake to catch up before closing');
   return pass;
 }
 
 async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, closesAt: Date, pass: TurnJobPass): Promise<void> {
   const key = `${game.id}#${turn.number}`;
   if (!(await deps.catchUp(closesAt))) {
-    pass.waiting.push(key);
-    deps.log.warn({ game: game.id, turn: turn.number, deadline: turn.deadline }, 'deadline passed, waiting for intake to catch up before closing');
+    pass.waiting.push(key); // logged once for the pass, by runTurnJob
     return;
   }
   const outcome = await closeTurn(deps.db, game.id, turn.number, deps.ctx);

@@ -1,4 +1,5 @@
 // Repository cases, run on PGlite (storage.test.ts) and on PostgreSQL (storage.int.test.ts).
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import type { Edict } from '../../src/adjudicator/types.ts';
@@ -12,6 +13,7 @@ import { backoffMs, claimBatch, enqueue, findOutbox, markFailed, markSent, newMe
 import { findByEmail, findBySecret, insertPlayer } from '../../src/db/players.ts';
 import { addSheetVersion, latestSheets, sheetHistory } from '../../src/db/sheets.ts';
 import { insertTurn, updateTurn } from '../../src/db/turns.ts';
+import { outbox } from '../../src/db/schema.ts';
 import { initialState } from '../../src/games/initial-state.ts';
 
 const T0 = new Date('2025-03-20T10:00:00Z');
@@ -214,8 +216,20 @@ export function storageCases(open: () => Promise<Database>): void {
       expect(await markSent(db, 999_999)).toBe(false);
     });
 
-    it('backs off 1, 2, 4 … minutes, at most 6 hours', () => {
-      expect([1, 2, 3, 20].map(backoffMs)).toEqual([60_000, 120_000, 240_000, 6 * 3_600_000]);
+    it('backs off 1, 2, 4 … minutes, at most an hour', () => {
+      expect([1, 2, 3, 6, 7, 20, 500].map(backoffMs)).toEqual([60_000, 120_000, 240_000, 1_920_000, 3_600_000, 3_600_000, 3_600_000]);
+    });
+
+    it('retries a mail the relay does not take for days, and gives it up only after five (D-MAIL-34)', async () => {
+      const { mail: m } = await enqueue(db, letter('ack:weekend'));
+      const day = 24 * 3_600_000;
+      const at = (ms: number) => new Date(m.createdAt.getTime() + ms);
+      // A hundred attempts in a relay's long weekend: still waiting, never more than an hour apart.
+      await db.update(outbox).set({ attempts: 100 }).where(eq(outbox.id, m.id));
+      const waiting = await markFailed(db, m.id, '451 try again later', { now: at(4 * day) });
+      expect(waiting).toMatchObject({ status: 'pending' });
+      expect(waiting!.nextAttemptAt.getTime()).toBe(at(4 * day).getTime() + 3_600_000);
+      expect(await markFailed(db, m.id, '451 try again later', { now: at(5 * day) })).toMatchObject({ status: 'failed' });
     });
   });
 

@@ -1,5 +1,7 @@
 // Map PNGs drawn on worker threads: the same bytes as drawn here, several at once, and a map that
 // cannot be drawn fails alone.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import { renderMapPng, renderMapSvg } from '../../src/edict/index.ts';
@@ -21,5 +23,42 @@ describe('PngPool', () => {
     await expect(pool.render('<not svg')).rejects.toThrow();
     const svg = renderMapSvg(board, initialState(board, 'g', board.factionIds.slice(0, 4), { victoryPlanets: 12, nmrHostility: 'keep' }), { lang: 'it' });
     expect((await pool.render(svg)).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  });
+});
+
+/** Runs `code` in a fresh Node (through tsx); resolves with its exit code, or 'still running' if it has not exited after a long hang guard. */
+function runAlone(code: string, guardMs = 90_000): Promise<number | string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' });
+  return new Promise((resolve) => {
+    const guard = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('still running');
+    }, guardMs);
+    child.once('exit', (c, signal) => {
+      clearTimeout(guard);
+      resolve(c ?? signal ?? 'none');
+    });
+  });
+}
+
+describe('the shared pool', () => {
+  it('never keeps the process alive once a map is drawn', { timeout: 120_000 }, async () => {
+    // A process that drew a map and has nothing else to do ends by itself, once the map is drawn
+    // (not before: exit code 13 would say the await was left unsettled). A service stopped by
+    // SIGTERM is such a process.
+    const code = `const m = await import('./src/edict/png-pool.ts');
+const png = await m.renderMapPngOffThread('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+if (png.length < 8) process.exitCode = 3;`;
+    expect(await runAlone(code)).toBe(0);
+  });
+
+  it('fails the maps not yet drawn when closed, and draws again when asked after', { timeout: 120_000 }, async () => {
+    const p = new PngPool(1);
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>';
+    const pending = Promise.allSettled([p.render(svg), p.render(svg)]);
+    await p.close();
+    for (const r of await pending) expect(r.status).toBe('rejected');
+    expect((await p.render(svg)).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    await p.close();
   });
 });

@@ -8,7 +8,8 @@ import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
 import { listAudit } from '../../src/db/audit.ts';
 import { addObserver, unsubscribe } from '../../src/db/observers.ts';
 import type { Database } from '../../src/db/client.ts';
-import { listEdicts } from '../../src/db/edicts.ts';
+import { latestEdict, listEdicts } from '../../src/db/edicts.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { findGame } from '../../src/db/games.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
 import { listPlayers } from '../../src/db/players.ts';
@@ -134,6 +135,7 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(en.bodyHtml).toContain('>1. ORDERS</h2>');
       expect(en.bodyHtml).not.toContain('<pre');
       expect(en.bodyText).not.toContain('closed late');
+      expect((await latestEdict(db, game.id, 1))!.closedLate).toBeNull();
       // One stored asset for everybody.
       const refs = mails.map((m) => (m.attachments as AttachmentRef[]).find((a) => a.contentType === 'application/json')!);
       expect(new Set(refs.map((r) => r.assetId)).size).toBe(1);
@@ -177,6 +179,17 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(mails.find((m) => m.toAddress === 'b@example.com')!.bodyText).toContain('Questo turno è stato chiuso in ritardo');
       // The next deadline still leaves a day: 30 March, not an hour away.
       expect(out.closed && out.next?.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
+      // Data, not only mail: the stored edict, its JSON and its page say it was closed late.
+      const late = { deadline: TURN1_DEADLINE.toISOString(), closedAt: new Date(TURN1_DEADLINE.getTime() + 3 * 60 * MINUTE).toISOString() };
+      expect((await latestEdict(db, game.id, 1))!.closedLate).toEqual(late);
+      const app = await buildApp({ db, log: pino({ level: 'silent' }), publicCacheMs: 0 });
+      try {
+        expect((await app.inject({ method: 'GET', url: `/api/games/${game.id}/turns/1` })).json()).toMatchObject({ closedLate: late });
+        const page = await app.inject({ method: 'GET', url: `/games/${game.id}/turns/1`, headers: { 'accept-language': 'en' } });
+        expect(page.body).toContain('This turn was closed late, Sunday, 23 March 2025 at 23:00 CET');
+      } finally {
+        await app.close();
+      }
     });
 
     it('observers get every edict with a one-click unsubscribe and no orders address; once unsubscribed, no more', async () => {
@@ -525,6 +538,21 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(passes.flatMap((p) => p.closed).filter((k) => k === `${game.id}#1`)).toHaveLength(1);
       expect(await listEdicts(db, game.id)).toHaveLength(1);
       expect(await listOutbox(db, { gameId: game.id, kind: 'edict' })).toHaveLength(4);
+    });
+
+    it('says once a pass, not once a game, that due turns wait for intake to catch up', async () => {
+      clock.set(START);
+      const created = [];
+      for (const name of ['Job Wait A', 'Job Wait B', 'Job Wait C']) created.push((await createGame(db, input(name), ctx)).game.id);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      const lines: string[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+      const pass = await runTurnJob({ db, ctx, log, catchUp: async () => false });
+      for (const id of created) expect(pass.waiting).toContain(`${id}#1`);
+      const waitingLines = lines.map((l) => JSON.parse(l) as { msg: string; waiting?: number }).filter((l) => l.msg.includes('waiting for intake to catch up'));
+      expect(waitingLines).toHaveLength(1);
+      expect(waitingLines[0]!.waiting).toBe(pass.waiting.length);
+      await Promise.all([job(), job()]); // leave them closed for the cases after
     });
 
     it('reminds only players whose orders are not valid, once per offset, saying what is missing', async () => {

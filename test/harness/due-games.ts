@@ -1,16 +1,16 @@
 // Games whose turn 1 is already due, for tests of the service at a deadline: `count` games of 4 to
-// 8 players (English and Italian alternating), created ten days ago in a PostgreSQL database;
-// with `votes`, every player but the first has a vote in.
+// 8 players (English and Italian alternating), created ten days ago in a PostgreSQL database (a
+// URL) or an embedded one (`{ pgliteDir }`); with `votes`, every player but the first has a vote in.
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { createGame } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
 
-export async function dueGames(url: string, o: { count: number; name: string; domain: string; votes?: boolean }): Promise<{ players: number }> {
+export async function dueGames(where: string | { pgliteDir: string }, o: { count: number; name: string; domain: string; votes?: boolean }): Promise<{ players: number }> {
   const created = new Date(Date.now() - 10 * 24 * 3_600_000);
   let players = 0;
-  const setup = await openDatabase({ database: { kind: 'postgres', url } });
+  const setup = await openDatabase({ database: typeof where === 'string' ? { kind: 'postgres', url: where } : { kind: 'pglite', dataDir: where.pgliteDir } });
   try {
     for (let g = 0; g < o.count; g++) {
       const n = 4 + (g % 5);

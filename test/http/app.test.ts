@@ -42,6 +42,27 @@ describe('web app', () => {
     }
   });
 
+  it('says once an outage that the database does not answer, however often /health is asked', async () => {
+    const lines: string[] = [];
+    let up = false;
+    const flaky = new Proxy(database.db, {
+      get: (target, key, receiver) => (key === 'execute' && !up ? () => Promise.reject(new Error('Connection terminated unexpectedly')) : Reflect.get(target, key, receiver)),
+    });
+    const probed = await buildApp({ db: flaky, log: pino({ level: 'warn' }, { write: (l: string) => void lines.push(l) }) });
+    try {
+      const said = () => lines.map((l) => (JSON.parse(l) as { msg: string }).msg).filter((m) => m.startsWith('health:'));
+      for (let i = 0; i < 5; i++) expect((await probed.inject({ method: 'GET', url: '/health' })).statusCode).toBe(503);
+      expect(said()).toEqual(['health: the database does not answer']);
+      up = true;
+      for (let i = 0; i < 3; i++) expect((await probed.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      up = false;
+      for (let i = 0; i < 3; i++) expect((await probed.inject({ method: 'GET', url: '/health' })).statusCode).toBe(503);
+      expect(said()).toEqual(['health: the database does not answer', 'health: the database answers again', 'health: the database does not answer']);
+    } finally {
+      await probed.close();
+    }
+  });
+
   it('answers /health once the database answers', async () => {
     const res = await app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);

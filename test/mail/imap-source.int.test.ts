@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runImapSource, type ImapSourceOptions } from '../../src/mail/sources/imap-source.ts';
-import { SMALL_MAIL_BYTES } from '../../src/mail/sources/imap-steps.ts';
+import { connectImap, disconnectImap, ensureMailbox, moveToProcessed, openMailbox, SMALL_MAIL_BYTES } from '../../src/mail/sources/imap-steps.ts';
 import { createMemoryCursorStore } from '../../src/mail/sources/memory-cursor-store.ts';
 import type { ImapRawMail } from '../../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
@@ -224,6 +224,27 @@ describe('runImapSource', () => {
     });
     await eventually(() => expect(offline.lines.some((l) => /reconnecting/.test(l.msg))).toBe(true)); // now in its backoff
     await expect(unreachable.stop()).resolves.toBeUndefined();
+  });
+});
+
+describe('moveToProcessed', () => {
+  it('takes mail another reader of the mailbox moved first as moved, and moves the rest', async () => {
+    const user = await freshUser();
+    for (const n of [1, 2, 3]) await dovecot.append(user, 'INBOX', orderMail(n));
+    const uids = await dovecot.listUids(user, 'INBOX');
+    const log = pino({ level: 'silent' });
+    const [first, second] = await Promise.all([connectImap(dovecot.settings(user), log), connectImap(dovecot.settings(user), log)]);
+    try {
+      for (const c of [first, second]) await openMailbox(c, 'INBOX');
+      await ensureMailbox(first, 'Processed', log);
+      // The other instance stored and moved the first two already.
+      expect(await moveToProcessed(first, uids.slice(0, 2), 'Processed', log)).toBe(true);
+      expect(await moveToProcessed(second, uids, 'Processed', log)).toBe(true);
+      expect(await dovecot.listUids(user, 'INBOX')).toEqual([]);
+      expect(await dovecot.listUids(user, 'Processed')).toHaveLength(3);
+    } finally {
+      await Promise.all([disconnectImap(first, log), disconnectImap(second, log)]);
+    }
   });
 });
 

@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { putAssets } from '../../src/db/assets.ts';
 import type { Database, Db } from '../../src/db/client.ts';
-import { enqueueMany, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
+import { insertGame } from '../../src/db/games.ts';
+import { enqueueMany, findOutbox, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
 import { mailAssets } from '../../src/db/schema.ts';
 import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
+import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
+import { plainGame } from '../db/tables.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 
 /** One file stored as the edict's are (putAssets), its id. */
@@ -124,5 +127,68 @@ describe('sendDueMail', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('a relay that does not take a mail', () => {
+  /** Answers every mail as an SMTP server answering `code` would (nodemailer's error shape). */
+  const refusing = (code: number, to: string): MailTransport & { tries: number } => ({
+    tries: 0,
+    send(m) {
+      if (m.to === to) this.tries++;
+      return Promise.reject(Object.assign(new Error(`${code} not now`), { responseCode: code }));
+    },
+  });
+  const DAY = 24 * 3_600_000;
+
+  async function gameWithReferee(id: string): Promise<void> {
+    const db = database.db;
+    await insertGame(db, plainGame(id, `Game ${id}`));
+    await assignReferee(db, id, (await addReferee(db, `ref@${id}.example`, 'test')).referee.email, 'test');
+  }
+
+  async function failing(id: string, code: number, days: number): Promise<{ row: Awaited<ReturnType<typeof findOutbox>>; tries: number }> {
+    const db = database.db;
+    await gameWithReferee(id);
+    const m = { ...mail(1), gameId: id, toAddress: `p@${id}.example`, messageId: `m-${id}@sf.test` };
+    await enqueueMany(db, [m]);
+    const created = (await listOutbox(db, { gameId: id }))[0]!;
+    const transport = refusing(code, m.toAddress);
+    let t = created.createdAt.getTime() + 1_000;
+    // Each try when the mail is due again, for `days` days.
+    for (;;) {
+      await sendDueMail({ db, transport, from: 'orders@sf.test', log, now: () => new Date(t), leaseClock: () => 0 });
+      const row = (await findOutbox(db, created.id))!;
+      if (row.status !== 'pending' || row.nextAttemptAt.getTime() - created.createdAt.getTime() > days * DAY) return { row, tries: transport.tries };
+      t = row.nextAttemptAt.getTime();
+    }
+  }
+
+  const notices = async (id: string) => (await listOutbox(database.db, { gameId: id, kind: 'undelivered' })).map((r) => ({ to: r.toAddress, subject: r.subject, body: r.bodyText }));
+
+  it('is retried for a long weekend, never more than an hour apart, and not given up (D-MAIL-34)', async () => {
+    const { row, tries } = await failing('weekend', 451, 3);
+    expect(row).toMatchObject({ status: 'pending' });
+    expect(tries).toBeGreaterThan(60);
+    expect(await notices('weekend')).toEqual([]);
+  });
+
+  it('is given up after five days of refusals, and the referees of its game are told once (D-MAIL-35)', async () => {
+    const { row } = await failing('fivedays', 451, 30);
+    expect(row).toMatchObject({ status: 'failed' });
+    expect(row!.nextAttemptAt.getTime() - row!.createdAt.getTime()).toBeGreaterThanOrEqual(5 * DAY);
+    expect(row!.nextAttemptAt.getTime() - row!.createdAt.getTime()).toBeLessThan(5 * DAY + 2 * 3_600_000);
+    const told = await notices('fivedays');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ to: 'ref@fivedays.example', subject: '[SF fivedays] Mail not delivered to p@fivedays.example' });
+    expect(told[0]!.body).toContain('451 not now');
+    expect(told[0]!.body).toContain(`sf referee retry-mail fivedays ${row!.id}`);
+  });
+
+  it('refused for good (5xx) is given up at once, and the referees are told', async () => {
+    const { row, tries } = await failing('refused', 550, 30);
+    expect(row).toMatchObject({ status: 'failed' });
+    expect(tries).toBe(1);
+    expect(await notices('refused')).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Lang } from '../../src/adjudicator/types.ts';
 import type { MailText } from '../../src/text/define.ts';
+import { deliveryTexts } from '../../src/text/delivery-mail.ts';
 import { edictTexts } from '../../src/text/edict-mail.ts';
 import { refereeTexts } from '../../src/text/referee-mail.ts';
 import { replyTexts } from '../../src/text/replies.ts';
@@ -37,6 +38,7 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
     return [edictTexts[l].edict(v), v];
   },
   edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe', 'pageNote') }; return [edictTexts[l].edictObserver(v), v]; },
+  undelivered: (l) => { const v = { ...values('game', 'gameName', 'to', 'subject', 'error'), outboxId: 4242 }; return [deliveryTexts[l].undelivered(v), v]; },
   gamePaused: (l) => { const v = { ...values('game', 'gameName', 'reason') }; return [refereeTexts[l].gamePaused(v), v]; },
   gameResumed: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].gameResumed(v), v]; },
   seatLeft: (l) => { const v = { ...values('game', 'gameName', 'since', 'reason') }; return [refereeTexts[l].seatLeft(v), v]; },

@@ -55,6 +55,11 @@ const edictVersion = {
   type: 'object',
   properties: {
     ...edictHeader.properties,
+    closedLate: nullable({
+      type: 'object',
+      description: 'Set when the turn was closed after its deadline because the service was not running then',
+      properties: { deadline: { type: 'string', format: 'date-time' }, closedAt: { type: 'string', format: 'date-time' } },
+    }),
     text: { type: 'object', properties: { it: { type: 'string' }, en: { type: 'string' } } },
     edict: { type: 'object', additionalProperties: true, description: 'The Imperial Edict as the adjudicator wrote it' },
   },
@@ -107,7 +112,7 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
     return answer(req, reply, `edict ${id} ${n} ${k ?? 'latest'}`, async () => {
       if (!GAME_ID.test(id) || !NUMBER.test(n) || (k !== undefined && !NUMBER.test(k))) return null;
       const e = await publicEdict(app.db, id, Number(n), k === undefined ? undefined : Number(k));
-      return e && { turn: e.turn, version: e.version, reason: e.reason, createdAt: e.createdAt.toISOString(), text: { it: e.textIt, en: e.textEn }, edict: e.json };
+      return e && { turn: e.turn, version: e.version, reason: e.reason, createdAt: e.createdAt.toISOString(), closedLate: e.closedLate, text: { it: e.textIt, en: e.textEn }, edict: e.json };
     });
   };
   const turnParams = { type: 'object', properties: { game: gameParam, n: numberParam } } as const;

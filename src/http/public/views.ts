@@ -8,6 +8,7 @@ import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, Pu
 import type { Game } from '../../db/games.ts';
 import type { OrdersReceived } from '../../games/orders-received.ts';
 import { formatInstant } from '../../games/time-format.ts';
+import { edictTexts } from '../../text/edict-mail.ts';
 import { webTexts } from '../../text/web.ts';
 import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
 import type { MapPicture } from './maps.ts';
@@ -177,7 +178,7 @@ function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
 }
 
 export interface EdictPageData {
-  game: { id: string; name: string };
+  game: { id: string; name: string; timeZone: string };
   board: Board;
   edict: PublicEdict;
   /** Whether the URL named the version (a permanent link) or asked for the newest. */
@@ -202,10 +203,14 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
       v.version === edict.version ? html`<strong aria-current="page">${s.version(v.version)}</strong>` : html`<a href="${base}/v/${v.version}">${s.version(v.version)}</a>`
     } — ${s.publishedAt} <time datetime="${v.createdAt.toISOString()}">${v.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>${v.reason ? html`: ${v.reason}` : ''}</li>`)}</ol></section>`
     : html``;
+  // The same words as the edict's mail: the page says so as well (D-TURN-2).
+  const late = edict.closedLate
+    ? html`<p class="closed-late" role="note">${edictTexts[lang].lateNote({ closedAt: formatInstant(new Date(edict.closedLate.closedAt), game.timeZone, lang), deadline: formatInstant(new Date(edict.closedLate.deadline), game.timeZone, lang) }).trim()}</p>`
+    : html``;
   const body = renderTemplate('edict', {
     heading: s.edictHeading(game.name, edict.turn),
     lead: html`${s.edictLead(edict.version, latest)}`,
-    amendment,
+    amendment: html`${late}${amendment}`,
     versions,
     mapHeading: s.mapHeading,
     map: mapFigure(lang, d.map, `${base}/v/${edict.version}/map.png`),

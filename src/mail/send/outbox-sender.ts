@@ -3,7 +3,12 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { findAssets, type AttachmentRef, type MailAsset } from '../../db/assets.ts';
-import { claimBatch, markFailed, markSent, releaseClaim, type OutboxMail } from '../../db/outbox.ts';
+import { loggableDbError } from '../../db/errors.ts';
+import { findGames } from '../../db/games.ts';
+import { claimBatch, enqueueMany, markFailed, markSent, newMessageId, releaseClaim, type OutboxMail } from '../../db/outbox.ts';
+import { refereeAddressesOf } from '../../db/referee-addresses.ts';
+import { gameThread } from '../../games/thread.ts';
+import { deliveryTexts } from '../../text/delivery-mail.ts';
 import { ANSWER_KINDS } from '../intake/outgoing.ts';
 import { bracketed } from './headers.ts';
 import type { MailTransport, OutgoingMail } from './types.ts';
@@ -16,6 +21,8 @@ export interface OutboxSenderDeps {
   now?: () => Date;
   /** The clock the lease runs on (milliseconds): the wall clock, whatever clock the game uses. */
   leaseClock?: () => number;
+  /** Waits between tries to record a mail as sent (MARK_RETRY_MS unless given). */
+  markRetryMs?: readonly number[];
 }
 
 export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<number, MailAsset> = new Map()): OutgoingMail {
@@ -89,10 +96,34 @@ class AssetCache {
 const assetCaches = new WeakMap<Db, AssetCache>();
 const ASSET_CACHE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Waits between tries to record as sent a mail the relay took, when the database lost its
+ * connection: ~15 s in all, well inside the lease, so that a blip never makes the mail due again.
+ */
+const MARK_RETRY_MS = [250, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * Mails the relay took whose "sent" could not be written yet, per database (id → when sent):
+ * written before anything else is claimed. A mail the relay took is never sent again by this
+ * process; another instance would send it again only once the lease ran out.
+ */
+const unrecorded = new WeakMap<Db, Map<number, Date>>();
+
+function unrecordedOf(db: Db): Map<number, Date> {
+  let m = unrecorded.get(db);
+  if (!m) unrecorded.set(db, (m = new Map()));
+  return m;
+}
+
 /** Sends one batch of due mail; returns how many were sent. */
 export async function sendDueMail(deps: OutboxSenderDeps, limit = 100): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const leaseClock = deps.leaseClock ?? Date.now;
+  // Throws while the database is still away: nothing is claimed, the loop tries again.
+  for (const [id, at] of unrecordedOf(deps.db)) {
+    await markSent(deps.db, id, at);
+    unrecordedOf(deps.db).delete(id);
+  }
   const claimedAt = leaseClock();
   const rows = await claimBatch(deps.db, { limit, now: now(), leaseMs: SEND_LEASE_MS });
   if (rows.length === 0) return 0;
@@ -118,12 +149,57 @@ export async function sendDueMail(deps: OutboxSenderDeps, limit = 100): Promise<
 async function sendOne(deps: OutboxSenderDeps, row: OutboxMail, assets: ReadonlyMap<number, MailAsset>, now: () => Date): Promise<boolean> {
   try {
     await deps.transport.send(toOutgoing(row, deps.from, assets));
-    await markSent(deps.db, row.id, now());
-    return true;
   } catch (err) {
     const permanent = isPermanent(err);
     deps.log.warn({ err, outbox: row.id, to: row.toAddress, permanent }, 'sending failed');
-    await markFailed(deps.db, row.id, String((err as Error).message ?? err), { now: now(), permanent });
+    try {
+      await recordFailure(deps.db, row, String((err as Error).message ?? err), { now: now(), permanent });
+    } catch (dbErr) {
+      // The claim's lease runs out and the mail is tried again: nothing is lost.
+      deps.log.warn({ err: loggableDbError(dbErr), outbox: row.id }, 'could not record a failed send; the mail is tried again when its claim runs out');
+    }
     return false;
   }
+  await recordSent(deps, row.id, now());
+  return true;
+}
+
+/** The relay took the mail: "sent" is written however the database blinks (see unrecorded). */
+async function recordSent(deps: OutboxSenderDeps, id: number, at: Date): Promise<void> {
+  const waits = deps.markRetryMs ?? MARK_RETRY_MS;
+  for (let i = 0; ; i++) {
+    try {
+      await markSent(deps.db, id, at);
+      return;
+    } catch (err) {
+      if (i >= waits.length) {
+        unrecordedOf(deps.db).set(id, at);
+        deps.log.warn({ err: loggableDbError(err), outbox: id }, 'sent, but the database could not record it: recorded before anything else is sent');
+        return;
+      }
+      await new Promise((r) => setTimeout(r, waits[i]));
+    }
+  }
+}
+
+/**
+ * A failed try, and when the mail is given up, the game's referees told, in the same transaction
+ * (once per mail: the notice's dedupe key). A notice that fails itself tells no one (no loop).
+ */
+async function recordFailure(db: Db, row: OutboxMail, error: string, opts: { now: Date; permanent: boolean }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const failed = await markFailed(tx, row.id, error, opts);
+    if (failed?.status !== 'failed' || row.gameId === null || row.kind === 'undelivered') return;
+    const [game] = await findGames(tx, [row.gameId]);
+    if (!game) return;
+    const domain = row.messageId.slice(row.messageId.lastIndexOf('@') + 1); // our own Message-IDs end with our domain
+    const thread = gameThread(game.id, domain);
+    // Referees use the console, in English.
+    const text = deliveryTexts.en.undelivered({ game: game.id, gameName: game.name, to: row.toAddress, subject: row.subject, error: error.slice(0, 500), outboxId: row.id });
+    const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
+    await enqueueMany(tx, referees.map((to) => ({
+      kind: 'undelivered', gameId: game.id, toAddress: to, subject: text.subject, bodyText: text.text,
+      inReplyTo: thread, references: thread, messageId: newMessageId(domain), dedupeKey: `undelivered:${row.id}:${to}`,
+    })));
+  });
 }

@@ -183,9 +183,10 @@ export async function fetchMessages(
 }
 
 /**
- * Moves messages out of the way, in one command. If the target mailbox vanished we create it and
- * retry once. Returns false when the server keeps refusing: the mail is stored anyway, so the
- * caller only logs.
+ * Moves messages out of the way, in one command. Those another reader of the mailbox (a second
+ * instance) moved first are done with; if the target mailbox vanished we create it and retry
+ * once. Returns false when the server keeps refusing: the mail is stored anyway, so the caller
+ * only logs.
  */
 export async function moveToProcessed(
   client: ImapFlow,
@@ -193,11 +194,30 @@ export async function moveToProcessed(
   processedMailbox: string,
   log: Logger,
 ): Promise<boolean> {
-  const set = uidSet(Array.isArray(uids) ? uids : [uids]);
-  if (await client.messageMove(set, processedMailbox, { uid: true })) return true;
-  assertUsable(client);
+  const all = Array.isArray(uids) ? uids : [uids];
+  if (await moveAll(client, all, processedMailbox)) return true;
+  // Not all moved. Dovecot refuses the whole MOVE (NO [EXPUNGEISSUED]) when another reader took
+  // some of them first, and imapflow may still answer as if it had moved them: what is left is
+  // asked, so that none stays in the mailbox behind the cursor.
+  const left = await stillIn(client, all);
+  if (left.length === 0) return true;
   await ensureMailbox(client, processedMailbox, log);
-  if (await client.messageMove(set, processedMailbox, { uid: true })) return true;
+  if (await moveAll(client, left, processedMailbox)) return true;
+  return (await stillIn(client, left)).length === 0;
+}
+
+/** True when the server says it moved every one (UIDPLUS's COPYUID names each). */
+async function moveAll(client: ImapFlow, uids: number[], processedMailbox: string): Promise<boolean> {
+  const moved = await client.messageMove(uidSet(uids), processedMailbox, { uid: true });
   assertUsable(client);
-  return false;
+  return Boolean(moved && moved.uidMap && moved.uidMap.size === uids.length);
+}
+
+/** Which of these UIDs are still in the open mailbox. */
+async function stillIn(client: ImapFlow, uids: number[]): Promise<number[]> {
+  const found = await client.search({ uid: uidSet(uids) }, { uid: true });
+  assertUsable(client);
+  if (!Array.isArray(found)) throw new Error('SEARCH after MOVE failed');
+  const asked = new Set(uids);
+  return found.filter((uid) => asked.has(uid));
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "edicts" ADD COLUMN "closed_late" jsonb;
