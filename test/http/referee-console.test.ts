@@ -48,7 +48,7 @@ beforeAll(async () => {
   app = await buildApp({
     db,
     log: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
-    referee: { mail: MAIL, loginLimit: { perIp: 1000 } },
+    referee: { mail: MAIL },
   });
   browser = await logIn(app, 'ref@x.org', password);
 }, 120_000);
