@@ -6,4 +6,5 @@ CREATE TABLE "login_throttle" (
 );
 --> statement-breakpoint
 ALTER TABLE "referees" ADD COLUMN "password_one_time" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "referees" ADD COLUMN "one_time_used_at" timestamp with time zone;
+ALTER TABLE "referees" ADD COLUMN "one_time_used_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "login_throttle_last_at" ON "login_throttle" USING btree ("last_at");

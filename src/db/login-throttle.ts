@@ -2,7 +2,7 @@
 // restart sees the same counts. An attempt is counted BEFORE its password is checked, in one
 // transaction that locks its rows, so that parallel guesses cannot slip past the count; a login
 // that then succeeds gives its count back (forgiveAttempt).
-import { inArray } from 'drizzle-orm';
+import { and, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { loginThrottle } from './schema.ts';
 
@@ -67,4 +67,13 @@ export async function forgiveAttempt(db: Db, keys: readonly ThrottleKey[], forge
       await tx.update(loginThrottle).set({ failures, blockedUntil: until(row.lastAt, delayAfter(failures, backoff)) }).where(inArray(loginThrottle.key, [row.key]));
     }
   });
+}
+
+/** Deletes what no longer slows anyone: no failure since `before`, and no wait running. Answers how many. */
+export async function pruneLoginThrottle(db: Db, before: Date, now: Date = new Date()): Promise<number> {
+  const gone = await db
+    .delete(loginThrottle)
+    .where(and(lt(loginThrottle.lastAt, before), or(isNull(loginThrottle.blockedUntil), lt(loginThrottle.blockedUntil, now))))
+    .returning({ key: loginThrottle.key });
+  return gone.length;
 }

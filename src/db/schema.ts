@@ -448,10 +448,15 @@ export const gameReferees = pgTable(
  * Failed logins, counted per client and per (account, client) so that a guesser is slowed without
  * locking the account's owner out; in the database so that every instance and a restart see them.
  */
-export const loginThrottle = pgTable('login_throttle', {
-  /** `client:<bucket>` or `pair:<sha256 of the address>:<bucket>` (an IPv4 address or an IPv6 /64). */
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull(),
-  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
-  lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
-});
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    /** `client:<bucket>` or `pair:<sha256 of the address>:<bucket>` (an IPv4 address or an IPv6 /64). */
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  // Pruning finds the forgotten rows by age.
+  (t) => [index('login_throttle_last_at').on(t.lastAt)],
+);

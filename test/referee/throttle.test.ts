@@ -1,6 +1,9 @@
-// Who a login attempt is counted against, how long a guesser waits, and the hashing queue's bound.
+// Who a login attempt is counted against, how long a guesser waits, the counts in the database,
+// and the hashing queue's bound.
 import { describe, expect, it } from 'vitest';
-import { delayAfter } from '../../src/db/login-throttle.ts';
+import { admitAttempt, delayAfter, forgiveAttempt, pruneLoginThrottle } from '../../src/db/login-throttle.ts';
+import { loginThrottle } from '../../src/db/schema.ts';
+import { databasePerFile } from '../harness/pglite.ts';
 import { HashingQueue } from '../../src/referee/hashing-queue.ts';
 import { clientBucket, DEFAULT_THROTTLE, throttleKeys } from '../../src/referee/throttle.ts';
 
@@ -65,5 +68,46 @@ describe('HashingQueue', () => {
     const q = new HashingQueue(1, 0);
     await expect(q.enter()!.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(q.enter()).not.toBeNull();
+  });
+});
+
+describe('the counts in the database', () => {
+  const dbs = databasePerFile();
+  const t0 = new Date('2026-03-02T10:00:00Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  const b = { free: 2, baseMs: 1000, capMs: 60_000, forgetMs: 3_600_000 };
+  const pair = { key: 'pair:x:192.0.2.1', backoff: b };
+  const client = { key: 'client:192.0.2.1', backoff: { ...b, free: 4 } };
+
+  it('counts attempts on every key, refuses while one waits without counting, and forgets after a quiet spell', async () => {
+    const { db } = await dbs.fresh();
+    expect(await admitAttempt(db, [pair, client], at(0))).toEqual({ admitted: true });
+    expect(await admitAttempt(db, [pair, client], at(1))).toEqual({ admitted: true });
+    expect(await admitAttempt(db, [pair, client], at(2))).toEqual({ admitted: true }); // the third: waits 1 s after
+    expect(await admitAttempt(db, [pair, client], at(500))).toEqual({ admitted: false, retryAfterMs: 502 });
+    expect(await admitAttempt(db, [pair, client], at(1002))).toEqual({ admitted: true }); // waits 2 s after
+    expect(await admitAttempt(db, [pair, client], at(3001))).toEqual({ admitted: false, retryAfterMs: 1 });
+    const rows = await db.select().from(loginThrottle).orderBy(loginThrottle.key);
+    expect(rows.map((r) => [r.key, r.failures])).toEqual([['client:192.0.2.1', 4], ['pair:x:192.0.2.1', 4]]);
+    // An hour and more without a failure: counted from nothing again.
+    expect(await admitAttempt(db, [pair, client], at(3_700_000))).toEqual({ admitted: true });
+    expect((await db.select().from(loginThrottle)).map((r) => r.failures)).toEqual([1, 1]);
+  });
+
+  it('a right password forgets its pair and gives the client back its attempt', async () => {
+    const { db } = await dbs.fresh();
+    for (let i = 0; i < 3; i++) await admitAttempt(db, [pair, client], at(i));
+    await forgiveAttempt(db, [pair, client], [pair.key]);
+    expect((await db.select().from(loginThrottle)).map((r) => [r.key, r.failures])).toEqual([['client:192.0.2.1', 2]]);
+  });
+
+  it('prunes rows with no failure since the cut-off and no wait running', async () => {
+    const { db } = await dbs.fresh();
+    const busy = { key: 'pair:busy:192.0.2.9', backoff: { ...b, free: 0, baseMs: 86_400_000, capMs: 86_400_000 } };
+    await admitAttempt(db, [pair], at(0));
+    await admitAttempt(db, [busy], at(0));
+    await admitAttempt(db, [client], at(5_000_000));
+    expect(await pruneLoginThrottle(db, at(4_000_000), at(5_000_000))).toBe(1);
+    expect((await db.select().from(loginThrottle)).map((r) => r.key).sort()).toEqual([client.key, busy.key]);
   });
 });

@@ -5,7 +5,7 @@
 // Every checked login, good or bad, is written to the audit log (never the password).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../db/audit.ts';
-import { admitAttempt, forgiveAttempt } from '../../db/login-throttle.ts';
+import { admitAttempt, forgiveAttempt, pruneLoginThrottle } from '../../db/login-throttle.ts';
 import { authenticate, normaliseEmail, type LoginOutcome } from '../../referee/accounts.ts';
 import { createSession, endSession } from '../../referee/sessions.ts';
 import { clientBucket, throttleKeys } from '../../referee/throttle.ts';
@@ -53,6 +53,17 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
 
   app.get('/login', async (_req, reply) => form(reply, 200, null));
 
+  // Counts a policy forgets are deleted now and then (every client and pair ever seen leaves a row).
+  const forgetMs = Math.max(settings.throttle.pair.forgetMs, settings.throttle.client.forgetMs);
+  let prunedAt = 0;
+  const pruneNowAndThen = async (req: FastifyRequest) => {
+    const now = Date.now();
+    if (now - prunedAt < 10 * 60_000 || !Number.isFinite(forgetMs)) return;
+    prunedAt = now;
+    const n = await pruneLoginThrottle(app.db, new Date(now - forgetMs));
+    if (n > 0) req.log.info({ rows: n }, 'forgotten login counts deleted');
+  };
+
   app.post('/login', { preHandler: app.csrfProtection }, async (req, reply) => {
     const body = (req.body ?? {}) as Form;
     const email = String(body.email ?? '').slice(0, 254);
@@ -65,6 +76,7 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
     const keys = throttleKeys(email, req.ip, settings.throttle);
     let outcome: LoginOutcome;
     try {
+      await pruneNowAndThen(req);
       const admission = await admitAttempt(app.db, keys);
       if (!admission.admitted) {
         req.log.warn({ email, ip: req.ip }, 'referee login refused: too many attempts');
