@@ -53,6 +53,17 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
 
   app.get('/login', async (_req, reply) => form(reply, 200, null));
 
+  // A flood is refused by the thousand: one warning a minute with the count, beside the request log's line each.
+  let busy = 0;
+  let busyWarnedAt = Number.NEGATIVE_INFINITY;
+  const noteBusy = (req: FastifyRequest) => {
+    busy++;
+    if (Date.now() - busyWarnedAt < 60_000) return;
+    req.log.warn({ refused: busy, ip: req.ip }, 'referee logins refused: too many at once');
+    busy = 0;
+    busyWarnedAt = Date.now();
+  };
+
   // Counts a policy forgets are deleted now and then (every client and pair ever seen leaves a row).
   const forgetMs = Math.max(settings.throttle.pair.forgetMs, settings.throttle.client.forgetMs);
   let prunedAt = 0;
@@ -70,7 +81,7 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
     const password = String(body.password ?? '');
     const place = settings.hashing.enter();
     if (!place) {
-      req.log.warn({ email, ip: req.ip }, 'referee login refused: too many logins at once');
+      noteBusy(req);
       return form(reply.header('retry-after', '1'), 503, 'Too many logins at once: try again in a moment.', email);
     }
     const keys = throttleKeys(email, req.ip, settings.throttle);
