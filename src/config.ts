@@ -1,5 +1,6 @@
 // Configuration comes from the environment, read and validated once at start-up into one frozen
 // object that is passed down. No NODE_ENV switches: every behaviour has its own variable.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
@@ -27,7 +28,7 @@ export interface Config {
   /** Absolute. */
   dataDir: string;
   database: DatabaseConfig;
-  http: { host: string; port: number; publicUrl: string };
+  http: { host: string; port: number; publicUrl: string; trustProxy: TrustProxy };
   mail: {
     domain: string;
     /** Private addresses are `<ordersLocalPart>+<secret>@<domain>`. */
@@ -48,6 +49,13 @@ export interface Config {
   lateCloseMarginMs: number;
   logLevel: LogLevel;
 }
+
+/**
+ * Whose X-Forwarded-For to believe (Fastify's trustProxy): nobody (false), any proxy (true), so
+ * many hops, or the proxies' addresses and networks. Without it every client behind a proxy is
+ * the proxy's address, and login attempts of all of them are counted as one client's.
+ */
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends AppError {
   override name = 'ConfigError';
@@ -95,6 +103,7 @@ export const CONFIG_VARIABLES = [
   'REPLY_RATE_LIMIT_PER_HOUR',
   'LOG_LEVEL',
   'LATE_CLOSE_MARGIN_MINUTES',
+  'TRUST_PROXY',
 ] as const;
 
 /** A variable's schema and what it must be, said once for the error message. */
@@ -110,6 +119,23 @@ const seconds = kind(z.coerce.number().int().min(0).max(86_400), 'must be a whol
 const hostName = kind(z.string().regex(/^[A-Za-z0-9.-]+$/), 'must be a host name');
 const anyText = kind(z.string(), 'must be text');
 const bool = kind(z.stringbool(), 'must be true or false');
+
+/** An address, or a network as address/prefix, or one of proxy-addr's names for the private ranges. */
+function isProxyAddress(s: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(s)) return true;
+  const [ip, prefix, extra] = s.split('/');
+  const family = isIP(ip ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+const trustProxy = kind<TrustProxy>(
+  z.union([
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    z.string().regex(/^\d{1,2}$/).transform(Number),
+    z.string().transform((v) => v.split(',').map((a) => a.trim())).refine((list) => list.every(isProxyAddress)),
+  ]),
+  'must be true, false, a number of proxies, or a comma-separated list of proxy addresses or networks (10.0.0.0/8, loopback)',
+);
 
 /** DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together (DKIM_DOMAIN defaults to MAIL_DOMAIN), or neither. */
 function readDkim(env: Env, mailDomain: string): Config['mail']['dkim'] {
@@ -211,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
       host,
       port: httpPort,
       publicUrl: read(env, 'PUBLIC_URL', kind(z.url({ protocol: /^https?$/ }), 'must be an http:// or https:// URL'), `http://${host}:${httpPort}`).replace(/\/+$/, ''),
+      trustProxy: read(env, 'TRUST_PROXY', trustProxy, false),
     },
     mail: {
       domain,

@@ -142,7 +142,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   // The web app listens before the database is open (issue 9): a PostgreSQL that takes minutes to
   // appear leaves /health answering 503 "database", not silent, and a port in use is said at once.
   let running: { db: Database['db']; stuck: () => string[] } | null = null;
-  const app = await buildApp({ db: () => running?.db ?? null, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), stuck: () => running?.stuck() ?? [] });
+  const app = await buildApp({ db: () => running?.db ?? null, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), trustProxy: config.http.trustProxy, stuck: () => running?.stuck() ?? [] });
   let url = '';
   let database: Database;
   try {

@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(c).toEqual({
       dataDir: data,
       database: { kind: 'pglite', dataDir: path.join(data, 'db') },
-      http: { host: '127.0.0.1', port: 8080, publicUrl: 'http://127.0.0.1:8080' },
+      http: { host: '127.0.0.1', port: 8080, publicUrl: 'http://127.0.0.1:8080', trustProxy: false },
       mail: {
         domain: 'localhost',
         ordersLocalPart: 'orders',
@@ -84,7 +84,7 @@ describe('loadConfig', () => {
     });
     expect(c.lateCloseMarginMs).toBe(45 * 60_000);
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://sf:pw@db.example.org/sf', connectRetryMs: 5000 });
-    expect(c.http).toEqual({ host: '0.0.0.0', port: 9000, publicUrl: 'https://sf.example.org' });
+    expect(c.http).toEqual({ host: '0.0.0.0', port: 9000, publicUrl: 'https://sf.example.org', trustProxy: false });
     expect(c.mail).toMatchObject({
       domain: 'sf.example.org',
       ordersLocalPart: 'ordini',
@@ -143,6 +143,18 @@ describe('loadConfig', () => {
     loadConfig(watching({}));
     loadConfig(watching({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_PASSWORD: 'p', IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }));
     expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it('reads TRUST_PROXY as true/false, a number of proxies, or a list of proxy addresses and networks', () => {
+    const trust = (v: string) => loadConfig({ TRUST_PROXY: v }).http.trustProxy;
+    expect(loadConfig({}).http.trustProxy).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('false')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 172.16.0.0/12,loopback,fd00::/8')).toEqual(['10.0.0.1', '172.16.0.0/12', 'loopback', 'fd00::/8']);
+    for (const bad of ['yes', '10.0.0.0/33', 'proxy.example.org', '10.0.0.1/8/2', '1.2.3']) {
+      expect(error({ TRUST_PROXY: bad })).toContain('configuration: TRUST_PROXY must be true, false, a number of proxies');
+    }
   });
 
   it('treats an empty variable as unset', () => {

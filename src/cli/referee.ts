@@ -59,7 +59,7 @@ const add: Leaf = {
   async run(p) {
     const [email] = positionals(p, ['the address'], 'sf referee add <email>');
     const r = (await perform('sf referee add', 'referee.add', { email })) as { email: string; password: string };
-    out(`referee ${r.email} created\none-time password: ${r.password}\n(shown once; log in at /referee/login, then sf referee assign <game> ${r.email})`);
+    out(`referee ${r.email} created\none-time password: ${r.password}\n(shown once, good for one login: log in at /referee/login and set your own password; then sf referee assign <game> ${r.email})`);
     return 0;
   },
 };
@@ -70,14 +70,14 @@ const passwd: Leaf = {
     summary: 'set a referee’s password (typed, with --prompt), or print a new one-time password',
     args: '<email>',
     options: { prompt: { help: 'read the new password from the terminal without echo (or the first line of standard input)' } },
-    notes: ['Every browser logged in as this referee is logged out.'],
+    notes: ['Every browser logged in as this referee is logged out. A one-time password opens one session, which must set a new password (the console’s Password page) before anything else.'],
     examples: ['sf referee passwd ref@example.com', 'sf referee passwd ref@example.com --prompt'],
   },
   async run(p) {
     const [email] = positionals(p, ['the address'], 'sf referee passwd <email>');
     const password = p.values.prompt === true ? await readPassword() : undefined;
     const r = (await perform('sf referee passwd', 'referee.passwd', { email, password })) as { email: string; password: string | null };
-    out(r.password ? `new one-time password for ${r.email}: ${r.password}` : `password of ${r.email} set`);
+    out(r.password ? `new one-time password for ${r.email}: ${r.password}\n(good for one login, which then sets a password of their own)` : `password of ${r.email} set`);
     return 0;
   },
 };

@@ -407,6 +407,10 @@ export const referees = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     passwordSetAt: timestamp('password_set_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A password made by `sf referee add`/`passwd`: good for one login, after which the referee sets their own. */
+    passwordOneTime: boolean('password_one_time').notNull().default(false),
+    /** When the one-time password was used: from then on it logs no one in. */
+    oneTimeUsedAt: timestamp('one_time_used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -443,4 +447,21 @@ export const gameReferees = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: 'game_referees_pk', columns: [t.gameId, t.refereeId] }), index('game_referees_referee').on(t.refereeId)],
+);
+
+/**
+ * Failed logins, counted per client and per (account, client) so that a guesser is slowed without
+ * locking the account's owner out; in the database so that every instance and a restart see them.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    /** `client:<bucket>` or `pair:<sha256 of the address>:<bucket>` (an IPv4 address or an IPv6 /64). */
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  // Pruning finds the forgotten rows by age.
+  (t) => [index('login_throttle_last_at').on(t.lastAt)],
 );

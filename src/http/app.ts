@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { TrustProxy } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { healthRoutes, type StuckLoops } from './health.ts';
 import { lazyChildLogger, OneLineRequestLog } from './request-log.ts';
@@ -33,12 +34,16 @@ export async function buildApp(opts: {
   referee?: RefereeConsoleOptions;
   /** The service's stuck loops, for /health. */
   stuck?: StuckLoops;
+  /** TRUST_PROXY: whom to believe about X-Forwarded-For (Fastify's trustProxy); default nobody. */
+  trustProxy?: TrustProxy;
 }): Promise<FastifyInstance> {
   // One line per request, and a request's child logger only when something logs through it (request-log.ts).
   const requestLog = new OneLineRequestLog();
   const app = Fastify({
     loggerInstance: opts.log as FastifyBaseLogger | undefined,
     logController: requestLog,
+    // A number of hops as Fastify reads one (its types take no number): the nearest n proxies.
+    trustProxy: typeof opts.trustProxy === 'number' ? ((hops) => (_addr: string, hop: number) => hop < hops)(opts.trustProxy) : (opts.trustProxy ?? false),
     ...(opts.log ? { childLoggerFactory: lazyChildLogger } : {}),
   });
   requestLog.use(app.log);

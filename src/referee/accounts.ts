@@ -1,6 +1,6 @@
 // Referee accounts: creating them, setting passwords, assigning them to games, logging in.
 // Every change is written to the audit log in the same transaction (who, when, what, why).
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
@@ -34,7 +34,7 @@ export async function addReferee(db: Db, rawEmail: string, actor: string): Promi
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(referees).values({ email, passwordHash }).onConflictDoNothing().returning();
+    const [row] = await tx.insert(referees).values({ email, passwordHash, passwordOneTime: true }).onConflictDoNothing().returning();
     if (!row) throw new RefereeError('referee-exists', `${email} is a referee already (sf referee passwd sets a new password)`);
     await recordAudit(tx, { actor, gameId: null, action: 'referee.add', detail: { referee: email } });
     return { referee: view(row), password };
@@ -51,7 +51,11 @@ export async function setRefereePassword(db: Db, rawEmail: string, actor: string
   const password = chosen ?? oneTimePassword();
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [row] = await tx.update(referees).set({ passwordHash, passwordSetAt: new Date() }).where(eq(referees.email, email)).returning();
+    const [row] = await tx
+      .update(referees)
+      .set({ passwordHash, passwordSetAt: new Date(), passwordOneTime: chosen === undefined, oneTimeUsedAt: null })
+      .where(eq(referees.email, email))
+      .returning();
     if (!row) throw new RefereeError('no-referee', `${email} is not a referee (sf referee add creates one)`);
     // A new password logs out every browser that knew the old one.
     await tx.delete(refereeSessions).where(eq(refereeSessions.refereeId, row.id));
@@ -75,11 +79,51 @@ export async function assignReferee(db: Db, rawGameId: string, rawEmail: string,
   });
 }
 
-/** The referee whose address and password these are, or null (the same work either way). */
-export async function authenticate(db: Db, email: string, password: string): Promise<RefereeView | null> {
+export type LoginOutcome =
+  | { kind: 'ok'; referee: RefereeView; mustChangePassword: boolean }
+  | { kind: 'wrong' }
+  /** The right one-time password, used once already: it logs no one in again. */
+  | { kind: 'one-time-used'; referee: RefereeView };
+
+/** Checks an address and password (the same work for an unknown address); a one-time password is spent here. */
+export async function authenticate(db: Db, email: string, password: string): Promise<LoginOutcome> {
   const referee = password.length <= 256 ? await findRefereeByEmail(db, email) : null;
   const ok = await verifyPassword(referee?.passwordHash ?? (await dummyHash()), password.slice(0, 256));
-  return referee && ok ? view(referee) : null;
+  if (!referee || !ok) return { kind: 'wrong' };
+  if (!referee.passwordOneTime) return { kind: 'ok', referee: view(referee), mustChangePassword: false };
+  // Spent by exactly one login, even when two race, and only while it is still the password checked.
+  const [spent] = await db
+    .update(referees)
+    .set({ oneTimeUsedAt: new Date() })
+    .where(and(eq(referees.id, referee.id), eq(referees.passwordHash, referee.passwordHash), isNull(referees.oneTimeUsedAt)))
+    .returning({ id: referees.id });
+  return spent ? { kind: 'ok', referee: view(referee), mustChangePassword: true } : { kind: 'one-time-used', referee: view(referee) };
+}
+
+export type PasswordChange = { kind: 'changed' } | { kind: 'wrong-current' } | { kind: 'refused'; problem: string };
+
+/**
+ * A referee sets their own password in the console: the current one checked, the new one stored,
+ * every other browser of theirs logged out (the one that changed it stays in).
+ */
+export async function changePassword(db: Db, refereeId: number, current: string, chosen: string, keepSessionSha256: string): Promise<PasswordChange> {
+  const problem = passwordProblem(chosen);
+  if (problem) return { kind: 'refused', problem };
+  if (chosen === current) return { kind: 'refused', problem: 'the new password must differ from the current one' };
+  const [referee] = await db.select().from(referees).where(eq(referees.id, refereeId));
+  if (!referee || !(await verifyPassword(referee.passwordHash, current.slice(0, 256)))) return { kind: 'wrong-current' };
+  const passwordHash = await hashPassword(chosen);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(referees)
+      .set({ passwordHash, passwordSetAt: new Date(), passwordOneTime: false, oneTimeUsedAt: null })
+      .where(and(eq(referees.id, refereeId), eq(referees.passwordHash, referee.passwordHash)))
+      .returning();
+    if (!row) return { kind: 'wrong-current' }; // changed meanwhile (sf referee passwd): the current one is no longer it
+    await tx.delete(refereeSessions).where(and(eq(refereeSessions.refereeId, refereeId), ne(refereeSessions.tokenSha256, keepSessionSha256)));
+    await recordAudit(tx, { actor: `referee:${row.email}`, gameId: null, action: 'referee.password-change', detail: { referee: row.email } });
+    return { kind: 'changed' };
+  });
 }
 
 /** The games a referee runs, by id. */

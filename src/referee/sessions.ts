@@ -8,7 +8,12 @@ import type { RefereeView } from './accounts.ts';
 
 export const SESSION_TTL_MS = 12 * 3_600_000;
 
-const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+/** The session's key in the table. */
+export const sessionDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+const digest = sessionDigest;
+
+/** The referee of a session, and whether they must set a password before anything else (a one-time one was used). */
+export type SessionReferee = RefereeView & { mustChangePassword: boolean };
 
 export async function createSession(db: Db, refereeId: number, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
@@ -19,10 +24,10 @@ export async function createSession(db: Db, refereeId: number, now: Date = new D
 }
 
 /** The referee of a live session, or null. Tokens of the wrong shape are not worth a query. */
-export async function sessionReferee(db: Db, token: string | undefined, now: Date = new Date()): Promise<RefereeView | null> {
+export async function sessionReferee(db: Db, token: string | undefined, now: Date = new Date()): Promise<SessionReferee | null> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const [row] = await db
-    .select({ id: referees.id, email: referees.email })
+    .select({ id: referees.id, email: referees.email, mustChangePassword: referees.passwordOneTime })
     .from(refereeSessions)
     .innerJoin(referees, eq(referees.id, refereeSessions.refereeId))
     .where(and(eq(refereeSessions.tokenSha256, digest(token)), gt(refereeSessions.expiresAt, now)));

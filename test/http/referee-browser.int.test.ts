@@ -10,13 +10,17 @@ import { listAudit } from '../../src/db/audit.ts';
 import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
+import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
 import { gameWithReferee, MAIL } from '../referee/world.ts';
 
 let gameId: string;
 let password: string;
+let oneTime: string;
 
 const w = browserWorld(async (db) => {
   ({ gameId, password } = await gameWithReferee(db, 'Orione <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+  ({ password: oneTime } = await addReferee(db, 'new@x.org', 'test'));
+  await assignReferee(db, gameId, 'new@x.org', 'test');
   const raw = Buffer.from('From: c@x.org\r\nSubject: orders\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n<b>not bold</b>\r\n');
   const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1' });
   await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
@@ -76,6 +80,48 @@ describe('the referee console in a browser', () => {
     await page.goto(`${w.base}/referee`);
     expect(new URL(page.url()).pathname).toBe('/referee/login');
     expect(blocked).toEqual([]);
+    await context.close();
+  });
+  it('a one-time password opens the password form once; the referee sets their own and logs in with it', async () => {
+    const context = await w.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const logIn = async (pw: string, on = page) => {
+      await on.goto(`${w.base}/referee/login`);
+      await on.fill('#email', 'new@x.org');
+      await on.fill('#password', pw);
+      await on.click('button[type=submit]');
+    };
+    await logIn(oneTime);
+    await page.waitForURL(`${w.base}/referee/password`);
+    expect(await page.locator('.notice').textContent()).toContain('one-time password');
+    expect(await seriousA11yIssues(page)).toEqual([]);
+    await page.goto(`${w.base}/referee/games/${gameId}`); // nothing else opens yet
+    expect(new URL(page.url()).pathname).toBe('/referee/password');
+    // Another browser with the same one-time password: spent.
+    const elsewhere = await w.browser.newContext();
+    const other = await elsewhere.newPage();
+    await logIn(oneTime, other);
+    await expect.poll(() => other.locator('.error').textContent()).toContain('was used already');
+    await elsewhere.close();
+    await page.fill('#current-password', oneTime);
+    await page.fill('#new-password', 'a password of my own');
+    await page.fill('#new-password-again', 'a password of my own, typo');
+    await page.click('text=Change the password');
+    await expect.poll(() => page.locator('.error').textContent()).toContain('the two new passwords differ');
+    await page.fill('#current-password', oneTime);
+    await page.fill('#new-password', 'a password of my own');
+    await page.fill('#new-password-again', 'a password of my own');
+    await Promise.all([page.waitForURL(/done=changed/), page.click('text=Change the password')]);
+    expect(await page.locator('.notice').textContent()).toContain('Your password is changed');
+    await Promise.all([page.waitForURL(`${w.base}/referee`), page.click('text=To your games')]);
+    expect(await page.locator(`a[href="/referee/games/${gameId}"]`).count()).toBe(1);
+    await Promise.all([page.waitForURL(`${w.base}/referee/login`), page.click('text=Log out')]);
+
+    await logIn(oneTime); // no longer the password at all
+    await expect.poll(() => page.locator('.error').textContent()).toContain('Wrong address or password');
+    await logIn('a password of my own');
+    await page.waitForURL(`${w.base}/referee`);
+    await page.screenshot({ path: join(ARTIFACTS, 'referee-password-changed-1280x800.png'), fullPage: true });
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 // The referee console through app.inject (issue 10): one session check in front of every route,
-// CSRF on every form, escaping of everything players and referees wrote, login rate limits.
+// CSRF on every form, escaping of everything players and referees wrote, the login throttle,
+// one-time passwords and changing a password.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -12,7 +13,14 @@ import { buildApp } from '../../src/http/app.ts';
 import { listAudit } from '../../src/db/audit.ts';
 import { addressesOfGame, listPlayers, listSeats } from '../../src/db/players.ts';
 import { openTestPglite } from '../harness/pglite.ts';
-import { FORM, form, gameWithReferee, logIn, loginForm, MAIL, postLogin, type Browser } from '../referee/world.ts';
+import { addReferee } from '../../src/referee/accounts.ts';
+import { csrfToken, FORM, form, gameWithReferee, logIn, loginForm, MAIL, postLogin, setCookies, type Browser } from '../referee/world.ts';
+
+/** A login form's cookies and fields, for a request with headers of its own. */
+async function loginBody(a: Awaited<ReturnType<typeof buildApp>>, email: string, pw: string) {
+  const b = await loginForm(a);
+  return { cookies: b.cookies, payload: form({ _csrf: b.token, email, password: pw }) };
+}
 
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -48,7 +56,7 @@ beforeAll(async () => {
   app = await buildApp({
     db,
     log: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
-    referee: { mail: MAIL, loginLimit: { perIp: 1000 } },
+    referee: { mail: MAIL },
   });
   browser = await logIn(app, 'ref@x.org', password);
 }, 120_000);
@@ -170,34 +178,173 @@ describe('logging in', () => {
   });
 });
 
-describe('login rate limits', () => {
-  it('per account: the 11th attempt in 15 minutes is refused before the password is checked', async () => {
-    const limited = await buildApp({ db: database.db, log: pino({ level: 'silent' }) });
+describe('login throttle: guessing is slow, the referee still gets in', () => {
+  // Waits long enough that no test outruns them: the counts, not the clock, are under test.
+  const SLOW = { pair: { free: 3, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 }, client: { free: 6, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 } };
+  const throttled = (extra: Parameters<typeof buildApp>[0] extends infer O ? Partial<O> : never = {}) =>
+    buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, loginThrottle: SLOW }, ...extra });
+  const codes = async (a: Awaited<ReturnType<typeof buildApp>>, n: number, email: string, ip: string, headers: Record<string, string> = {}) => {
+    const b = await loginForm(a);
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, cookies: b.cookies, headers: { ...FORM, ...headers }, payload: form({ _csrf: b.token, email, password: `wrong-password-${i}` }) });
+      out.push(res.statusCode);
+    }
+    return out;
+  };
+
+  it('lets the right password in after 12 wrong ones from another client, and slows the guesser', async () => {
+    const a = await throttled();
     try {
-      const b = await loginForm(limited);
-      const codes: number[] = [];
-      for (let i = 0; i < 11; i++) codes.push((await postLogin(limited, b, 'other@x.org', `wrong-password-${i}`, `10.0.0.${i + 1}`)).statusCode);
-      expect(codes).toEqual([...Array<number>(10).fill(401), 429]);
-      // Even the right password now waits: the limit is on the account, from any address.
-      expect((await postLogin(limited, b, 'other@x.org', 'x'.repeat(20), '10.0.1.1')).statusCode).toBe(429);
-      // Another account is not held up.
-      expect((await postLogin(limited, b, 'ref@x.org', password, '10.0.1.2')).statusCode).toBe(303);
+      expect(await codes(a, 12, 'other@x.org', '10.0.0.1')).toEqual([401, 401, 401, 401, ...Array<number>(8).fill(429)]);
+      const refused = await postLogin(a, await loginForm(a), 'other@x.org', otherPassword, '10.0.0.1');
+      expect(refused.statusCode).toBe(429); // the guesser's client waits, even with the right password
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.body).toContain('Too many attempts from here');
+      expect((await postLogin(a, await loginForm(a), 'other@x.org', otherPassword, '10.0.1.1')).statusCode).toBe(303);
     } finally {
-      await limited.close();
+      await a.close();
     }
   });
 
-  it('per IP: one address trying many accounts is stopped', async () => {
-    const limited = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { loginLimit: { perIp: 3 } } });
+  it('counts one client over every account it tries', async () => {
+    const a = await throttled();
     try {
-      const b = await loginForm(limited);
-      const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await postLogin(limited, b, `nobody${i}@x.org`, 'some-password-here', '10.9.9.9')).statusCode);
-      expect(codes).toEqual([401, 401, 401, 429]);
-      expect((await postLogin(limited, b, 'ref@x.org', password, '10.9.9.10')).statusCode).toBe(303);
+      const b = await loginForm(a);
+      const out: number[] = [];
+      for (let i = 0; i < 8; i++) out.push((await postLogin(a, b, `nobody${i}@x.org`, 'some-password-here', '10.9.9.9')).statusCode);
+      expect(out).toEqual([...Array<number>(7).fill(401), 429]);
+      expect((await postLogin(a, b, 'ref@x.org', password, '10.9.9.10')).statusCode).toBe(303);
     } finally {
-      await limited.close();
+      await a.close();
     }
+  });
+
+  it('counts an IPv6 client by its /64: new addresses inside it change nothing', async () => {
+    const a = await throttled();
+    try {
+      const b = await loginForm(a);
+      const out: number[] = [];
+      for (let i = 1; i <= 6; i++) out.push((await postLogin(a, b, 'other@x.org', `wrong-password-${i}`, `2001:db8:1:2::${i.toString(16)}`)).statusCode);
+      expect(out).toEqual([401, 401, 401, 401, 429, 429]);
+      expect((await postLogin(a, b, 'other@x.org', otherPassword, '2001:db8:1:2:ffff:1:2:3')).statusCode).toBe(429);
+      expect((await postLogin(a, b, 'other@x.org', otherPassword, '2001:db8:1:3::1')).statusCode).toBe(303);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('believes X-Forwarded-For only with TRUST_PROXY', async () => {
+    const proxy = '10.77.0.1';
+    const direct = await throttled();
+    try {
+      // Without it every client of the proxy is the proxy: what one of them does, all of them suffer.
+      expect(await codes(direct, 5, 'other@x.org', proxy, { 'x-forwarded-for': '198.51.100.7' })).toEqual([401, 401, 401, 401, 429]);
+      const res = await direct.inject({ method: 'POST', url: '/referee/login', remoteAddress: proxy, headers: { ...FORM, 'x-forwarded-for': '198.51.100.8' }, ...(await loginBody(direct, 'other@x.org', otherPassword)) });
+      expect(res.statusCode).toBe(429);
+    } finally {
+      await direct.close();
+    }
+    const behind = await throttled({ trustProxy: [proxy] });
+    try {
+      expect(await codes(behind, 5, 'other@x.org', proxy, { 'x-forwarded-for': '198.51.100.17' })).toEqual([401, 401, 401, 401, 429]);
+      const res = await behind.inject({ method: 'POST', url: '/referee/login', remoteAddress: proxy, headers: { ...FORM, 'x-forwarded-for': '198.51.100.18' }, ...(await loginBody(behind, 'other@x.org', otherPassword)) });
+      expect(res.statusCode).toBe(303);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('keeps its counts in the database: another instance, or the service restarted, still waits', async () => {
+    const first = await throttled();
+    try {
+      expect(await codes(first, 4, 'other@x.org', '10.0.5.5')).toEqual([401, 401, 401, 401]);
+    } finally {
+      await first.close();
+    }
+    const restarted = await throttled();
+    try {
+      expect((await postLogin(restarted, await loginForm(restarted), 'other@x.org', otherPassword, '10.0.5.5')).statusCode).toBe(429);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('writes every checked login, good or bad, to the audit log (never the password)', async () => {
+    const a = await throttled();
+    try {
+      const before = (await listAudit(database.db, { limit: 1 }))[0]?.id ?? 0;
+      await postLogin(a, await loginForm(a), 'ref@x.org', 'wrong-password-audit', '10.0.6.6');
+      await postLogin(a, await loginForm(a), 'ref@x.org', password, '10.0.6.6');
+      await postLogin(a, await loginForm(a), '<b>not an address', 'wrong-password-audit', '10.0.6.6');
+      const rows = (await listAudit(database.db, { limit: 10 })).filter((e) => e.id > before).reverse();
+      expect(rows.map((e) => [e.action, e.actor, e.detail])).toEqual([
+        ['referee.login-failed', 'web', { referee: 'ref@x.org', client: '10.0.6.6', ip: '10.0.6.6', reason: 'wrong' }],
+        ['referee.login', 'referee:ref@x.org', { referee: 'ref@x.org', client: '10.0.6.6', ip: '10.0.6.6' }],
+        ['referee.login-failed', 'web', { referee: null, client: '10.0.6.6', ip: '10.0.6.6', reason: 'wrong' }],
+      ]);
+      expect(JSON.stringify(rows)).not.toContain('wrong-password-audit');
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('refuses at once, before hashing, when the hashing queue is full', async () => {
+    const a = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, hashing: { concurrency: 1, maxWaiting: 0 } } });
+    try {
+      const b = await loginForm(a);
+      const both = await Promise.all([postLogin(a, b, 'nobody-q1@x.org', 'some-password-here', '10.0.7.1'), postLogin(a, b, 'nobody-q2@x.org', 'some-password-here', '10.0.7.2')]);
+      expect(both.map((r) => r.statusCode).sort()).toEqual([401, 503]);
+      expect(both.find((r) => r.statusCode === 503)!.headers['retry-after']).toBe('1');
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe('one-time passwords and changing a password', () => {
+  const change = (b: Browser, fields: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/referee/password', cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token, ...fields }) });
+
+  it('lets a one-time password in once, to the password form only; a second login with it is refused', async () => {
+    const { password: once } = await addReferee(database.db, 'fresh@x.org', 'test');
+    const b = await loginForm(app, '10.0.8.1');
+    const first = await postLogin(app, b, 'fresh@x.org', once, '10.0.8.1');
+    expect([first.statusCode, first.headers.location]).toEqual([303, '/referee/password']);
+    const cookies = { ...b.cookies, ...setCookies(first) };
+    const home = await app.inject({ method: 'GET', url: '/referee', cookies });
+    expect([home.statusCode, home.headers.location]).toEqual([302, '/referee/password']);
+    const page = await app.inject({ method: 'GET', url: '/referee/password', cookies });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('one-time password');
+    const action = await app.inject({ method: 'POST', url: `/referee/games/${gameId}/pause`, cookies, headers: FORM, payload: form({ _csrf: csrfToken(page.body), reason: 'x' }) });
+    expect(action.statusCode).toBe(403);
+    const second = await postLogin(app, await loginForm(app), 'fresh@x.org', once, '10.0.8.2');
+    expect(second.statusCode).toBe(401);
+    expect(second.body).toContain('was used already');
+    // Setting a password opens the console.
+    const set = await change({ cookies, token: csrfToken(page.body) }, { current: once, password: 'my own long password', again: 'my own long password' });
+    expect([set.statusCode, set.headers.location]).toEqual([303, '/referee/password?done=changed']);
+    expect((await app.inject({ method: 'GET', url: '/referee', cookies })).statusCode).toBe(200);
+  });
+
+  it('changes a password: CSRF, both new ones alike, long enough, the current one right; other browsers logged out', async () => {
+    await gameWithReferee(database.db, 'Changing game', ['p1@x.org', 'p2@x.org', 'p3@x.org', 'p4@x.org'], 'changer@x.org');
+    const old = 'own password of changer@x.org';
+    const mine = await logIn(app, 'changer@x.org', old);
+    const other = await logIn(app, 'changer@x.org', old);
+    const noToken = await app.inject({ method: 'POST', url: '/referee/password', cookies: mine.cookies, headers: FORM, payload: form({ current: old, password: 'a new long password', again: 'a new long password' }) });
+    expect(noToken.statusCode).toBe(403);
+    expect((await change(mine, { current: old, password: 'a new long password', again: 'a new long passwordX' })).statusCode).toBe(400);
+    const short = await change(mine, { current: old, password: 'short', again: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('at least 12 characters');
+    expect((await change(mine, { current: 'not the password', password: 'a new long password', again: 'a new long password' })).statusCode).toBe(403);
+    expect((await change(mine, { current: old, password: 'a new long password', again: 'a new long password' })).statusCode).toBe(303);
+    expect((await app.inject({ method: 'GET', url: '/referee', cookies: mine.cookies })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/referee', cookies: other.cookies })).statusCode).toBe(302);
+    expect((await postLogin(app, await loginForm(app), 'changer@x.org', old)).statusCode).toBe(401);
+    expect((await postLogin(app, await loginForm(app), 'changer@x.org', 'a new long password')).statusCode).toBe(303);
   });
 });
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
   await addSheetVersion(db, { gameId, turn: 1, faction: 'aristocrats', text: 'H: Hutt', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
   // Closed just now, by the real clock: the dispute window is open.
   await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
-  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL, loginLimit: { perIp: 1000 } } });
+  app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
   browser = await logIn(app, 'ref@x.org', password);
 }, 120_000);
 afterAll(async () => {

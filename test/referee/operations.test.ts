@@ -29,11 +29,11 @@ describe('sf referee operations', () => {
     const { db } = await dbs.fresh();
     const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
     const added = (await runOperation(ctx(db), 'referee.add', { email: 'Two@x.org' })) as { email: string; password: string };
-    expect(await authenticate(db, 'two@x.org', added.password)).not.toBeNull();
+    expect(await authenticate(db, 'two@x.org', added.password)).toMatchObject({ kind: 'ok', mustChangePassword: true });
     expect(await runOperation(ctx(db), 'referee.assign', { gameId, email: 'two@x.org' })).toEqual({ game: gameId, email: 'two@x.org', added: true, referees: ['one@x.org', 'two@x.org'] });
     const changed = (await runOperation(ctx(db), 'referee.passwd', { email: 'two@x.org' })) as { password: string };
     expect(changed.password).not.toBe(added.password);
-    expect(await authenticate(db, 'two@x.org', changed.password)).not.toBeNull();
+    expect(await authenticate(db, 'two@x.org', changed.password)).toMatchObject({ kind: 'ok', mustChangePassword: true });
     const err = await runOperation(ctx(db), 'referee.add', { email: 'two@x.org' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OperationError);
     expect(err).toMatchObject({ code: 'referee-exists' });

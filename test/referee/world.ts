@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/db/client.ts';
 import { createGame } from '../../src/games/index.ts';
-import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
+import { addReferee, assignReferee, setRefereePassword } from '../../src/referee/accounts.ts';
 
 export const NOW = new Date('2026-03-02T10:00:00Z');
 export const MAIL = { domain: 'sf.example', ordersLocalPart: 'orders' };
@@ -15,7 +15,10 @@ export async function gameWithReferee(db: Db, name: string, players: string[], r
     { name, players: players.map((email) => ({ email })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
     { actor: 'test', mail: MAIL, now: () => NOW },
   );
-  const { password } = await addReferee(db, referee, 'test');
+  await addReferee(db, referee, 'test');
+  // A password of their own: the one-time password of `add` would open one session only.
+  const password = `own password of ${referee}`;
+  await setRefereePassword(db, referee, 'test', password);
   await assignReferee(db, game.id, referee, 'test');
   return { gameId: game.id, password };
 }

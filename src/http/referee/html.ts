@@ -49,7 +49,7 @@ export function fromTemplate(name: 'layout' | 'login', values: Readonly<Record<s
 export function layout(title: string, account: string | null, body: Html, csrf: string | null): string {
   const accountHtml =
     account && csrf
-      ? html`<form class="inline" method="post" action="/referee/logout"><input type="hidden" name="_csrf" value="${csrf}">${account} <button type="submit">Log out</button></form>`
+      ? html`<form class="inline" method="post" action="/referee/logout"><input type="hidden" name="_csrf" value="${csrf}">${account} <a href="/referee/password">Password</a> <button type="submit">Log out</button></form>`
       : html``;
   return fromTemplate('layout', { title: html`${title}`, account: accountHtml, body }).value;
 }

@@ -1,23 +1,50 @@
-// Logging in and out. The login form carries a CSRF token like every other form; attempts are
-// limited per IP and per account (@fastify/rate-limit) before a password is even hashed, and a
-// failed login is logged (pino warn: the address tried and the IP, never the password).
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { authenticate } from '../../referee/accounts.ts';
+// Logging in and out. The login form carries a CSRF token like every other form. A login first
+// takes a place in the hashing queue (refused at once when it is full: 503) and is counted against
+// its client and its (account, client) pair before the password is hashed (refused while either
+// waits: 429); so guessing is slow, while the account's owner, from their own client, still gets in.
+// Every checked login, good or bad, is written to the audit log (never the password).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { recordAudit } from '../../db/audit.ts';
+import { admitAttempt, forgiveAttempt, pruneLoginThrottle } from '../../db/login-throttle.ts';
+import { authenticate, normaliseEmail, type LoginOutcome } from '../../referee/accounts.ts';
 import { createSession, endSession } from '../../referee/sessions.ts';
+import { clientBucket, throttleKeys } from '../../referee/throttle.ts';
 import { fromTemplate, html, layout } from './html.ts';
 import { SESSION_COOKIE, type ConsoleSettings } from './plugin.ts';
 
 type Form = Record<string, string | undefined>;
 
-export async function loginRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
-  const windowMinutes = Math.ceil(settings.loginLimit.windowMs / 60_000);
-  const byIp = app.createRateLimit({ max: settings.loginLimit.perIp, timeWindow: settings.loginLimit.windowMs, keyGenerator: (req) => `login-ip:${req.ip}` });
-  const byAccount = app.createRateLimit({
-    max: settings.loginLimit.perAccount,
-    timeWindow: settings.loginLimit.windowMs,
-    keyGenerator: (req) => `login-account:${String((req.body as Form | undefined)?.email ?? '').trim().toLowerCase().slice(0, 254)}`,
-  });
+/** "12 seconds", "15 minutes": how long to wait, rounded up. */
+export function waitWords(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s < 120 ? `${s} second${s === 1 ? '' : 's'}` : `${Math.ceil(s / 60)} minutes`;
+}
 
+/** The address as typed, for the audit log, if it is one (the log keeps no arbitrary text). */
+function typedAddress(email: string): string | null {
+  try {
+    return normaliseEmail(email);
+  } catch {
+    return null;
+  }
+}
+
+const REASONS: Record<Exclude<LoginOutcome['kind'], 'ok'>, string> = {
+  wrong: 'Wrong address or password.',
+  'one-time-used': 'That one-time password was used already. Ask for a new one (sf referee passwd).',
+};
+
+async function auditLogin(app: FastifyInstance, req: FastifyRequest, email: string, outcome: LoginOutcome): Promise<void> {
+  const who = outcome.kind === 'wrong' ? typedAddress(email) : outcome.referee.email;
+  await recordAudit(app.db, {
+    actor: outcome.kind === 'ok' ? `referee:${outcome.referee.email}` : 'web',
+    gameId: null,
+    action: outcome.kind === 'ok' ? 'referee.login' : 'referee.login-failed',
+    detail: { referee: who, client: clientBucket(req.ip), ip: req.ip, ...(outcome.kind === 'ok' ? {} : { reason: outcome.kind }) },
+  });
+}
+
+export async function loginRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
   const form = (reply: FastifyReply, code: number, message: string | null, email = '') =>
     reply
       .code(code)
@@ -26,25 +53,64 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
 
   app.get('/login', async (_req, reply) => form(reply, 200, null));
 
+  // A flood is refused by the thousand: one warning a minute with the count, beside the request log's line each.
+  let busy = 0;
+  let busyWarnedAt = Number.NEGATIVE_INFINITY;
+  const noteBusy = (req: FastifyRequest) => {
+    busy++;
+    if (Date.now() - busyWarnedAt < 60_000) return;
+    req.log.warn({ refused: busy, ip: req.ip }, 'referee logins refused: too many at once');
+    busy = 0;
+    busyWarnedAt = Date.now();
+  };
+
+  // Counts a policy forgets are deleted now and then (every client and pair ever seen leaves a row).
+  const forgetMs = Math.max(settings.throttle.pair.forgetMs, settings.throttle.client.forgetMs);
+  let prunedAt = 0;
+  const pruneNowAndThen = async (req: FastifyRequest) => {
+    const now = Date.now();
+    if (now - prunedAt < 10 * 60_000 || !Number.isFinite(forgetMs)) return;
+    prunedAt = now;
+    const n = await pruneLoginThrottle(app.db, new Date(now - forgetMs));
+    if (n > 0) req.log.info({ rows: n }, 'forgotten login counts deleted');
+  };
+
   app.post('/login', { preHandler: app.csrfProtection }, async (req, reply) => {
     const body = (req.body ?? {}) as Form;
     const email = String(body.email ?? '').slice(0, 254);
     const password = String(body.password ?? '');
-    for (const limit of [byIp, byAccount]) {
-      const r = await limit(req);
-      if (!r.isAllowed && r.isExceeded) {
+    const place = settings.hashing.enter();
+    if (!place) {
+      noteBusy(req);
+      return form(reply.header('retry-after', '1'), 503, 'Too many logins at once: try again in a moment.', email);
+    }
+    const keys = throttleKeys(email, req.ip, settings.throttle);
+    let outcome: LoginOutcome;
+    try {
+      await pruneNowAndThen(req);
+      const admission = await admitAttempt(app.db, keys);
+      if (!admission.admitted) {
         req.log.warn({ email, ip: req.ip }, 'referee login refused: too many attempts');
-        return form(reply, 429, `Too many attempts: try again in ${windowMinutes} minutes.`, email);
+        const wait = waitWords(admission.retryAfterMs);
+        return form(reply.header('retry-after', String(Math.ceil(admission.retryAfterMs / 1000))), 429, `Too many attempts from here: try again in ${wait}.`, email);
       }
+      outcome = await place.run(() => authenticate(app.db, email, password));
+    } finally {
+      place.leave(); // when refused before running (run gives its place up itself)
     }
-    const referee = email && password ? await authenticate(app.db, email, password) : null;
-    if (!referee) {
-      req.log.warn({ email, ip: req.ip }, 'referee login failed');
-      return form(reply, 401, 'Wrong address or password.', email);
+    await auditLogin(app, req, email, outcome);
+    if (outcome.kind !== 'ok') {
+      req.log.warn({ email, ip: req.ip, reason: outcome.kind }, 'referee login failed');
+      return form(reply, 401, REASONS[outcome.kind], email);
     }
-    const session = await createSession(app.db, referee.id);
-    req.log.info({ referee: referee.email, ip: req.ip }, 'referee logged in');
-    return reply.setCookie(SESSION_COOKIE, session.token, { ...settings.cookie, expires: session.expiresAt }).code(303).header('location', '/referee').send();
+    await forgiveAttempt(app.db, keys, [keys[0].key]);
+    const session = await createSession(app.db, outcome.referee.id);
+    req.log.info({ referee: outcome.referee.email, ip: req.ip }, 'referee logged in');
+    return reply
+      .setCookie(SESSION_COOKIE, session.token, { ...settings.cookie, expires: session.expiresAt })
+      .code(303)
+      .header('location', outcome.mustChangePassword ? '/referee/password' : '/referee')
+      .send();
   });
 }
 

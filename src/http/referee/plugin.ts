@@ -4,14 +4,15 @@
 // POST), and every POST there must carry the CSRF token of the form it came from (403 otherwise).
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RefereeView } from '../../referee/accounts.ts';
+import { HashingQueue } from '../../referee/hashing-queue.ts';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../referee/throttle.ts';
 import type { MailAddressing } from '../../games/welcome.ts';
-import { sessionReferee } from '../../referee/sessions.ts';
+import { sessionReferee, type SessionReferee } from '../../referee/sessions.ts';
 import { actionRoutes } from './action-routes.ts';
 import { loginRoutes } from './login.ts';
 import { pageRoutes } from './pages.ts';
+import { passwordRoutes } from './password.ts';
 
 export interface RefereeConsoleOptions {
   /** For the mail the actions send; without it, `orders@localhost`. */
@@ -20,22 +21,28 @@ export interface RefereeConsoleOptions {
   publicUrl?: string;
   /** true when PUBLIC_URL is https; 'auto' (the default): Secure when the request came over TLS. */
   secureCookies?: boolean | 'auto';
-  /** Login attempts allowed per IP and per account in each window (default 30 and 10 per 15 minutes). */
-  loginLimit?: { perIp?: number; perAccount?: number; windowMs?: number };
+  /** How failed logins slow a client and an (account, client) pair (default DEFAULT_THROTTLE). */
+  loginThrottle?: Partial<ThrottlePolicy>;
+  /** Password hashes at once, and logins waiting for one, before more are refused (default 1 and 8). */
+  hashing?: { concurrency?: number; maxWaiting?: number };
 }
 
 export interface ConsoleSettings {
   mail: MailAddressing;
   publicUrl?: string;
   cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean | 'auto' };
-  loginLimit: { perIp: number; perAccount: number; windowMs: number };
+  throttle: ThrottlePolicy;
+  hashing: HashingQueue;
 }
 
 export const SESSION_COOKIE = 'sf_referee';
 
+/** What a session opened with a one-time password may reach before a new password is set. */
+const MAY_BEFORE_NEW_PASSWORD = new Set(['/referee/password', '/referee/logout']);
+
 declare module 'fastify' {
   interface FastifyRequest {
-    referee: RefereeView | null;
+    referee: SessionReferee | null;
   }
 }
 
@@ -62,11 +69,12 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
     mail: opts.mail ?? { domain: 'localhost', ordersLocalPart: 'orders' },
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     cookie: { path: '/referee', httpOnly: true, sameSite: 'strict', secure: opts.secureCookies ?? 'auto' },
-    loginLimit: { perIp: opts.loginLimit?.perIp ?? 30, perAccount: opts.loginLimit?.perAccount ?? 10, windowMs: opts.loginLimit?.windowMs ?? 15 * 60_000 },
+    throttle: { ...DEFAULT_THROTTLE, ...opts.loginThrottle },
+    // One hash at a time leaves the other core to the pages; eight waiting is under 0.2 s of hashing.
+    hashing: new HashingQueue(opts.hashing?.concurrency ?? 1, opts.hashing?.maxWaiting ?? 8),
   };
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   await app.register(csrf, { cookieKey: 'sf_csrf', cookieOpts: settings.cookie });
-  await app.register(rateLimit, { global: false });
   formParser(app);
   app.decorateRequest('referee', null);
   // Console pages are per person: never cached by anyone.
@@ -79,6 +87,11 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
       req.referee = await sessionReferee(scope.db, req.cookies[SESSION_COOKIE]);
+      if (req.referee?.mustChangePassword && !MAY_BEFORE_NEW_PASSWORD.has(req.url.split('?')[0]!)) {
+        // A one-time password was used: nothing else opens until the referee sets their own.
+        if (req.method === 'GET' || req.method === 'HEAD') return reply.code(302).header('location', '/referee/password').send();
+        return reply.code(403).send({ error: 'set a new password first' });
+      }
       if (req.referee) return;
       if (req.method === 'GET' || req.method === 'HEAD') return reply.code(302).header('location', '/referee/login').send();
       return reply.code(401).send({ error: 'log in first' });
@@ -89,5 +102,6 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
     });
     await scope.register(pageRoutes, settings);
     await scope.register(actionRoutes, settings);
+    await scope.register(passwordRoutes, settings);
   });
 }
