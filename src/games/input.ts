@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { classicMap, type Board } from '../adjudicator/map.ts';
 import { formatWeekly, isTimeZone, parseWeekly } from './deadline.ts';
 import { GameError } from './errors.ts';
+import { lineProblem } from '../text/typed-text.ts';
 
 const WEEK_MINUTES = 7 * 24 * 60;
 
@@ -34,6 +35,18 @@ const timeZone = z
   })
   .transform(canonicalZone);
 
+/** A name shown to others (D-INPUT-1): one line of text, without controls or direction overrides. */
+const typedName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `may have at most ${max} characters`)
+    .superRefine((s, ctx) => {
+      const problem = lineProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 const lang = z.enum(['it', 'en'], 'must be it or en');
 const email = z
   .string()
@@ -51,7 +64,7 @@ export const playerInput = z.object({
   email,
   // English unless the game says otherwise: the README and the CLI are in English (issue 7).
   lang: lang.default('en'),
-  name: z.string().trim().min(1).max(100).optional(),
+  name: typedName(100).optional(),
   /** Deadlines in this player's mail are shown in this zone; the game's when absent. */
   timeZone: timeZone.optional(),
 });
@@ -59,7 +72,7 @@ export type PlayerInput = z.input<typeof playerInput>;
 
 export const createGameInput = z
   .object({
-    name: z.string().trim().min(1).max(80),
+    name: typedName(80),
     map: z.literal('classic', { error: 'the only map is "classic"' }).default('classic'),
     /** In R-SETUP-1 order: the first plays the first faction, and so on. R-SETUP-5: at least 4. */
     players: z.array(playerInput).min(4, 'a game needs at least 4 players (R-SETUP-5)'),

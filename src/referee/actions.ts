@@ -17,6 +17,7 @@ import { gameThread } from '../games/thread.ts';
 import { formatInstant } from '../games/time-format.ts';
 import { privateAddress, welcomeMail, type MailAddressing } from '../games/welcome.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
+import { cleanText } from '../text/typed-text.ts';
 import { RefereeError } from './errors.ts';
 
 export interface ActionContext {
@@ -35,7 +36,7 @@ export const MAX_REASON_LENGTH = 1000;
 
 /** A reason is required, one paragraph, and bounded: it goes into mail and the audit log. */
 export function checkReason(raw: unknown): string {
-  const reason = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : '';
+  const reason = typeof raw === 'string' ? cleanText(raw).replace(/\s+/g, ' ').trim() : '';
   if (reason === '') throw new RefereeError('invalid-input', 'every action needs a reason');
   if (reason.length > MAX_REASON_LENGTH) throw new RefereeError('invalid-input', `a reason may have at most ${MAX_REASON_LENGTH} characters`);
   return reason;

@@ -87,6 +87,8 @@ export const webTexts = defineTexts({
     calendarOrdersNote: (turn: number, status: string) => `Scadenza degli ordini del turno ${turn} (${status}).`,
     calendarDeclaration: (game: string, turn: number) => `${game}: il Cancelliere dichiara, turno ${turn}`,
     calendarDeclarationNote: (turn: number) => `Scadenza del foglio del Cancelliere del turno ${turn} (R-TURN-3).`,
+    calendarClosedEarly: (turn: number, deadline: string) => `Il turno ${turn} si è chiuso in anticipo: tutti i fogli erano arrivati (la scadenza era ${deadline}).`,
+    feedAuthor: 'La Cancelleria imperiale di Starts Foundation',
   },
   en: {
     siteName: 'Starts Foundation',
@@ -169,5 +171,7 @@ export const webTexts = defineTexts({
     calendarOrdersNote: (turn, status) => `Deadline for the orders of turn ${turn} (${status}).`,
     calendarDeclaration: (game, turn) => `${game}: the Chancellor declares, turn ${turn}`,
     calendarDeclarationNote: (turn) => `Deadline for the Chancellor's sheet of turn ${turn} (R-TURN-3).`,
+    calendarClosedEarly: (turn, deadline) => `Turn ${turn} closed early: every sheet was in (the deadline was ${deadline}).`,
+    feedAuthor: 'The Imperial Chancellery of Starts Foundation',
   },
 });
