@@ -89,6 +89,13 @@ export const webTexts = defineTexts({
     calendarDeclarationNote: (turn: number) => `Scadenza del foglio del Cancelliere del turno ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn: number, deadline: string) => `Il turno ${turn} si è chiuso in anticipo: tutti i fogli erano arrivati (la scadenza era ${deadline}).`,
     feedAuthor: 'La Cancelleria imperiale di Starts Foundation',
+    // An observer's unsubscribe page (src/http/public/unsubscribe.ts).
+    unsubscribeTitle: 'Annulla l’iscrizione',
+    unsubscribeAsk: (game: string) => `Non ricevere più gli editti della partita ${game}?`,
+    unsubscribeButton: 'Annulla l’iscrizione',
+    unsubscribeDone: (game: string) => `Non riceverai più gli editti della partita ${game}.`,
+    unsubscribeDoneAny: 'Non riceverai più gli editti di questa partita.',
+    unsubscribeInvalid: 'Questo link non è valido.',
   },
   en: {
     siteName: 'Starts Foundation',
@@ -173,5 +180,11 @@ export const webTexts = defineTexts({
     calendarDeclarationNote: (turn) => `Deadline for the Chancellor's sheet of turn ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn, deadline) => `Turn ${turn} closed early: every sheet was in (the deadline was ${deadline}).`,
     feedAuthor: 'The Imperial Chancellery of Starts Foundation',
+    unsubscribeTitle: 'Unsubscribe',
+    unsubscribeAsk: (game) => `Stop receiving the edicts of the game ${game}?`,
+    unsubscribeButton: 'Unsubscribe',
+    unsubscribeDone: (game) => `You will receive no more edicts of the game ${game}.`,
+    unsubscribeDoneAny: 'You will receive no more edicts of this game.',
+    unsubscribeInvalid: 'This link is not valid.',
   },
 });
