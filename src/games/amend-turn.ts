@@ -26,6 +26,7 @@ import { cleanText } from '../text/typed-text.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface Amendment {
   gameId: string;
@@ -47,7 +48,7 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, a.gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${a.gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(a.gameId));
     const turn = await lockTurn(tx, a.gameId, a.turn);
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `turn ${a.turn} of ${game.id} has not been adjudicated`);
     const next = await lockTurn(tx, a.gameId, a.turn + 1);
@@ -108,7 +109,7 @@ export async function rollBackTurn(db: Db, gameId: string, typedReason: string, 
   if (newDeadline <= now) throw new GameError('invalid-input', 'the re-opened turn needs a deadline in the future', 'deadline');
   await db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(gameId));
     const last = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
     const turn = last >= 1 ? await lockTurn(tx, gameId, last) : null;
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `game ${gameId} has no closed turn to roll back`);

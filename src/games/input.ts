@@ -18,6 +18,9 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/** A value quoted in an error as typed: bare when plain (Mars/Olympus), in quotes otherwise ("sun 25:00"). */
+const shown = (v: unknown): string => (typeof v === 'string' && /^[\w/+:.@-]+$/.test(v) ? v : JSON.stringify(v));
+
 const canonicalZone = (tz: string) => new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
 
 /**
@@ -29,7 +32,7 @@ const timeZone = z
   .string()
   .trim()
   .superRefine((tz, ctx) => {
-    if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: 'is not a time zone (write it like Europe/Rome)' });
+    if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: `${shown(tz)} is not a time zone (write it like Europe/Rome)` });
     else if (canonicalZone(tz).toLowerCase() !== tz.toLowerCase())
       ctx.addIssue({ code: 'custom', message: `${tz} is another name for ${canonicalZone(tz)}: write that, or your own city's zone (like Europe/Rome)` });
   })
@@ -51,7 +54,7 @@ const lang = z.enum(['it', 'en'], 'must be it or en');
 const email = z
   .string()
   .trim()
-  .pipe(z.email('is not an e-mail address'))
+  .pipe(z.email({ error: (issue) => `${shown(issue.input)} is not an e-mail address` }))
   .transform((e) => e.toLowerCase());
 const minutes = (min: number, max = WEEK_MINUTES - 1) =>
   z
@@ -79,7 +82,9 @@ export const createGameInput = z
     timeZone,
     weeklyDeadline: z
       .string()
-      .refine((t) => parseWeekly(t) !== null, 'is not a weekly time (write it like "sun 20:00")')
+      .superRefine((t, ctx) => {
+        if (parseWeekly(t) === null) ctx.addIssue({ code: 'custom', message: `${shown(t)} is not a weekly time (write it like "sun 20:00")` });
+      })
       .transform((t) => formatWeekly(parseWeekly(t)!)),
     declarationLeadMinutes: minutes(0).default(1440),
     reminderMinutes: z

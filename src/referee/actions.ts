@@ -19,6 +19,7 @@ import { privateAddress, welcomeMail, type MailAddressing } from '../games/welco
 import { refereeTexts } from '../text/referee-mail.ts';
 import { cleanText } from '../text/typed-text.ts';
 import { RefereeError } from './errors.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface ActionContext {
   /** `referee:<email>` or `cli:<user>`. */
@@ -44,7 +45,7 @@ export function checkReason(raw: unknown): string {
 
 async function lockedGame(tx: Db, gameId: string): Promise<Game> {
   const game = await lockGame(tx, gameId);
-  if (!game) throw new RefereeError('no-game', `there is no game ${JSON.stringify(gameId)}`);
+  if (!game) throw new RefereeError('no-game', noSuchGame(gameId));
   return game;
 }
 
