@@ -93,3 +93,6 @@ export class AppError extends Error {
     super(message, options);
   }
 }
+
+/** An unknown game, said the same way by every command and the console's actions. */
+export const noSuchGame = (id: string): string => `there is no game ${JSON.stringify(id)} (sf game list shows them)`;

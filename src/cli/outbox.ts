@@ -38,7 +38,9 @@ const list: Leaf = {
     const limit = wholeNumber('limit', 'mails', typeof p.values.limit === 'string' ? p.values.limit : undefined);
     if (limit === 0) throw new UsageError('--limit must be at least 1');
     const game = typeof p.values.game === 'string' ? p.values.game : undefined;
-    const mails = (await perform('sf outbox list', 'outbox.list', { gameId: game, status, limit })) as OutboxView[];
+    const { mails, total } = (await perform('sf outbox list', 'outbox.list', { gameId: game, status, limit })) as { mails: OutboxView[]; total: number };
+    // On stderr, so that --json stays the list itself.
+    if (total > mails.length) process.stderr.write(`showing the newest ${mails.length} of ${total} mails: --limit ${total} shows them all\n`);
     if (p.values.json) {
       out(JSON.stringify(mails, null, 2));
       return 0;

@@ -10,7 +10,7 @@ import { findGame, listGames, type Game } from '../db/games.ts';
 import { listOutbox, type OutboxMail } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { listTurns } from '../db/turns.ts';
-import { AppError } from '../errors.ts';
+import { AppError, noSuchGame } from '../errors.ts';
 import { createGame, GameError, joinGame, privateAddress, type GamesContext } from '../games/index.ts';
 import { replayTurns } from '../games/replay.ts';
 import type { ArrivedMail, Received } from '../mail/intake/receive.ts';
@@ -96,7 +96,7 @@ const gamesContext = (ctx: OperationContext): GamesContext => ({
 
 async function mustFindGame(db: Db, id: string): Promise<Game> {
   const game = await findGame(db, id);
-  if (!game) throw new OperationError('no-game', `there is no game ${id} (sf game list shows them)`);
+  if (!game) throw new OperationError('no-game', noSuchGame(id));
   return game;
 }
 
@@ -148,7 +148,7 @@ export const operations = {
     args: z.object({ gameId: str, email: str, lang: z.enum(['it', 'en']).optional() }),
     async run(ctx, { gameId, email, lang }) {
       const game = await findGame(ctx.db, gameId.trim().toLowerCase());
-      if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+      if (!game) throw new GameError('no-game', noSuchGame(gameId));
       if (!z.email().safeParse(email.trim()).success) throw new GameError('invalid-input', `${email} is not an e-mail address`, 'email');
       const o = await addObserver(ctx.db, game.id, email, lang ?? 'en');
       return { game: game.id, email: o.email };
@@ -186,7 +186,8 @@ export const operations = {
     args: z.object({ gameId: str.optional(), status: z.enum(['pending', 'sent', 'failed']).optional(), limit: int.min(1).default(50) }),
     async run(ctx, { gameId, status, limit }) {
       const rows = (await listOutbox(ctx.db, gameId === undefined ? {} : { gameId })).filter((m) => status === undefined || m.status === status);
-      return rows.slice(-limit).map(outboxView); // the newest `limit`, oldest first
+      // The newest `limit`, oldest first, and how many there are: a list cut short says so.
+      return { mails: rows.slice(-limit).map(outboxView), total: rows.length };
     },
   }),
   'turn.replay': op({

@@ -3,10 +3,13 @@
 // running service is asked over its control socket; with no service, the command takes the
 // lock, opens the database, runs the operation, closes and lets go — waiting, with one line on
 // stderr, while another command holds it.
+import { stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { describeStartupError, StartupError } from '../startup-errors.ts';
 import { receiveMail } from '../mail/intake/receive.ts';
 import { intakeDeps } from '../service.ts';
 import { DatabaseBusyError, describeOwner, lockDatabase, ownerAlive, type DbOwner } from './db-lock.ts';
@@ -35,7 +38,11 @@ function cliActor(): string {
 
 /** Runs the operation here, on a database this process may open. */
 async function runHere(config: Config, name: string, args: unknown, log: Logger): Promise<unknown> {
-  const database = await openDatabase(config);
+  // A database that cannot be opened is said as `sf serve` says it, naming the variable to change
+  // (DATABASE_URL, DATA_DIR), not as the driver's ECONNREFUSED.
+  const database = await openDatabase(config).catch((err: unknown) => {
+    throw new StartupError(describeStartupError(err, config));
+  });
   try {
     const deps = intakeDeps(config, database, log);
     return await runOperation({ db: database.db, config, log, actor: cliActor(), receive: (m) => receiveMail(deps, m) }, name, args);
@@ -54,8 +61,18 @@ async function serviceAnswers(file: string): Promise<boolean> {
   }
 }
 
+/** DATA_DIR must be a directory (or not exist yet): a file there is said so, not as the socket's ENOTDIR. */
+async function checkDataDir(dir: string): Promise<void> {
+  const info = await stat(dir).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'ENOTDIR') throw new AppError('config', `DATA_DIR ${dir} lies below a file, not a directory: set DATA_DIR to a directory`);
+    return null;
+  });
+  if (info && !info.isDirectory()) throw new AppError('config', `DATA_DIR ${dir} is a file, not a directory: set DATA_DIR to a directory`);
+}
+
 export async function performOperation(config: Config, name: string, args: unknown, opts: RunOptions): Promise<unknown> {
   if (config.database.kind !== 'pglite' || config.database.dataDir.includes('://')) return runHere(config, name, args, opts.log);
+  await checkDataDir(config.dataDir);
   const dbDir = config.database.dataDir;
   const file = socketPath(config.dataDir);
   const say = opts.say ?? ((line: string) => process.stderr.write(`${line}\n`));

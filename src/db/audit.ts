@@ -1,5 +1,5 @@
 // The audit log: every change a person made, written by the same transaction as the change.
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { auditLog } from './schema.ts';
 
@@ -30,4 +30,13 @@ export async function listAudit(db: Db, filter: { gameId?: string; action?: stri
     .where(and(...where))
     .orderBy(desc(auditLog.id))
     .limit(filter.limit ?? 100);
+}
+
+/** How many of a game's audit entries are one of `actions` (e.g. every time its deadlines moved). */
+export async function countAudit(db: Db, gameId: string, actions: readonly string[]): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.gameId, gameId), inArray(auditLog.action, [...actions])));
+  return row?.n ?? 0;
 }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { observers } from './schema.ts';
+import { games, observers } from './schema.ts';
 
 export type Observer = typeof observers.$inferSelect;
 
@@ -29,4 +29,15 @@ export async function unsubscribe(db: Db, token: string, at: Date = new Date()):
     .where(and(eq(observers.token, token), isNull(observers.unsubscribedAt)))
     .returning({ id: observers.id });
   return rows.length > 0;
+}
+
+/** The subscription a link's token names, with its game's name, or null. */
+export async function observerByToken(db: Db, token: string): Promise<{ lang: 'it' | 'en'; gameName: string } | null> {
+  const [row] = await db
+    .select({ lang: observers.lang, gameName: games.name })
+    .from(observers)
+    .innerJoin(games, eq(games.id, observers.gameId))
+    .where(eq(observers.token, token))
+    .limit(1);
+  return row ?? null;
 }

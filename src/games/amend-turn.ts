@@ -22,9 +22,11 @@ import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
+import { cleanText } from '../text/typed-text.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface Amendment {
   gameId: string;
@@ -40,12 +42,13 @@ export interface Amendment {
 }
 
 export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promise<{ version: number }> {
-  const reason = a.reason.trim();
+  const reason = cleanText(a.reason).trim();
   if (!reason) throw new GameError('invalid-input', 'an amendment needs a reason (R-EDICT-3)', 'reason');
+  const corrected = Object.entries(a.correctedSheets ?? {}).map(([f, text]) => [f, cleanText(text)] as const);
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, a.gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${a.gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(a.gameId));
     const turn = await lockTurn(tx, a.gameId, a.turn);
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `turn ${a.turn} of ${game.id} has not been adjudicated`);
     const next = await lockTurn(tx, a.gameId, a.turn + 1);
@@ -58,7 +61,13 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     if (!previous) throw new GameError('turn-closed', `turn ${a.turn} has no edict`);
     const ids = Object.values((previous.sheetIds ?? {}) as Record<string, number>);
     const texts: Record<string, string> = Object.fromEntries((await sheetsById(tx, ids)).map((s) => [s.faction, s.text]));
-    for (const [f, text] of Object.entries(a.correctedSheets ?? {})) texts[f] = text;
+    // A sheet only for a faction in play that turn: any other name ('zzz', '__proto__') would publish
+    // a new edict version, to every player, that changes nothing.
+    for (const [f] of corrected) {
+      if (!turn.state.factions.includes(f))
+        throw new GameError('invalid-input', `${JSON.stringify(f)} is not a faction in play in turn ${a.turn} (${turn.state.factions.join(', ')})`, 'faction');
+    }
+    for (const [f, text] of corrected) texts[f] = text;
     const board = boardFor(game.map);
     const choices: AdjudicationChoices = { advances: a.advances ?? {} };
     const { state: after, edict } = adjudicate(board, turn.state, texts, choices);
@@ -95,13 +104,14 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
  * removed (its sheets with it: they answered a position that no longer stands), everyone is told.
  * The withdrawn edict stays in the archive; the turn's next close publishes the next version.
  */
-export async function rollBackTurn(db: Db, gameId: string, reason: string, newDeadline: Date, ctx: GamesContext): Promise<void> {
+export async function rollBackTurn(db: Db, gameId: string, typedReason: string, newDeadline: Date, ctx: GamesContext): Promise<void> {
+  const reason = cleanText(typedReason);
   if (!reason.trim()) throw new GameError('invalid-input', 'a roll-back needs a reason', 'reason');
   const now = ctx.now?.() ?? new Date();
   if (newDeadline <= now) throw new GameError('invalid-input', 'the re-opened turn needs a deadline in the future', 'deadline');
   await db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(gameId));
     const last = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
     const turn = last >= 1 ? await lockTurn(tx, gameId, last) : null;
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `game ${gameId} has no closed turn to roll back`);

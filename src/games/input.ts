@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { classicMap, type Board } from '../adjudicator/map.ts';
 import { formatWeekly, isTimeZone, parseWeekly } from './deadline.ts';
 import { GameError } from './errors.ts';
+import { lineProblem } from '../text/typed-text.ts';
 
 const WEEK_MINUTES = 7 * 24 * 60;
 
@@ -17,6 +18,9 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/** A value quoted in an error as typed: bare when plain (Mars/Olympus), in quotes otherwise ("sun 25:00"). */
+const shown = (v: unknown): string => (typeof v === 'string' && /^[\w/+:.@-]+$/.test(v) ? v : JSON.stringify(v));
+
 const canonicalZone = (tz: string) => new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
 
 /**
@@ -28,17 +32,29 @@ const timeZone = z
   .string()
   .trim()
   .superRefine((tz, ctx) => {
-    if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: 'is not a time zone (write it like Europe/Rome)' });
+    if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: `${shown(tz)} is not a time zone (write it like Europe/Rome)` });
     else if (canonicalZone(tz).toLowerCase() !== tz.toLowerCase())
       ctx.addIssue({ code: 'custom', message: `${tz} is another name for ${canonicalZone(tz)}: write that, or your own city's zone (like Europe/Rome)` });
   })
   .transform(canonicalZone);
 
+/** A name shown to others (D-INPUT-1): one line of text, without controls or direction overrides. */
+const typedName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `may have at most ${max} characters`)
+    .superRefine((s, ctx) => {
+      const problem = lineProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 const lang = z.enum(['it', 'en'], 'must be it or en');
 const email = z
   .string()
   .trim()
-  .pipe(z.email('is not an e-mail address'))
+  .pipe(z.email({ error: (issue) => `${shown(issue.input)} is not an e-mail address` }))
   .transform((e) => e.toLowerCase());
 const minutes = (min: number, max = WEEK_MINUTES - 1) =>
   z
@@ -51,7 +67,7 @@ export const playerInput = z.object({
   email,
   // English unless the game says otherwise: the README and the CLI are in English (issue 7).
   lang: lang.default('en'),
-  name: z.string().trim().min(1).max(100).optional(),
+  name: typedName(100).optional(),
   /** Deadlines in this player's mail are shown in this zone; the game's when absent. */
   timeZone: timeZone.optional(),
 });
@@ -59,14 +75,16 @@ export type PlayerInput = z.input<typeof playerInput>;
 
 export const createGameInput = z
   .object({
-    name: z.string().trim().min(1).max(80),
+    name: typedName(80),
     map: z.literal('classic', { error: 'the only map is "classic"' }).default('classic'),
     /** In R-SETUP-1 order: the first plays the first faction, and so on. R-SETUP-5: at least 4. */
     players: z.array(playerInput).min(4, 'a game needs at least 4 players (R-SETUP-5)'),
     timeZone,
     weeklyDeadline: z
       .string()
-      .refine((t) => parseWeekly(t) !== null, 'is not a weekly time (write it like "sun 20:00")')
+      .superRefine((t, ctx) => {
+        if (parseWeekly(t) === null) ctx.addIssue({ code: 'custom', message: `${shown(t)} is not a weekly time (write it like "sun 20:00")` });
+      })
       .transform((t) => formatWeekly(parseWeekly(t)!)),
     declarationLeadMinutes: minutes(0).default(1440),
     reminderMinutes: z

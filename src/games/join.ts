@@ -12,6 +12,7 @@ import { nextWeeklyDeadline } from './deadline.ts';
 import { GameError } from './errors.ts';
 import { boardFor, joinGameInput, parseInput, type JoinGameInput } from './input.ts';
 import { welcomeMail } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface JoinedGame {
   game: Game;
@@ -25,7 +26,7 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
   return db.transaction(async (tx) => {
     // Locks in the order game, then turn (see lockGame): joins of one game queue up here.
     const game = await lockGame(tx, input.gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${input.gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(input.gameId));
     if (game.status === 'finished') throw new GameError('game-finished', `game ${game.id} is over`);
     const board = boardFor(game.map);
 

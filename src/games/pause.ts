@@ -15,6 +15,7 @@ import { declarationDeadlineOf } from './schedule.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export async function pauseGame(db: Db, gameId: string, reason: string, ctx: GamesContext): Promise<void> {
   const now = ctx.now?.() ?? new Date();
@@ -45,7 +46,7 @@ export async function resumeGame(db: Db, gameId: string, reason: string, ctx: Ga
 
 async function locked(tx: Db, gameId: string): Promise<Game> {
   const game = await lockGame(tx, gameId);
-  if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+  if (!game) throw new GameError('no-game', noSuchGame(gameId));
   return game;
 }
 

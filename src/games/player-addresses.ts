@@ -15,6 +15,7 @@ import { GameError } from './errors.ts';
 import { parseInput, playerInput } from './input.ts';
 import { gameThread } from './thread.ts';
 import { privateAddress } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 /** D-SEAT-3: enough for home, work and a phone; a bound on what a mistake or a prank can add. */
 export const MAX_ADDRESSES = 5;
@@ -35,7 +36,7 @@ export async function changePlayerAddress(db: Db, gameId: string, faction: strin
   const { email } = parseInput(emailOnly, { email: rawEmail });
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(gameId));
     if (game.status === 'finished') throw new GameError('game-finished', `game ${game.id} is over`);
     const player = (await listPlayers(tx, game.id)).find((p) => p.faction === faction);
     if (!player) throw new GameError('invalid-input', `game ${game.id} has no player for ${faction}`, 'faction');

@@ -20,6 +20,7 @@ import { endAbsences } from './absence-record.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface RemovedPlayer {
   /** The vacant seat, as it now stands. */
@@ -36,7 +37,7 @@ export async function removePlayer(db: Db, gameId: string, faction: string, reas
     // Lock order everywhere: game, then turn. Holding the turn keeps intake from adding a sheet
     // for this seat while it empties (intake locks the turns of the games it writes to).
     const game = await lockGame(tx, gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(gameId));
     if (game.status === 'finished') throw new GameError('game-finished', `game ${game.id} is over`);
     await lockTurn(tx, game.id, game.currentTurn);
     const seats = await listSeats(tx, game.id);

@@ -19,13 +19,14 @@ import { endAbsences } from './absence-record.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { welcomeMail } from './welcome.ts';
+import { noSuchGame } from '../errors.ts';
 
 export async function replacePlayer(db: Db, gameId: string, faction: string, substitute: PlayerInput, reason: string, ctx: GamesContext): Promise<Player> {
   if (!reason.trim()) throw new GameError('invalid-input', 'a replacement needs a reason', 'reason');
   const input = parseInput(playerInput, substitute);
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
-    if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+    if (!game) throw new GameError('no-game', noSuchGame(gameId));
     if (game.status === 'finished') throw new GameError('game-finished', `game ${game.id} is over`);
     const seats = await listSeats(tx, game.id);
     const old = seats.find((p) => p.faction === faction);

@@ -12,6 +12,7 @@ import { sheetsById } from '../db/sheets.ts';
 import { listTurns } from '../db/turns.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface ReplayedTurn {
   turn: number;
@@ -30,7 +31,7 @@ export interface Replay {
 
 export async function replayTurns(db: Db, gameId: string): Promise<Replay> {
   const game = await findGame(db, gameId);
-  if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
+  if (!game) throw new GameError('no-game', noSuchGame(gameId));
   const board = boardFor(game.map);
   const turns = new Map((await listTurns(db, gameId)).map((t) => [t.number, t]));
   const out: ReplayedTurn[] = [];

@@ -6,10 +6,11 @@ import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { healthRoutes, type StuckLoops } from './health.ts';
+import { siteNotFound } from './not-found.ts';
 import { lazyChildLogger, OneLineRequestLog } from './request-log.ts';
 import { refereeConsole, type RefereeConsoleOptions } from './referee/plugin.ts';
 import { publicRoutes } from './public/index.ts';
-import { securityHooks } from './security.ts';
+import { RefusedRequest, securityHooks } from './security.ts';
 import { startingGate } from './starting.ts';
 import { statusRoutes } from './status.ts';
 
@@ -60,7 +61,8 @@ export async function buildApp(opts: {
   } else {
     app.decorate('db', db);
   }
-  securityHooks(app);
+  securityHooks(app, { hsts: opts.publicUrl?.startsWith('https:') ?? false });
+  siteNotFound(app);
   if (typeof db === 'function') startingGate(app, () => db() !== null);
   // One error handler: no error shows internals, or echoes what the request sent (a 4xx message
   // from Fastify may quote the URL), to the browser.
@@ -68,7 +70,9 @@ export async function buildApp(opts: {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ err: err.message, status }, 'request refused');
-    void reply.code(status).send({ error: status >= 500 ? 'internal error' : (STATUS_CODES[status] ?? 'bad request').toLowerCase() });
+    // A refusal of ours says what to change; any other shows only its status's name.
+    const message = err instanceof RefusedRequest ? err.message : (STATUS_CODES[status] ?? 'bad request').toLowerCase();
+    void reply.code(status).send({ error: status >= 500 ? 'internal error' : message });
   });
   await app.register(healthRoutes, { stuck: opts.stuck });
   await app.register(statusRoutes);

@@ -8,6 +8,7 @@ import { findGame, type Game } from '../db/games.ts';
 import { gameReferees, games, referees, refereeSessions } from '../db/schema.ts';
 import { RefereeError } from './errors.ts';
 import { dummyHash, hashPassword, oneTimePassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { noSuchGame } from '../errors.ts';
 
 export type Referee = typeof referees.$inferSelect;
 /** What may leave this module: never the hash. */
@@ -70,7 +71,7 @@ export async function assignReferee(db: Db, rawGameId: string, rawEmail: string,
   const gameId = rawGameId.trim().toLowerCase();
   return db.transaction(async (tx) => {
     const game = await findGame(tx, gameId);
-    if (!game) throw new RefereeError('no-game', `there is no game ${JSON.stringify(gameId)} (sf game list shows them)`);
+    if (!game) throw new RefereeError('no-game', noSuchGame(gameId));
     const referee = await findRefereeByEmail(tx, email);
     if (!referee) throw new RefereeError('no-referee', `${email} is not a referee (sf referee add creates one)`);
     const [row] = await tx.insert(gameReferees).values({ gameId, refereeId: referee.id }).onConflictDoNothing().returning();

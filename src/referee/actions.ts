@@ -17,7 +17,9 @@ import { gameThread } from '../games/thread.ts';
 import { formatInstant } from '../games/time-format.ts';
 import { privateAddress, welcomeMail, type MailAddressing } from '../games/welcome.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
+import { cleanText } from '../text/typed-text.ts';
 import { RefereeError } from './errors.ts';
+import { noSuchGame } from '../errors.ts';
 
 export interface ActionContext {
   /** `referee:<email>` or `cli:<user>`. */
@@ -35,7 +37,7 @@ export const MAX_REASON_LENGTH = 1000;
 
 /** A reason is required, one paragraph, and bounded: it goes into mail and the audit log. */
 export function checkReason(raw: unknown): string {
-  const reason = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : '';
+  const reason = typeof raw === 'string' ? cleanText(raw).replace(/\s+/g, ' ').trim() : '';
   if (reason === '') throw new RefereeError('invalid-input', 'every action needs a reason');
   if (reason.length > MAX_REASON_LENGTH) throw new RefereeError('invalid-input', `a reason may have at most ${MAX_REASON_LENGTH} characters`);
   return reason;
@@ -43,7 +45,7 @@ export function checkReason(raw: unknown): string {
 
 async function lockedGame(tx: Db, gameId: string): Promise<Game> {
   const game = await lockGame(tx, gameId);
-  if (!game) throw new RefereeError('no-game', `there is no game ${JSON.stringify(gameId)}`);
+  if (!game) throw new RefereeError('no-game', noSuchGame(gameId));
   return game;
 }
 

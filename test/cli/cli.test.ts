@@ -209,3 +209,82 @@ describe('the real entry point', () => {
     expect(bad.stderr).toBe('sf: unknown command "gmae"; the commands are serve, game, turn, ingest, outbox, mail, referee, adjudicate (see sf --help)\n');
   }, 60_000);
 });
+
+describe('bad values and settings are named (exit 2, or 1 for a database away)', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const k of ['DATA_DIR', 'DATABASE_URL', 'DATABASE_CONNECT_RETRY_SECONDS']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+  const players = 'a@x.org,b@x.org,c@x.org,d@x.org';
+  const useDir = () => {
+    const dir = mkdtempSync(join(tmp, 'data-'));
+    process.env.DATA_DIR = dir;
+    delete process.env.DATABASE_URL;
+    return dir;
+  };
+
+  it('says which value is not a zone, a weekly time or an address', async () => {
+    useDir();
+    const cases: Array<[string[], string]> = [
+      [['--tz', 'Mars/Olympus', '--deadline', 'sun 20:00', '--players', players], '--tz: Mars/Olympus is not a time zone'],
+      [['--tz', 'Europe/Rome', '--deadline', 'sun 25:00', '--players', players], '--deadline: "sun 25:00" is not a weekly time'],
+      [['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', 'a@x.org,bad,c@x.org,d@x.org'], '--players (player 2): bad is not an e-mail address'],
+      [['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', players, '--player-tz', 'Mars/X,,,'], '--player-tz (player 1): Mars/X is not a time zone'],
+    ];
+    for (const [args, message] of cases) {
+      stderr = '';
+      const r = await sf('game', 'create', '--name', 'Named', ...args);
+      expect(r.code, message).toBe(2);
+      expect(r.stderr, message).toContain(message);
+    }
+  }, 120_000);
+
+  it('an unknown game is said one way by every command', async () => {
+    useDir();
+    for (const args of [['game', 'show', 'nope'], ['game', 'join', 'nope', 'e@x.org'], ['referee', 'pause', 'nope', '--reason', 'x'], ['turn', 'replay', 'nope']]) {
+      stderr = '';
+      const r = await sf(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/: there is no game "nope" \(sf game list shows them\)\n$/);
+    }
+  }, 120_000);
+
+  it('a DATA_DIR that is a file, or below one, is said so', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, '');
+    for (const [dir, says] of [[file, 'is a file, not a directory'], [join(file, 'sub'), 'lies below a file']] as const) {
+      process.env.DATA_DIR = dir;
+      stderr = '';
+      const r = await sf('game', 'list');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`sf game list: DATA_DIR ${dir} ${says}`);
+      expect(r.stderr).toContain('set DATA_DIR to a directory');
+    }
+  });
+
+  it('an unreachable DATABASE_URL is named, not a bare ECONNREFUSED', async () => {
+    process.env.DATABASE_URL = 'postgres://sf@127.0.0.1:1/sf';
+    process.env.DATABASE_CONNECT_RETRY_SECONDS = '0';
+    const r = await sf('game', 'list');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sf game list: database unreachable at 127\.0\.0\.1:1\/sf \(ECONNREFUSED\): start PostgreSQL, or set DATABASE_URL/);
+  }, 60_000);
+
+  it('sf outbox list says when it shows only part of the list, and how to see the rest', async () => {
+    useDir();
+    expect((await sf('game', 'create', '--name', 'Listed', '--players', players, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00')).code).toBe(0);
+    stdout = stderr = '';
+    const all = await sf('outbox', 'list', '--json');
+    const total = (JSON.parse(all.stdout) as unknown[]).length;
+    expect(total).toBeGreaterThanOrEqual(4); // a welcome to each player
+    expect(all.stderr).toBe('');
+    stdout = stderr = '';
+    const cut = await sf('outbox', 'list', '--limit', '2');
+    expect(cut.code).toBe(0);
+    expect(cut.stdout.trim().split('\n')).toHaveLength(2);
+    expect(cut.stderr).toBe(`showing the newest 2 of ${total} mails: --limit ${total} shows them all\n`);
+  }, 120_000);
+});

@@ -132,7 +132,7 @@ describe('with the service running', () => {
     expect(empty.stderr).toBe('sf game create: --name: must not be empty\n');
     const noGame = await sf('game', 'show', 'nowhere');
     expect(noGame.code).toBe(2);
-    expect(noGame.stderr).toBe('sf game show: there is no game nowhere (sf game list shows them)\n');
+    expect(noGame.stderr).toBe('sf game show: there is no game "nowhere" (sf game list shows them)\n');
   });
 
   it('a second service on the same DATA_DIR refuses at once with one line', async () => {

@@ -413,6 +413,21 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await findTurn(db, game.id, 2))!.state.factions).toContain('merchants');
     });
 
+    it('a corrected sheet for a faction not in play is refused, and nothing is published', async () => {
+      const id = await contestedGame('Amend Unknown');
+      for (const faction of ['zzz', '__proto__', 'constructor'])
+        await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'typo', correctedSheets: JSON.parse(`{"${faction}": "H: Sith"}`) as Record<string, string> }, ctx))
+          .rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining(`"${faction}" is not a faction in play in turn 1`) });
+      expect((await listEdicts(db, id)).map((e) => e.version)).toEqual([1]);
+      expect(await listOutbox(db, { gameId: id, kind: 'edict-amended' })).toHaveLength(0);
+    });
+
+    it('a reason and a corrected sheet lose their control characters (D-INPUT-1)', async () => {
+      const id = await contestedGame('Amend Controls');
+      await amendTurn(db, { gameId: id, turn: 1, reason: 'mis\u0000read\u202E \uFFFEsheet\u0007', correctedSheets: { aristocrats: '\u0000\r\n' } }, ctx);
+      expect((await listEdicts(db, id))[1]!.reason).toBe('misread sheet');
+    });
+
     it('rolls back the last closed turn: it re-opens with its sheets, players told; closing it again publishes the next version', async () => {
       clock.set(START);
       const { game } = await createGame(db, input('Roll Back'), ctx);

@@ -66,3 +66,28 @@ describe('sf mail inspect', () => {
     }
   }, 60_000);
 });
+
+describe('sf mail inspect reads commands as intake does', () => {
+  it('STATUS (and STATO as the subject of an empty mail) is a command, not "not an order I understand"', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(path.join(tmpdir(), 'sf-inspect-'));
+    const mail = (subject: string, body: string) =>
+      `From: Anna <anna@example.com>\r\nTo: orders+k7Q2-x9Pm@sf.example\r\nSubject: ${subject}\r\nMessage-ID: <s1@example.com>\r\nDate: Thu, 26 Nov 2026 10:00:00 +0000\r\n\r\n${body}\r\n`;
+    const cases = [
+      ['status.eml', mail('[SF andromeda]', 'STATUS'), 'status'],
+      ['stato.eml', mail('Re: [SF andromeda] stato', ''), 'status'],
+      ['help.eml', mail('[SF andromeda]', 'aiuto'), 'help'],
+      ['sheet.eml', mail('[SF andromeda]', 'B2-C3'), null],
+    ] as const;
+    for (const [name, text, command] of cases) {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      const { code, stdout } = await sf('mail', 'inspect', file, '--domain', 'sf.example');
+      expect(code).toBe(0);
+      const out = JSON.parse(stdout) as { command: string | null; problems: { code: string }[] };
+      expect(out.command, name).toBe(command);
+      if (command) expect(out.problems, name).toEqual([]);
+    }
+  }, 120_000);
+});

@@ -10,6 +10,20 @@ import { RenderCache, safeJson, sendRendered } from '../web/respond.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const error = { type: 'object', properties: { error: { type: 'string' } } } as const;
+/**
+ * Every status a route answers besides 200 (a client generated from the spec handles each): 304 to
+ * a matching If-None-Match, 503 while the service is starting, and for a route with parameters 400
+ * when one does not have its shape (`/turns/abc`) and 404 when nothing has that name.
+ */
+const always = {
+  304: { description: 'Not modified: the ETag sent in If-None-Match still holds', type: 'null' },
+  503: { description: 'The service is starting: try again in a moment', ...error },
+} as const;
+const withParams = {
+  ...always,
+  400: { description: 'A parameter does not have its shape', ...error },
+  404: { description: 'No such game, turn or version', ...error },
+} as const;
 const gameParam = { type: 'string', pattern: GAME_ID.source, description: 'The game id (a slug)' } as const;
 const numberParam = { type: 'string', pattern: NUMBER.source } as const;
 const iso = { type: 'string', format: 'date-time' } as const;
@@ -84,7 +98,7 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/api/games', {
-    schema: { summary: 'Every game', response: { 200: { type: 'array', items: summary } } },
+    schema: { summary: 'Every game', response: { 200: { type: 'array', items: summary }, ...always } },
   }, (req, reply) => answer(req, reply, 'games', async () => (await gameSummaries(app.db)).map((g) => ({
     id: g.id, name: g.name, status: g.status, turn: g.turn,
     deadline: g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? g.deadline.toISOString() : null,
@@ -92,14 +106,14 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
   }))));
 
   app.get<{ Params: { game: string } }>('/api/games/:game', {
-    schema: { summary: "A game's public state", params: { type: 'object', properties: { game: gameParam } }, response: { 200: game, 404: error } },
+    schema: { summary: "A game's public state", params: { type: 'object', properties: { game: gameParam } }, response: { 200: game, ...withParams } },
   }, (req, reply) => answer(req, reply, `game ${req.params.game}`, async () => {
     const d = await loadGame(app.db, req.params.game);
     return d ? gameJson(d) : null;
   }));
 
   app.get<{ Params: { game: string } }>('/api/games/:game/edicts', {
-    schema: { summary: 'The archive: every version of every edict', params: { type: 'object', properties: { game: gameParam } }, response: { 200: { type: 'array', items: edictHeader }, 404: error } },
+    schema: { summary: 'The archive: every version of every edict', params: { type: 'object', properties: { game: gameParam } }, response: { 200: { type: 'array', items: edictHeader }, ...withParams } },
   }, (req, reply) => answer(req, reply, `edicts ${req.params.game}`, async () => {
     if (!GAME_ID.test(req.params.game)) return null;
     const list = await edictHeaders(app.db, req.params.game);
@@ -117,9 +131,9 @@ export async function apiRoutes(app: FastifyInstance, opts: PublicOptions): Prom
   };
   const turnParams = { type: 'object', properties: { game: gameParam, n: numberParam } } as const;
   app.get('/api/games/:game/turns/:n', {
-    schema: { summary: "The newest version of a turn's edict", params: turnParams, response: { 200: edictVersion, 404: error } },
+    schema: { summary: "The newest version of a turn's edict", params: turnParams, response: { 200: edictVersion, ...withParams } },
   }, oneEdict);
   app.get('/api/games/:game/turns/:n/v/:k', {
-    schema: { summary: "One version of a turn's edict (a permanent link, R-EDICT-3)", params: { type: 'object', properties: { ...turnParams.properties, k: numberParam } }, response: { 200: edictVersion, 404: error } },
+    schema: { summary: "One version of a turn's edict (a permanent link, R-EDICT-3)", params: { type: 'object', properties: { ...turnParams.properties, k: numberParam } }, response: { 200: edictVersion, ...withParams } },
   }, oneEdict);
 }

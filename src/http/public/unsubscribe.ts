@@ -1,31 +1,49 @@
 // An observer's unsubscribe link (issue 9): GET shows one button, POST ends the subscription —
 // also as RFC 8058's one-click POST that mail clients send from the List-Unsubscribe-Post header.
-// A GET never unsubscribes: link checkers and mail scanners follow links.
-import type { FastifyInstance } from 'fastify';
-import { unsubscribe } from '../../db/observers.ts';
-import { escapeHtml } from '../html.ts';
+// A GET never unsubscribes: link checkers and mail scanners follow links. The page is the site's,
+// in the observer's language (the reader's when the link is unknown), and names the game.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Lang } from '../../adjudicator/types.ts';
+import { observerByToken, unsubscribe } from '../../db/observers.ts';
+import { webTexts } from '../../text/web.ts';
+import { pageLang } from '../web/lang.ts';
+import { PAGE_CSP } from '../web/respond.ts';
+import { html, type Html } from '../web/template.ts';
+import { layout } from './views.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
-const page = (body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body><main><h1>Starts Foundation</h1>${body}</main></body></html>`;
+function send(req: FastifyRequest, reply: FastifyReply, status: number, lang: Lang, body: Html) {
+  const s = webTexts[lang];
+  const path = (req.raw.url ?? '/').split('?')[0]!;
+  const page = layout({ lang, title: s.unsubscribeTitle, path }, html`<h1>${s.unsubscribeTitle}</h1>${body}`);
+  return reply.code(status).header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+}
 
 export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
   // The one-click POST carries `List-Unsubscribe=One-Click` as a form body; nothing else is read.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
   }
+  const subscription = (token: string) => (TOKEN.test(token) ? observerByToken(app.db, token) : Promise.resolve(null));
+
   app.get<{ Params: { token: string } }>('/unsubscribe/:token', async (req, reply) => {
-    if (!TOKEN.test(req.params.token)) return reply.code(404).type('text/html; charset=utf-8').send(page('<p>This link is not valid.</p>'));
-    const action = `/unsubscribe/${escapeHtml(req.params.token)}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page(`<p>Stop receiving the edicts of this game?</p><form method="post" action="${action}"><button type="submit">Unsubscribe</button></form>`));
+    const sub = await subscription(req.params.token);
+    if (!sub) {
+      const lang = pageLang(req, reply);
+      return send(req, reply, 404, lang, html`<p>${webTexts[lang].unsubscribeInvalid}</p>`);
+    }
+    const s = webTexts[sub.lang];
+    const action = `/unsubscribe/${req.params.token}`;
+    return send(req, reply, 200, sub.lang, html`<p>${s.unsubscribeAsk(sub.gameName)}</p><form method="post" action="${action}"><button type="submit">${s.unsubscribeButton}</button></form>`);
   });
   app.post<{ Params: { token: string } }>('/unsubscribe/:token', async (req, reply) => {
-    const ended = TOKEN.test(req.params.token) && (await unsubscribe(app.db, req.params.token));
-    // The same answer whether or not the token was known: it tells a guesser nothing.
+    const sub = await subscription(req.params.token);
+    const ended = sub !== null && (await unsubscribe(app.db, req.params.token));
+    // The same answer whether or not the subscription was still on; a token nobody holds gets no name.
     req.log.info({ ended }, 'observer unsubscribe');
-    return reply.type('text/html; charset=utf-8').send(page('<p>You will receive no more edicts of this game.</p>'));
+    const lang = sub?.lang ?? pageLang(req, reply);
+    const s = webTexts[lang];
+    return send(req, reply, 200, lang, html`<p>${sub ? s.unsubscribeDone(sub.gameName) : s.unsubscribeDoneAny}</p>`);
   });
 }

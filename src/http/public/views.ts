@@ -157,13 +157,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn),
     archiveHeading: s.archiveHeading,
     archive: archiveList(lang, game.id, d.archive),
-    atomHref: `/games/${game.id}/edicts.atom`,
+    atomHref: `/games/${game.id}/edicts.atom?lang=${lang}`,
     atomLabel: s.atomLabel,
-    icsHref: `/games/${game.id}/deadlines.ics`,
+    icsHref: `/games/${game.id}/deadlines.ics?lang=${lang}`,
     icsLabel: s.icsLabel,
     apiHref: `/api/games/${game.id}`,
   });
-  const head = html`<link rel="alternate" type="application/atom+xml" href="/games/${game.id}/edicts.atom" title="${s.atomLabel}">`;
+  const head = html`<link rel="alternate" type="application/atom+xml" href="/games/${game.id}/edicts.atom?lang=${lang}" title="${s.atomLabel}">`;
   return layout({ lang, title: `${game.name} — ${s.turn(turn.number)}`, path: `/games/${game.id}`, head, crumbs: [{ href: `/games/${game.id}`, label: game.name }] }, body);
 }
 

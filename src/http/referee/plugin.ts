@@ -13,6 +13,7 @@ import { actionRoutes } from './action-routes.ts';
 import { loginRoutes } from './login.ts';
 import { pageRoutes } from './pages.ts';
 import { passwordRoutes } from './password.ts';
+import { refuseNul } from '../security.ts';
 
 export interface RefereeConsoleOptions {
   /** For the mail the actions send; without it, `orders@localhost`. */
@@ -60,7 +61,9 @@ function formParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     const fields: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(body as string)) if (!Object.hasOwn(fields, k)) fields[k] = v;
-    done(null, fields);
+    const refused = refuseNul(fields);
+    if (refused) done(refused, undefined);
+    else done(null, fields);
   });
 }
 

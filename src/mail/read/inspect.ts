@@ -3,12 +3,18 @@
 import { classicMap, type Board } from '../../adjudicator/map.ts';
 import { parseSheet } from '../../adjudicator/sheet.ts';
 import type { Problem, Side } from '../../adjudicator/types.ts';
+import { readPlayerCommand } from '../../games/player-commands.ts';
 import { inBoth } from '../../text/define.ts';
 import { mailDamageTexts } from '../../text/mail-damage.ts';
 import { extractMail, type ExtractedMail, type ExtractOptions, type SheetSource } from './extract.ts';
 
 export interface InspectResult {
   automatic: boolean;
+  /**
+   * A command the mail gives (STATUS, HELP, ABSENCE), read as intake reads it; then the mail is not
+   * a sheet. `absence-dates`: an ABSENCE whose dates cannot be read.
+   */
+  command: 'status' | 'help' | 'absence' | 'absence-dates' | null;
   gameTag: string | null;
   secret: string | null;
   sheetText: string;
@@ -62,7 +68,11 @@ export function mailProblems(mail: ExtractedMail, maxBytes: number): Problem[] {
 /** Extract and parse one raw mail. Never throws. */
 export async function inspectMail(raw: Buffer, opts: ExtractOptions & { board?: Board }): Promise<InspectResult> {
   const mail = await extractMail(raw, opts);
-  const read = !mail.automatic && !mail.oversized && mail.sheetText !== '';
+  // The same reading as intake's (decidePlayerMail): a command first, else a sheet. ABSENCE dates
+  // like `1/4` are read from the day the mail was received, in UTC (no game's zone here).
+  const day = () => (mail.receivedAt ?? new Date().toISOString()).slice(0, 10);
+  const command = mail.automatic || mail.oversized ? null : (readPlayerCommand(mail.sheetText, mail.subject, day)?.kind ?? null);
+  const read = !mail.automatic && !mail.oversized && mail.sheetText !== '' && command === null;
   const sheet = read ? parseSheet(mail.sheetText, opts.board ?? classicMap()) : null;
   return {
     automatic: mail.automatic,
@@ -73,7 +83,7 @@ export async function inspectMail(raw: Buffer, opts: ExtractOptions & { board?: 
     hostility: sheet?.hostilityDeclared ? sheet.hostility : null,
     vote: sheet?.vote?.side ?? null,
     eliminate: sheet?.eliminate?.cell ?? null,
-    problems: [...mailProblems(mail, opts.maxBytes), ...(sheet?.problems ?? [])],
+    problems: command ? [] : [...mailProblems(mail, opts.maxBytes), ...(sheet?.problems ?? [])],
     normalised: sheet?.normalised ?? [],
     from: mail.from,
     fromName: mail.fromName,
@@ -83,5 +93,6 @@ export async function inspectMail(raw: Buffer, opts: ExtractOptions & { board?: 
     sheetSource: mail.sheetSource,
     oversized: mail.oversized,
     broken: mail.broken,
+    command,
   };
 }
