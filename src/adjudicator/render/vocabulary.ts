@@ -17,6 +17,17 @@ type KnownReason = (typeof KNOWN_REASONS)[number];
 export const BALLOT_NOTES = ['nmr', 'no-vote', 'imperial', 'not-in-play', 'no-planets'] as const;
 type BallotNote = (typeof BALLOT_NOTES)[number];
 
+/**
+ * The kinds of problem an edict names (R-EDICT-4: the kind and the line, never the words): the
+ * parser's (sheet-messages.ts) and the engine's (engine-messages.ts) codes that reach a declaration.
+ */
+export const PROBLEM_KINDS = [
+  'not-understood', 'unknown-faction', 'vote-imperial', 'vote-empty', 'vote-several', 'off-board',
+  'eliminate-not-cell', 'self-hostility', 'chancellor-imperial-hostility', 'hostility-not-in-play',
+  'vote-not-election', 'vote-not-in-play',
+] as const;
+type ProblemKindCode = (typeof PROBLEM_KINDS)[number];
+
 type ElectionHow = ElectionReport['how'];
 type ElectionReason = Edict['electionReasons'][number];
 type TroopRefusal = NonNullable<Edict['politics']['troopRefused']>;
@@ -54,6 +65,21 @@ const it = {
   noOrders: 'Nessun ordine: tutte le unità restano ferme (R-ORD-5).',
   imperialTag: '[Imperiali]',
   problems: 'Problemi nel foglio:',
+  problemKinds: table<ProblemKindCode, string>({
+    'not-understood': 'non è un ordine comprensibile',
+    'unknown-faction': 'fazione sconosciuta',
+    'vote-imperial': 'voto per le Truppe Imperiali',
+    'vote-empty': 'riga V: senza fazione',
+    'vote-several': 'voto per più di una fazione',
+    'off-board': 'casella fuori dalla plancia',
+    'eliminate-not-cell': 'riga E: senza una casella',
+    'self-hostility': 'ostilità verso la propria fazione',
+    'chancellor-imperial-hostility': 'il Cancelliere non può essere ostile alle Truppe Imperiali',
+    'hostility-not-in-play': 'ostilità verso una fazione non in gioco',
+    'vote-not-election': 'voto fuori da un turno di elezioni',
+    'vote-not-in-play': 'voto per una fazione non in gioco',
+  }),
+  otherProblem: 'problema',
   line: (n: number) => `riga ${n}`,
   wholeSheet: 'foglio',
   results: table<OrderResult, string>({
@@ -185,6 +211,21 @@ const en: Vocabulary = {
   noOrders: 'No orders: all units hold (R-ORD-5).',
   imperialTag: '[Imperial]',
   problems: 'Problems in the sheet:',
+  problemKinds: {
+    'not-understood': 'not an order I understand',
+    'unknown-faction': 'unknown faction',
+    'vote-imperial': 'vote for the Imperial Troops',
+    'vote-empty': 'V: line naming no faction',
+    'vote-several': 'vote for more than one faction',
+    'off-board': 'cell off the board',
+    'eliminate-not-cell': 'E: line without a cell',
+    'self-hostility': 'hostility to its own faction',
+    'chancellor-imperial-hostility': 'the Chancellor cannot be hostile to the Imperial Troops',
+    'hostility-not-in-play': 'hostility to a faction not in play',
+    'vote-not-election': 'vote outside an election turn',
+    'vote-not-in-play': 'vote for a faction not in play',
+  },
+  otherProblem: 'problem',
   line: (n) => `line ${n}`,
   wholeSheet: 'sheet',
   results: {
@@ -307,6 +348,11 @@ export function reasonText(lang: Lang, reason: string, cells: readonly string[] 
   const list = cells.join(', ');
   if (cells.length === 0) return typeof known === 'string' ? known : known[0];
   return typeof known === 'string' ? `${known} (${list})` : known[1](list);
+}
+
+/** A problem's kind in words (R-EDICT-4); a code this table does not know is just "problem". */
+export function problemKindText(lang: Lang, code: string): string {
+  return (PROBLEM_KINDS as readonly string[]).includes(code) ? VOCABULARY[lang].problemKinds[code as ProblemKindCode] : VOCABULARY[lang].otherProblem;
 }
 
 /** A ballot note in words; unknown notes as written. */
