@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { Database } from '../../src/db/client.ts';
-import { findAssets } from '../../src/db/assets.ts';
+import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
 import { latestEdict } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
@@ -92,7 +92,8 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
       expect(leaks(m.subject), m.toAddress).toEqual([]);
       expect(leaks(m.bodyText), m.toAddress).toEqual([]);
       expect(leaks(m.bodyHtml ?? ''), m.toAddress).toEqual([]);
-      const assets = await findAssets(database.db, (m.attachments ?? []).map((a) => a.assetId));
+      const refs = (m.attachments ?? []) as AttachmentRef[];
+      const assets = await findAssets(database.db, refs.map((a) => a.assetId));
       expect(assets.size).toBeGreaterThan(0);
       for (const a of assets.values()) if (a.contentType.startsWith('application/json') || a.contentType.startsWith('image/svg')) expect(leaks(Buffer.from(a.bytes).toString('utf8'))).toEqual([]);
     }
