@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewSheet } from '../../src/adjudicator/review.ts';
 import type { Database } from '../../src/db/client.ts';
 import { findAssets, type AttachmentRef } from '../../src/db/assets.ts';
-import { latestEdict } from '../../src/db/edicts.ts';
+import { insertEdictVersion, latestEdict } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
 import { addSheetVersion, latestSheets } from '../../src/db/sheets.ts';
@@ -115,6 +115,25 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
     // The problem itself is public: its line and kind.
     const page = await app.inject({ method: 'GET', url: `/games/${gameId}/turns/1`, headers: { 'accept-language': 'en' } });
     expect(page.body).toContain('line 2: not an order I understand (R-ORD-8)');
+  });
+
+  it('an edict stored before R-EDICT-4, with the words of its problems, is published without them', async () => {
+    const stored = (await latestEdict(database.db, gameId, 1))!;
+    const words = "'B2 is mine, Marco' is not an order I understand";
+    const json = structuredClone(stored.json);
+    const sith = json.declarations.find((d) => d.faction === 'sith')!;
+    sith.problems = [{ line: 2, code: 'not-understood', rule: 'R-ORD-8', message: { it: words, en: words }, text: 'B2 is mine, Marco' } as never];
+    const oldText = (t: string) => t.replace('line 2: not an order I understand', `line 2 "B2 is mine, Marco": ${words}`).replace('riga 2: non è un ordine comprensibile', `riga 2: ${words}`);
+    await insertEdictVersion(database.db, { ...stored, version: 2, json, textIt: oldText(stored.textIt), textEn: oldText(stored.textEn), reason: 'test', createdBy: 'referee:test' });
+    expect((await latestEdict(database.db, gameId, 1))!.textEn).toContain('Marco');
+    const urls = [`/games/${gameId}/turns/1`, `/games/${gameId}/turns/1/v/2`, `/games/${gameId}/turns/1/v/2/edict.json`, `/games/${gameId}/edicts.atom`, `/api/games/${gameId}/turns/1/v/2`];
+    for (const url of urls) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-language': 'it' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(leaks(res.body), url).toEqual([]);
+    }
+    const api = (await app.inject({ method: 'GET', url: `/api/games/${gameId}/turns/1/v/2` })).json() as { text: { en: string } };
+    expect(api.text.en).toContain('line 2: not an order I understand (R-ORD-8)');
   });
 
   it("the writer's own acknowledgement still shows their words, in Italian and in English", async () => {
