@@ -236,12 +236,21 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
     });
 
+    it('early processing fires when the sheets carry greetings, thanks, names and phone numbers (D-PARSE-16)', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Early Chatter'), earlyProcessingMinutes: 30 }, ctx);
+      const letters = ['Ciao a tutti,\nV: Hutt\nGrazie!\nAnna Rossi\ncell. +39 333 555 0101', 'Hi all!\nV: Hutt\nCheers!\nBob', 'Ciao Cancelleria,\nV: Sith\nSaluti', 'V: Sith\nBest regards,\nTom\nLondon'];
+      for (const [i, f] of ['hutt', 'aristocrats', 'sith', 'knights'].entries()) await send(game.id, f, letters[i]!);
+      await job();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'early' })).toHaveLength(4);
+    });
+
     it('early processing is withdrawn when a sheet with problems comes in after the announcement', async () => {
       clock.set(START);
       const { game } = await createGame(db, { ...input('Early Change'), earlyProcessingMinutes: 30 }, ctx);
       for (const f of ['hutt', 'aristocrats', 'sith', 'knights']) await send(game.id, f, 'V: Hutt');
       await job();
-      await send(game.id, 'sith', 'V: Hutt\nwhatever');
+      await send(game.id, 'sith', 'V: Hutt\nB2 whatever');
       clock.advance(31 * MINUTE);
       await job();
       expect((await findTurn(db, game.id, 1))!.status).toBe('open');
@@ -426,7 +435,7 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(START);
       const { game } = await createGame(db, input('Job Remind'), ctx);
       await send(game.id, 'hutt', 'V: Hutt');
-      await send(game.id, 'aristocrats', 'V: Hutt\nplease');
+      await send(game.id, 'aristocrats', 'V: Hutt\nB2 please');
       // 1440 minutes before the deadline: the first reminder is due.
       clock.set(new Date(TURN1_DEADLINE.getTime() - 1439 * MINUTE));
       await job();
@@ -434,7 +443,7 @@ export function turnCases(open: () => Promise<Database>): void {
       let reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
       expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'c@example.com', 'd@example.com']);
       const b = reminders.find((m) => m.toAddress === 'b@example.com')!;
-      expect(b.bodyText).toContain('riga 2'); // aristocrats play in Italian; "please" is line 2
+      expect(b.bodyText).toContain('riga 2'); // aristocrats play in Italian; "B2 please" is line 2
       expect(reminders.find((m) => m.toAddress === 'c@example.com')!.bodyText).toContain('We have no orders from you');
 
       // A sheet arrives; the next reminder (60 minutes before) skips that player.
