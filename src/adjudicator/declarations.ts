@@ -1,12 +1,13 @@
 // What each faction declared this turn: hostility in force (R-ORD-1, R-TURN-5, R-COMB-3), vote,
-// orders and problems. The Chancellor's declaration comes first (R-EDICT-1).
+// orders and problems. The Chancellor's declaration comes first (R-EDICT-1). A declaration is
+// public: its problems are kinds (R-EDICT-4); their words go back to the writer alone, by review.
 import { engineProblem } from './engine-messages.ts';
 import type { Board } from './map.ts';
 import { assignOrders } from './orders.ts';
 import { sideName } from './render/vocabulary.ts';
 import type { SheetReading } from './sheet.ts';
 import type { TurnContext } from './turn-context.ts';
-import { IMPERIAL, type Declaration, type FactionId, type GameState, type Problem, type Side } from './types.ts';
+import { IMPERIAL, type Declaration, type FactionId, type GameState, type Problem, type ProblemKind, type Side } from './types.ts';
 
 // A faction named in a problem: its English name in both languages' messages, as always (only
 // factions reach here, never the Imperial Troops).
@@ -39,10 +40,11 @@ export function declareHostility(
   factions: readonly FactionId[],
   sheets: ReadonlyMap<FactionId, SheetReading>,
   electionTurn: boolean,
-): { declarations: Declaration[]; hostility: Map<FactionId, Side[]> } {
+): { declarations: Declaration[]; hostility: Map<FactionId, Side[]>; problems: Map<FactionId, Problem[]> } {
   const inPlay = factions;
   const hostility = new Map<FactionId, Side[]>();
   const declarations: Declaration[] = [];
+  const worded = new Map<FactionId, Problem[]>();
   const ordered = state.chancellor && inPlay.includes(state.chancellor)
     ? [state.chancellor, ...factions.filter((f) => f !== state.chancellor)]
     : factions;
@@ -70,6 +72,8 @@ export function declareHostility(
         problems.push(engineProblem('vote-not-in-play', sheet.vote.line, displayName(board, sheet.vote.side)));
       } else vote = sheet.vote.side;
     }
+    if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
+    worded.set(f, problems);
     declarations.push({
       faction: f,
       isChancellor: f === state.chancellor,
@@ -78,10 +82,18 @@ export function declareHostility(
       hostilitySource: source,
       vote,
       orders: [],
-      problems: problems.length > 1 ? problems.sort((a, b) => a.line - b.line) : problems,
+      problems: problems.map(problemKind),
     });
   }
-  return { declarations, hostility };
+  return { declarations, hostility, problems: worded };
+}
+
+/**
+ * What the edict keeps of a problem (R-EDICT-4): a new object with the line, the code and the
+ * rule, so that the words the player wrote never reach anything public, whoever renders it.
+ */
+export function problemKind(p: ProblemKind): ProblemKind {
+  return p.rule === undefined ? { line: p.line, code: p.code } : { line: p.line, code: p.code, rule: p.rule };
 }
 
 /** Judges every faction's written orders against the starting position. */

@@ -16,7 +16,10 @@ export interface SheetReview {
   vote: Side | null;
   problems: Problem[];
   normalised: Problem[];
-  /** Choices confirmed without being problems: an abstention (D-PARSE-15). Absent when none. */
+  /**
+   * Confirmed without being problems: an abstention (D-PARSE-15), text that is not orders
+   * (D-PARSE-16). Absent when none.
+   */
   notes?: Problem[];
   status: 'valid' | 'problems';
 }
@@ -27,7 +30,7 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
   const factions = board.factionIds.filter((f) => state.factions.includes(f));
   const sheets = new Map([[faction, reading]]);
   const electionTurn = state.turn === 1 || state.election;
-  const { declarations, hostility } = declareHostility(board, state, factions, sheets, electionTurn);
+  const { declarations, hostility, problems: worded } = declareHostility(board, state, factions, sheets, electionTurn);
   const ctx = new TurnContext(
     board,
     state.units,
@@ -48,8 +51,10 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
     .map(orderProblem)
     .filter((p): p is Problem => p !== null && !(p.code === 'order-off-board' && offBoardLines.has(p.line)));
   const eliminate = eliminateProblem(board, parsed);
-  const problems = [...(d?.problems ?? parsed.problems), ...orderProblems, ...(eliminate ? [eliminate] : [])].sort((a, b) => a.line - b.line);
+  const problems = [...(worded.get(faction) ?? parsed.problems), ...orderProblems, ...(eliminate ? [eliminate] : [])].sort((a, b) => a.line - b.line);
   const abstention = abstentionNote(text, parsed);
+  // Text that is not orders is confirmed to its writer, never a problem (D-PARSE-16).
+  const notes = abstention ? [...parsed.ignored, abstention].sort((a, b) => a.line - b.line) : parsed.ignored;
   return {
     parsed,
     orders: outcomes.map((o) => ({ order: o.order, line: o.line, applies: orderProblem(o) === null })),
@@ -57,7 +62,7 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
     vote: d?.vote ?? null,
     problems,
     normalised: parsed.normalised,
-    ...(abstention ? { notes: [abstention] } : {}),
+    ...(notes.length ? { notes } : {}),
     status: problems.length ? 'problems' : 'valid',
   };
 }

@@ -18,6 +18,7 @@ export interface Substitution {
 
 export interface SheetMessageArgs {
   'not-understood': { text: string; trailing: boolean };
+  'text-ignored': { text: string };
   'unknown-faction': { name: string; known: { it: string[]; en: string[] }; in: 'hostility' | 'vote' };
   'vote-imperial': { name: string };
   'vote-empty': Record<string, never>;
@@ -59,6 +60,10 @@ const MESSAGES: { [C in SheetProblemCode]: (a: SheetMessageArgs[C]) => Text } = 
       `${quote(a.text)} is not an order I understand: I ignored the line. ` +
       (a.trailing ? 'Only other orders may share a line with an order; put comments on a line of their own. ' : '') +
       HOW.en,
+  }),
+  'text-ignored': (a) => ({
+    it: `${quote(a.text)}: testo ignorato, non è un ordine. Non compare nell'editto né altrove in pubblico.`,
+    en: `${quote(a.text)}: text ignored, not an order. It is not shown in the edict or anywhere public.`,
   }),
   'unknown-faction': (a) =>
     a.in === 'hostility'

@@ -105,6 +105,7 @@ class SheetReader {
     vote: null,
     eliminate: null,
     problems: [],
+    ignored: [],
     normalised: [],
   };
   /** The orders read so far, with their cells. */
@@ -143,12 +144,11 @@ class SheetReader {
     this.written = written;
     // Blank lines say nothing; a `Code:` line carries the secret (MAIL.md) and is never read.
     if (start === end || this.isCodeLine()) return;
-    if (subs.length) this.noteSubstitutions(subs);
     // A list bullet a mail client or a tidy player puts in front of a line: `- B2-C3`, `• H: Sith`.
     const c = charAt(text, start, end);
     const t = (c === DASH || c === STAR || c === BULLET) && charAt(text, start + 1, end) === SPACE ? start + 2 : start;
-    if (this.readKeywordLine(t)) return;
-    this.readOrderLine(t);
+    // Characters are noted only on lines read as a sheet: a greeting's dash is nobody's business.
+    if ((this.readKeywordLine(t) || this.readOrderLine(t)) && subs.length) this.noteSubstitutions(subs);
   }
 
   /** The line as read (normalised, bullet included), for messages. */
@@ -218,16 +218,22 @@ class SheetReader {
 
   /**
    * Orders on one line (R-ORD-2, sheet-text.ts). The whole line must be orders: `B2-C3 please` is
-   * not understood (R-ORD-8), never half-read — the orders it began with are taken back.
+   * not understood (R-ORD-8), never half-read — the orders it began with are taken back. A line
+   * with no order shape at all (`Grazie!`, a name, a phone number) is text, ignored and noted for
+   * its writer only (D-PARSE-16): false then.
    */
-  private readOrderLine(t: number): void {
+  private readOrderLine(t: number): boolean {
     const first = this.sheet.orders.length;
     if (!scanOrders(this.board, this.text, t, this.end, this.line, this.read)) {
       const trailing = this.sheet.orders.length > first;
       this.sheet.orders.length = this.read.from.length = this.read.to.length = first;
       const args = { text: this.readText(), trailing };
+      if (!trailing && !hasOrderShape(this.text, t, this.end)) {
+        this.sheet.ignored.push(sheetProblem('text-ignored', this.line, { text: this.readText() }));
+        return false;
+      }
       this.sheet.problems.push(sheetProblem('not-understood', this.line, args, { rule: 'R-ORD-8', text: this.rawText() }));
-      return;
+      return true;
     }
     // Kept even when off the board: the last order for a unit wins, invalid or not (R-ORD-5, R-ORD-7).
     for (let i = first; i < this.sheet.orders.length; i++) {
@@ -236,6 +242,7 @@ class SheetReader {
         this.offBoard(o.to === null ? [o.from] : [o.from, o.to], o.canonical, 'R-ORD-7');
       }
     }
+    return true;
   }
 
   private offBoard(cells: string[], order: string, rule: string): void {
@@ -299,6 +306,53 @@ class SheetReader {
     sheet.eliminate = { cell, line: this.line };
     this.offBoard([cell], `E: ${cell}`, 'R-ORD-4');
   }
+}
+
+/**
+ * Whether a line that is not orders still has an order's shape (D-PARSE-16), and so is a problem
+ * (R-ORD-8) rather than text: a cell standing as a word (`B2`, `b02`, `B 2`; a space only after a
+ * capital, as Italian `a 3 minuti` is prose), or a first word that is a keyword without its colon
+ * (`Voto Hutt`, `H Sith`, `V=Hutt`; a lone `E` only before a capital or a symbol, as `E poi…` is
+ * prose). Phone numbers and street addresses have digits but no letter right before them. One
+ * pass over the line, a bounded look-ahead at each letter.
+ */
+function hasOrderShape(text: string, start: number, end: number): boolean {
+  if (startsWithKeyword(text, start, end)) return true;
+  let prev = -1;
+  for (let p = start; p < end; p++) {
+    const c = text.charCodeAt(p);
+    if (isAsciiLetter(c) && !isAsciiLetter(prev) && !isDigit(prev)) {
+      let q = p + 1;
+      if (charAt(text, q, end) === SPACE && c <= 90) q++;
+      let digits = 0;
+      while (digits < 4 && isDigit(charAt(text, q + digits, end))) digits++;
+      const after = charAt(text, q + digits, end);
+      if (digits >= 1 && digits <= 3 && !isAsciiLetter(after)) return true;
+    }
+    prev = c;
+  }
+  return false;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** A first word that is one of the keywords' spellings (D-PARSE-10), read as hasOrderShape says. */
+function startsWithKeyword(text: string, start: number, end: number): boolean {
+  let k = start;
+  while (isAsciiLetter(charAt(text, k, end))) k++;
+  let word: string;
+  if (charAt(text, k, end) > 127) {
+    // `Ostilità`: a keyword is short, so a few characters are enough to tell.
+    const m = /^\p{L}+/u.exec(text.slice(start, Math.min(end, start + 12)));
+    word = m ? foldName(m[0]) : '';
+    k = start + (m ? m[0].length : 0);
+  } else word = text.slice(start, k).toLowerCase();
+  if (!KEYWORDS.has(word)) return false;
+  if (word.length > 1) return true;
+  const next = charAt(text, k, end);
+  if (next !== SPACE) return true; // end of line, or a symbol: `V:`, `H-Sith`, `V.`
+  const after = charAt(text, k + 1, end);
+  return !(after >= 97 && after <= 122);
 }
 
 /**

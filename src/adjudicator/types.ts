@@ -48,12 +48,19 @@ export interface GameState {
 
 // ---------- sheets ----------
 
-/** Something in a sheet the player should hear about, with its line (1-based; 0 = whole sheet). */
-export interface Problem {
+/**
+ * A problem as everything public shows it (R-EDICT-4): its line (1-based; 0 = whole sheet) and
+ * its kind, never the words the player wrote, which only the writer is shown (R-ORD-8).
+ */
+export interface ProblemKind {
   line: number;
   code: string;
   /** Rule behind it, when there is one. */
   rule?: RuleId;
+}
+
+/** Something in a sheet the player should hear about, in words for the writer alone. */
+export interface Problem extends ProblemKind {
   message: { it: string; en: string };
   /** The text of the line as written (trimmed), when the problem is about one line. */
   text?: string;
@@ -87,6 +94,8 @@ export interface ParsedSheet {
   eliminate: { cell: string; line: number } | null;
   /** Lines not understood, unknown names, and so on. */
   problems: Problem[];
+  /** Lines with no order shape at all (greetings, names, signatures: D-PARSE-16), never problems. */
+  ignored: Problem[];
   /** Substitutions made while reading (en dash → `-`, no-break space → space…). */
   normalised: Problem[];
 }
@@ -130,7 +139,8 @@ export interface Declaration {
   hostilitySource: 'sheet' | 'kept' | 'none';
   vote: Side | null;
   orders: OrderOutcome[];
-  problems: Problem[];
+  /** Public: where and what kind, without the words of the line (R-EDICT-4). */
+  problems: ProblemKind[];
 }
 
 interface Elimination {

@@ -1,7 +1,10 @@
 // Read-only queries for the public pages and the JSON API. Nothing here returns an e-mail address,
-// a secret or a word of a sheet: the Chancellor's accepted sheet is the one exception, and only its
+// a secret or a word of a sheet (R-EDICT-4, even from an edict stored before it): the Chancellor's accepted sheet is the one exception, and only its
 // parsed orders (public once accepted, R-TURN-3, D-WEB-1).
 import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
+import { problemKind } from '../adjudicator/declarations.ts';
+import { classicMap } from '../adjudicator/map.ts';
+import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import type { Edict, FactionId, GameState, Side } from '../adjudicator/types.ts';
 import type { Db } from './client.ts';
 import { absences, edicts, games, players, sheets, turns } from './schema.ts';
@@ -131,13 +134,31 @@ const edictColumns = {
   textEn: edicts.textEn,
 };
 
+const PROBLEM_KEYS = new Set(['line', 'code', 'rule']);
+
+/**
+ * A stored edict as the public may see it (R-EDICT-4): each problem its line and kind. An edict
+ * stored before that rule kept the words of its problems, in its JSON and in its texts: the JSON
+ * loses them here and the texts are rendered again from it, as closing the turn rendered them.
+ */
+function asPublic(stored: Omit<PublicEdict, 'json' | 'closedLate'> & { json: unknown; closedLate: unknown }): PublicEdict {
+  const row = { ...stored, closedLate: stored.closedLate as ClosedLate | null };
+  const json = row.json as Edict;
+  const worded = json.declarations.some((d) => d.problems.some((p) => Object.keys(p).some((k) => !PROBLEM_KEYS.has(k))));
+  if (!worded) return { ...row, json };
+  const clean: Edict = { ...json, declarations: json.declarations.map((d) => ({ ...d, problems: d.problems.map(problemKind) })) };
+  // Only the classic map exists (R-BOARD-5); an edict of another would show no text rather than words.
+  const board = clean.map === 'classic' ? classicMap() : null;
+  return { ...row, json: clean, textIt: board ? renderEdict(clean, board, 'it') : '', textEn: board ? renderEdict(clean, board, 'en') : '' };
+}
+
 /** One version of a turn's edict, or its newest when version is omitted. */
 export async function publicEdict(db: Db, gameId: string, turn: number, version?: number): Promise<PublicEdict | null> {
   const where = version === undefined
     ? and(eq(edicts.gameId, gameId), eq(edicts.turn, turn))
     : and(eq(edicts.gameId, gameId), eq(edicts.turn, turn), eq(edicts.version, version));
   const [row] = await db.select(edictColumns).from(edicts).where(where).orderBy(desc(edicts.version)).limit(1);
-  return row ? { ...row, json: row.json as Edict, closedLate: row.closedLate as ClosedLate | null } : null;
+  return row ? asPublic(row) : null;
 }
 
 /** The newest version of the newest edict before this turn: the position the current map shows. */
@@ -148,7 +169,7 @@ export async function edictBefore(db: Db, gameId: string, turn: number): Promise
     .where(and(eq(edicts.gameId, gameId), lt(edicts.turn, turn)))
     .orderBy(desc(edicts.turn), desc(edicts.version))
     .limit(1);
-  return row ? { ...row, json: row.json as Edict, closedLate: row.closedLate as ClosedLate | null } : null;
+  return row ? asPublic(row) : null;
 }
 
 export interface ChancellorDeclaration {

@@ -102,7 +102,7 @@ describe('off the board (R-ORD-7)', () => {
 });
 
 describe('not understood (R-ORD-8)', () => {
-  const lines = ['Ciao a tutti', 'B2 to C3', 'B2>C3', 'B2-', '#N9', 'B2-C3 please', 'B2-C3 A2', 'B1234-C3', 'B2-C34 5', 'B2-C3A2-B3', 'N9#M9-M10', 'Saluti, Marco'];
+  const lines = ['B2 to C3', 'B2>C3', 'B2-', '#N9', 'B2-C3 please', 'B2-C3 A2', 'B1234-C3', 'B2-C34 5', 'B2-C3A2-B3', 'N9#M9-M10', 'B2 is mine', 'Voto Hutt', 'H Sith'];
   for (const line of lines)
     it(`R-ORD-8: '${line}' is reported with its text, never guessed`, () => {
       const s = parse(`B1-C1\n${line}\nA2-B3`);
@@ -120,10 +120,55 @@ describe('not understood (R-ORD-8)', () => {
   });
 
   it('a very long line is quoted short in the message but kept whole in text', () => {
-    const line = 'x'.repeat(5000);
+    const line = `B2 ${'x'.repeat(5000)}`;
     const p = parse(line).problems[0]!;
     expect(p.text).toBe(line);
     expect(p.message.en.length).toBeLessThan(400);
+  });
+});
+
+describe('text that is not orders (D-PARSE-16)', () => {
+  // Greetings, thanks, names, sign-offs, phone numbers and addresses: no cell, no keyword.
+  const text = [
+    'Ciao a tutti,', 'Ciao Cancelleria,', 'Grazie!', 'Grazie mille,', 'Cheers!', 'Bob', 'Anna Rossi', 'Saluti', 'Saluti, Marco',
+    'Best regards,', 'Thanks a lot', 'Milano', 'Via Roma 12, Milano', '20121 Milano (MI)', 'cell. +39 333 555 0101',
+    'Tel: 02 1234 5678', 'London SW1A 1AA', 'E poi vediamo', 'È stato un piacere', 'ci vediamo a 5 minuti da casa', '----', '====',
+  ];
+  for (const line of text)
+    it(`'${line}' is text: ignored and noted for its writer, never a problem`, () => {
+      const s = parse(`B1-C1\n${line}\nA2-B3`);
+      expect(s.orders.map((o) => o.canonical)).toEqual(['B1-C1', 'A2-B3']);
+      expect(s.problems).toEqual([]);
+      expect(s.ignored).toHaveLength(1);
+      expect(s.ignored[0]).toMatchObject({ line: 2, code: 'text-ignored' });
+      expect(s.ignored[0]!.message.it).toContain(`Riga 2: '${line}': testo ignorato`);
+      expect(s.ignored[0]!.message.en).toContain(`Line 2: '${line}': text ignored`);
+    });
+
+  // A cell or a keyword makes a line an attempt at an order: a problem (R-ORD-8).
+  const shaped = ['B2 is mine', 'Apt. B2', 'b2 please', 'Voto Hutt', 'Vote: for Hutt please', 'Ostilità Sith', 'H Sith', 'V Hutt', 'V=Hutt', 'E', 'x2'];
+  for (const line of shaped)
+    it(`R-ORD-8: '${line}' has an order's shape: a problem, not text`, () => {
+      const s = parse(line);
+      expect(s.ignored).toEqual([]);
+      expect(s.problems.map((p) => p.code)).not.toEqual([]);
+    });
+
+  it('a signature block without "-- " under the orders: every line text, the sheet without problems', () => {
+    const s = parse('Ciao a tutti,\nV: Hutt\nB2-C3\nGrazie!\nAnna Rossi\ncell. +39 333 555 0101\nVia Roma 12, Milano');
+    expect(s.vote).toEqual({ side: 'hutt', line: 2 });
+    expect(s.orders.map((o) => o.canonical)).toEqual(['B2-C3']);
+    expect(s.problems).toEqual([]);
+    expect(s.ignored.map((p) => p.line)).toEqual([1, 4, 5, 6, 7]);
+  });
+
+  it('characters replaced in text that is not orders are not noted', () => {
+    expect(parse('Ciao \u2014 Anna\u00A0Rossi\nB2-C3').normalised).toEqual([]);
+    expect(parse('Ciao\nB2 \u2013 C3').normalised.map((n) => n.code)).toEqual(['normalised-dash']);
+  });
+
+  it('an order followed by words stays a problem, whatever the words (R-ORD-8)', () => {
+    expect(parse('B2-C3 grazie').problems.map((p) => p.code)).toEqual(['not-understood']);
   });
 });
 
@@ -237,9 +282,10 @@ describe('eliminate (R-ORD-4)', () => {
 
 describe('lines and characters (MAIL.md)', () => {
   it('splits on CRLF, LF and CR; numbers lines from 1; skips blank lines', () => {
-    const s = parse('B2-C3\r\n\r\nA2-B3\rB1-C1\n   \nhello');
+    const s = parse('B2-C3\r\n\r\nA2-B3\rB1-C1\n   \nhello\nC2 C3');
     expect(s.orders.map((o) => o.line)).toEqual([1, 3, 4]);
-    expect(s.problems.map((p) => p.line)).toEqual([6]);
+    expect(s.ignored.map((p) => p.line)).toEqual([6]);
+    expect(s.problems.map((p) => p.line)).toEqual([7]);
   });
 
   it('ignores a leading byte order mark, without a note', () => {
@@ -308,6 +354,7 @@ describe('lines and characters (MAIL.md)', () => {
       vote: null,
       eliminate: null,
       problems: [],
+      ignored: [],
       normalised: [],
     });
   });
@@ -323,9 +370,10 @@ describe('lines and characters (MAIL.md)', () => {
       ['N9#', 6],
     ]);
     expect(s.vote).toEqual({ side: 'aristocrats', line: 7 });
-    expect(s.problems.map((p) => [p.code, p.line])).toEqual([
-      ['not-understood', 1],
-      ['not-understood', 8],
+    expect(s.problems).toEqual([]);
+    expect(s.ignored.map((p) => [p.code, p.line])).toEqual([
+      ['text-ignored', 1],
+      ['text-ignored', 8],
     ]);
     expect(s.normalised.map((n) => n.code)).toEqual(['normalised-dash']);
   });

@@ -266,12 +266,21 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Turn 2 will then be due Sunday, 23 March 2025 at 20:00 CET');
     });
 
+    it('early processing fires when the sheets carry greetings, thanks, names and phone numbers (D-PARSE-16)', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Early Chatter'), earlyProcessingMinutes: 30 }, ctx);
+      const letters = ['Ciao a tutti,\nV: Hutt\nGrazie!\nAnna Rossi\ncell. +39 333 555 0101', 'Hi all!\nV: Hutt\nCheers!\nBob', 'Ciao Cancelleria,\nV: Sith\nSaluti', 'V: Sith\nBest regards,\nTom\nLondon'];
+      for (const [i, f] of ['hutt', 'aristocrats', 'sith', 'knights'].entries()) await send(game.id, f, letters[i]!);
+      await job();
+      expect(await listOutbox(db, { gameId: game.id, kind: 'early' })).toHaveLength(4);
+    });
+
     it('early processing is withdrawn when a sheet with problems comes in after the announcement', async () => {
       clock.set(START);
       const { game } = await createGame(db, { ...input('Early Change'), earlyProcessingMinutes: 30 }, ctx);
       for (const f of ['hutt', 'aristocrats', 'sith', 'knights']) await send(game.id, f, 'V: Hutt');
       await job();
-      await send(game.id, 'sith', 'V: Hutt\nwhatever');
+      await send(game.id, 'sith', 'V: Hutt\nB2 whatever');
       clock.advance(31 * MINUTE);
       await job();
       expect((await findTurn(db, game.id, 1))!.status).toBe('open');

@@ -421,15 +421,16 @@ describe('acknowledgements, read as a player reads them', () => {
     return capturedFor(answer!).text ?? '';
   };
 
-  it('Italian (01, Mario): orders, hostility, no vote yet, each chatter line by its number, the deadline in Rome', () => {
+  it('Italian (01, Mario): orders, hostility, no vote yet, each chatter line noted by its number, the deadline in Rome', () => {
     const text = ackText('01');
     expect(text).toContain('Ordini ricevuti: Hutt, turno 1 di "Andromeda".');
     expect(text).toContain('È il tuo primo foglio per questo turno.');
     expect(text).toContain('Stato: ricevuto con problemi');
     expect(text).toContain('Ostilità: Sith, Cavalieri');
     expect(text).toContain('Voto: nessun voto');
-    expect(text).toMatch(/^ {2}Riga 1: 'Ciao,' non è un ordine che capisco/m);
-    expect(text).toMatch(/^ {2}Riga 7: 'Mario' non è un ordine che capisco/m);
+    // The greeting and the name are text, noted to Mario alone (D-PARSE-16).
+    expect(text).toMatch(/^NOTE\n {2}Riga 1: 'Ciao,': testo ignorato, non è un ordine\./m);
+    expect(text).toMatch(/^ {2}Riga 7: 'Mario': testo ignorato/m);
     // R-TURN-1: turn 1 is only the election; the orders are listed, not applied, each with its line.
     expect(section(text, 'ORDINI COME LI HO CAPITI')).toEqual(['  B2-C3      (non applicato: vedi i problemi)', '  B1-C1      (non applicato: vedi i problemi)', '  N9#        (non applicato: vedi i problemi)']);
     expect(text).toMatch(/^ {2}Riga 3: B2-C3: nel primo turno si vota soltanto; nessuna unità si muove\.$/m);
@@ -444,7 +445,7 @@ describe('acknowledgements, read as a player reads them', () => {
     expect(text).toContain('This is your first sheet for this turn.');
     expect(text).toContain('Hostility: Hutt');
     expect(text).toContain('Vote: no vote');
-    expect(text).toMatch(/^ {2}Line 5: 'Cheers, Tom' is not an order I understand/m);
+    expect(text).toMatch(/^ {2}Line 5: 'Cheers, Tom': text ignored, not an order\./m);
     expect(text).toMatch(/^ {2}Line 2: T12-U13: turn 1 is only the election; no unit moves\.$/m);
     expect(text).toContain(`Deadline: ${formatInstant(created.turn.deadline, 'Europe/London', 'en')}`);
     expect(text).not.toMatch(/Ordini|Scadenza/);
@@ -454,7 +455,7 @@ describe('acknowledgements, read as a player reads them', () => {
     const text = ackText('04');
     expect(text).toContain('CARATTERI SOSTITUITI');
     expect(text).toMatch(/^ {2}Riga 2: ho letto '–' come '-'/m);
-    expect(text).toMatch(/^ {2}Riga 5: 'Luca' non è un ordine che capisco/m);
+    expect(text).toMatch(/^ {2}Riga 5: 'Luca': testo ignorato/m);
   });
 
   it('a later sheet says which one it replaces, at the time the server received that one (05 after 04)', () => {

@@ -74,7 +74,7 @@ describe('mail built at run time', () => {
   // No hang (MAIL.md): the test's timeout is the guard; speed is for the benchmarks.
   it('reads a sheet of 3,000 lines, every line reported as R-ORD-* says', async () => {
     const lines: string[] = [];
-    for (let i = 0; i < 3000; i++) lines.push(i % 3 === 0 ? 'T7-T8' : i % 3 === 1 ? 'ciao' : 'T6=T10');
+    for (let i = 0; i < 3000; i++) lines.push(i % 3 === 0 ? 'T7-T8' : i % 3 === 1 ? 'T7 ciao' : 'T6=T10');
     const got = await inspectMail(simple(lines.join('\n')), CORPUS_OPTIONS);
     expect(got.orders).toHaveLength(2000);
     expect(got.problems.filter((p) => p.code === 'not-understood')).toHaveLength(1000);

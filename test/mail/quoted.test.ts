@@ -65,6 +65,18 @@ describe('stripQuoted: unmarked history', () => {
     expect(stripQuoted(t('B2-C3', '', separator, 'From: SF <orders@sf.example>', 'B2-C9'))).toBe('B2-C3');
   });
 
+  it.each([
+    ['Yahoo forward, Italian', '   ----- Messaggio inoltrato ----- Da: Starts Foundation <orders@sf.example>A: anna@example.itInviato: lunedì 3 marzo 2025, 09:00:00 CETOggetto: [SF andromeda] Editto'],
+    ['Yahoo forward, English', '   ----- Forwarded Message ----- From: Starts Foundation <orders@sf.example>To: tom@example.co.ukSent: Monday, 3 March 2025, 09:00:00 GMTSubject: [SF andromeda] Edict'],
+    ['Yahoo forward, spaced fields', '  ----- Messaggio inoltrato ----- Da: SF <orders@sf.example> A: anna@example.it Inviato: lunedì Oggetto: Editto'],
+  ])('%s: marker and header block on one indented line', (_name, marker) => {
+    expect(stripQuoted(t('V: Mercanti', '', marker, '', 'B2-C9', 'H: Sith'))).toBe('V: Mercanti');
+  });
+
+  it('keeps a line that only mentions a forward in passing', () => {
+    expect(stripQuoted(t('H: Sith', 'ti ho inoltrato il messaggio: Da: me', 'B2-C3'))).toBe('H: Sith\nti ho inoltrato il messaggio: Da: me\nB2-C3');
+  });
+
   it('cuts at Outlook\'s "____" rule followed by Da:/From:', () => {
     expect(stripQuoted(t('B2-C3', '________________________________', 'Da: SF <orders@sf.example>', 'Inviato: lunedì', 'B2-C9'))).toBe('B2-C3');
     expect(stripQuoted(t('B2-C3', '________________________________', '', 'From: SF <orders@sf.example>', 'B2-C9'))).toBe('B2-C3');

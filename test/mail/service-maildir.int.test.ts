@@ -87,7 +87,7 @@ describe('the service on its embedded defaults (PGlite, Maildir in, .eml files o
     expect(ack.headers.get('auto-submitted')).toBe('auto-replied');
     expect(ack.text).toContain('Orders received: Merchants, turn 1 of "Andromeda".');
     expect(ack.text).toMatch(/ORDERS AS UNDERSTOOD\n {2}T12-U13 .*\n {2}U12-V12 /);
-    expect(ack.text).toContain("Line 5: 'Cheers, Tom' is not an order I understand");
+    expect(ack.text).toContain("Line 5: 'Cheers, Tom': text ignored, not an order.");
     expect(written.filter((m) => m.inReplyTo !== undefined)).toHaveLength(1);
 
     // Stopped, the database tells the same story.

@@ -21,7 +21,7 @@ import {
   type Ctx,
   type EdictTextOptions,
 } from './edict-text.ts';
-import { ballotNote, problemKind } from './vocabulary.ts';
+import { ballotNote, problemKindText } from './vocabulary.ts';
 
 export interface EdictHtmlOptions extends EdictTextOptions {
   /** The sections' heading level: 2 in a mail (its h1 is the edict's title), 3 inside a page. */
@@ -108,7 +108,7 @@ function declaration(x: Out, d: Declaration): string {
   }
   if (d.problems.length) {
     // R-EDICT-4: a problem is published as its line and its kind, never with the words of the line.
-    const items = d.problems.map((pr) => `${pr.line > 0 ? c.v.line(pr.line) : c.v.wholeSheet}: ${problemKind(c.lang, pr.code)}${pr.rule ? ` (${pr.rule})` : ''}`);
+    const items = d.problems.map((pr) => `${pr.line > 0 ? c.v.line(pr.line) : c.v.wholeSheet}: ${problemKindText(c.lang, pr.code)}${pr.rule ? ` (${pr.rule})` : ''}`);
     out.push(p(x, c.v.problems), list(x, items));
   }
   return out.join('\n');

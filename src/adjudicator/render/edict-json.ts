@@ -14,7 +14,8 @@ const obj = (keys: readonly string[], fields: Record<string, Shape> = {}): Shape
 const arr = (of: Shape): Shape => ({ kind: 'array', of });
 
 const UNIT = obj(['side', 'at']);
-const PROBLEM = obj(['line', 'code', 'rule', 'message', 'text'], { message: obj(['it', 'en']) });
+// A problem is public as its line and kind (R-EDICT-4): no message, no text of the line.
+const PROBLEM = obj(['line', 'code', 'rule']);
 const OUTCOME = obj(['faction', 'side', 'order', 'kind', 'line', 'result', 'rule', 'reason', 'with']);
 const DECLARATION = obj(
   ['faction', 'isChancellor', 'submitted', 'hostility', 'hostilitySource', 'vote', 'orders', 'problems'],

@@ -13,7 +13,7 @@ import {
   type Unit,
 } from '../types.ts';
 import { renderBoardMap } from './board-map.ts';
-import { ballotNote, reasonText, sideName, VOCABULARY, type Vocabulary } from './vocabulary.ts';
+import { ballotNote, problemKindText, reasonText, sideName, VOCABULARY, type Vocabulary } from './vocabulary.ts';
 
 export interface EdictTextOptions {
   /** When the next sheets are due, already written for the reader (the renderer has no clock). */
@@ -60,12 +60,6 @@ function unitNoun(c: Ctx, side: Side): string {
   return side === IMPERIAL ? c.v.imperialUnit : c.v.unit(c.name(side));
 }
 export const names = (c: Ctx, sides: readonly Side[]) => sides.map(c.name).join(', ');
-/** A player's line quoted back, cut short so that a runaway line does not flood every mailbox. */
-function clip(text: string): string {
-  const chars = Array.from(text);
-  return chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : text;
-}
-
 function section(c: Ctx, n: number, body: string[]): string[] {
   const title = `${n}. ${c.v.sections[n - 1]}`;
   return ['', title, '='.repeat(title.length), ...body];
@@ -104,11 +98,10 @@ function declaration(c: Ctx, d: Declaration): string[] {
   const width = Math.max(0, ...d.orders.map((o) => label(o).length));
   for (const o of d.orders) out.push(`  ${label(o).padEnd(width)}  → ${outcome(c, o)}`);
   if (d.problems.length) out.push(`  ${c.v.problems}`);
+  // The line and the kind only: what the player wrote is theirs alone (R-EDICT-4, R-ORD-8).
   for (const p of d.problems) {
     const where = p.line > 0 ? c.v.line(p.line) : c.v.wholeSheet;
-    // Most parser messages already quote the line; quote it here only when they do not.
-    const text = p.text && !p.message[c.lang].includes(p.text) ? ` "${clip(p.text)}"` : '';
-    out.push(`    ${where}${text}: ${p.message[c.lang]}${p.rule ? ` (${p.rule})` : ''}`);
+    out.push(`    ${where}: ${problemKindText(c.lang, p.code)}${p.rule ? ` (${p.rule})` : ''}`);
   }
   return out;
 }

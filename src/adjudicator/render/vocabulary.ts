@@ -17,6 +17,17 @@ type KnownReason = (typeof KNOWN_REASONS)[number];
 export const BALLOT_NOTES = ['nmr', 'no-vote', 'imperial', 'not-in-play', 'no-planets'] as const;
 type BallotNote = (typeof BALLOT_NOTES)[number];
 
+/**
+ * The kinds of problem an edict names (R-EDICT-4: the kind and the line, never the words): the
+ * parser's (sheet-messages.ts) and the engine's (engine-messages.ts) codes that reach a declaration.
+ */
+export const PROBLEM_KINDS = [
+  'not-understood', 'unknown-faction', 'vote-imperial', 'vote-empty', 'vote-several', 'off-board',
+  'eliminate-not-cell', 'self-hostility', 'chancellor-imperial-hostility', 'hostility-not-in-play',
+  'vote-not-election', 'vote-not-in-play',
+] as const;
+type ProblemKindCode = (typeof PROBLEM_KINDS)[number];
+
 type ElectionHow = ElectionReport['how'];
 type ElectionReason = Edict['electionReasons'][number];
 type TroopRefusal = NonNullable<Edict['politics']['troopRefused']>;
@@ -28,9 +39,6 @@ type HostilitySource = Declaration['hostilitySource'] | 'lapsed';
  * string takes the cells in brackets.
  */
 type Reason = readonly [alone: string, withCells: (cells: string) => string];
-
-/** The kinds of sheet problem the public sees (R-EDICT-4), grouped from the parser's and engine's codes. */
-type ProblemKind = 'not-understood' | 'unknown-faction' | 'hostility' | 'vote' | 'eliminate' | 'order' | 'other';
 
 /** A complete table: every key of K, nothing else (a missing phrase is a type error). */
 const table = <K extends string, V>(t: Record<K, V>): Record<K, V> => t;
@@ -58,18 +66,23 @@ const it = {
   noOrders: 'Nessun ordine: tutte le unità restano ferme (R-ORD-5).',
   imperialTag: '[Imperiali]',
   problems: 'Problemi nel foglio:',
+  problemKinds: table<ProblemKindCode, string>({
+    'not-understood': 'non è un ordine comprensibile',
+    'unknown-faction': 'fazione sconosciuta',
+    'vote-imperial': 'voto per le Truppe Imperiali',
+    'vote-empty': 'riga V: senza fazione',
+    'vote-several': 'voto per più di una fazione',
+    'off-board': 'casella fuori dalla plancia',
+    'eliminate-not-cell': 'riga E: senza una casella',
+    'self-hostility': 'ostilità verso la propria fazione',
+    'chancellor-imperial-hostility': 'il Cancelliere non può essere ostile alle Truppe Imperiali',
+    'hostility-not-in-play': 'ostilità verso una fazione non in gioco',
+    'vote-not-election': 'voto fuori da un turno di elezioni',
+    'vote-not-in-play': 'voto per una fazione non in gioco',
+  }),
+  otherProblem: 'problema',
   line: (n: number) => `riga ${n}`,
   wholeSheet: 'foglio',
-  // R-EDICT-4: what is published of a problem is its line and its kind, never the line's words.
-  problemKinds: table<ProblemKind, string>({
-    'not-understood': 'riga non compresa',
-    'unknown-faction': 'nome di fazione sconosciuto',
-    hostility: 'ostilità non valida',
-    vote: 'voto non valido',
-    eliminate: 'riga E: non valida',
-    order: 'ordine non valido',
-    other: 'problema',
-  }),
   results: table<OrderResult, string>({
     moved: 'movimento riuscito', stalled: 'in stallo', attacked: 'attacco, resta ferma',
     jumped: 'salto riuscito', destroyed: 'distrutta', politics: 'azione politica compiuta',
@@ -209,17 +222,23 @@ const en: Vocabulary = {
   noOrders: 'No orders: all units hold (R-ORD-5).',
   imperialTag: '[Imperial]',
   problems: 'Problems in the sheet:',
+  problemKinds: {
+    'not-understood': 'not an order I understand',
+    'unknown-faction': 'unknown faction',
+    'vote-imperial': 'vote for the Imperial Troops',
+    'vote-empty': 'V: line naming no faction',
+    'vote-several': 'vote for more than one faction',
+    'off-board': 'cell off the board',
+    'eliminate-not-cell': 'E: line without a cell',
+    'self-hostility': 'hostility to its own faction',
+    'chancellor-imperial-hostility': 'the Chancellor cannot be hostile to the Imperial Troops',
+    'hostility-not-in-play': 'hostility to a faction not in play',
+    'vote-not-election': 'vote outside an election turn',
+    'vote-not-in-play': 'vote for a faction not in play',
+  },
+  otherProblem: 'problem',
   line: (n) => `line ${n}`,
   wholeSheet: 'sheet',
-  problemKinds: {
-    'not-understood': 'line not understood',
-    'unknown-faction': 'unknown faction name',
-    hostility: 'hostility not valid',
-    vote: 'vote not valid',
-    eliminate: 'E: line not valid',
-    order: 'order not valid',
-    other: 'problem',
-  },
   results: {
     moved: 'moved', stalled: 'stalled', attacked: 'attacked, stays in place', jumped: 'jumped',
     destroyed: 'destroyed', politics: 'politics done', 'politics-lost': 'politics lost',
@@ -348,21 +367,13 @@ export function reasonText(lang: Lang, reason: string, cells: readonly string[] 
   return typeof known === 'string' ? `${known} (${list})` : known[1](list);
 }
 
+/** A problem's kind in words (R-EDICT-4); a code this table does not know is just "problem". */
+export function problemKindText(lang: Lang, code: string): string {
+  return (PROBLEM_KINDS as readonly string[]).includes(code) ? VOCABULARY[lang].problemKinds[code as ProblemKindCode] : VOCABULARY[lang].otherProblem;
+}
+
 /** A ballot note in words; unknown notes as written. */
 export function ballotNote(lang: Lang, note: string): string {
   return (BALLOT_NOTES as readonly string[]).includes(note) ? VOCABULARY[lang].ballotNotes[note as BallotNote] : note;
 }
 
-/**
- * A problem's kind in words, from its code alone (R-EDICT-4: never from the text it quotes). Codes
- * are grouped by what the line was meant to be; a code this table does not know is a `problem`.
- */
-export function problemKind(lang: Lang, code: string): string {
-  const kinds = VOCABULARY[lang].problemKinds;
-  if (code === 'not-understood' || code === 'unknown-faction') return kinds[code];
-  if (code.includes('hostility')) return kinds.hostility;
-  if (code.startsWith('vote')) return kinds.vote;
-  if (code.startsWith('eliminate')) return kinds.eliminate;
-  if (code.startsWith('order-') || code === 'off-board') return kinds.order;
-  return kinds.other;
-}

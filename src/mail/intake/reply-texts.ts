@@ -66,8 +66,11 @@ export function ackText(f: AckFacts): string {
     if (more > 0) out.push(T.moreProblems(more));
   }
   if (review.notes?.length) {
+    // Text that is not orders is noted here, to its writer only (D-PARSE-16): a long letter is counted, not echoed.
     out.push('', T.notesHeading);
-    for (const p of review.notes) out.push(`  ${problemLine(p, lang)}`);
+    for (const p of review.notes.slice(0, MAX_PROBLEMS_LISTED)) out.push(`  ${problemLine(p, lang)}`);
+    const more = review.notes.length - MAX_PROBLEMS_LISTED;
+    if (more > 0) out.push(T.moreNotes(more));
   }
   if (f.damage?.length) {
     out.push('', T.damagedHeading);

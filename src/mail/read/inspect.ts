@@ -26,6 +26,8 @@ export interface InspectResult {
   eliminate: string | null;
   /** Extraction problems (line 0) first, then the parser's, in line order. */
   problems: Problem[];
+  /** Lines that are text, not orders (D-PARSE-16): noted to the player, never problems. */
+  ignored: Problem[];
   normalised: Problem[];
   // What extraction saw, for the referee reading the output.
   from: string | null;
@@ -84,6 +86,7 @@ export async function inspectMail(raw: Buffer, opts: ExtractOptions & { board?: 
     vote: sheet?.vote?.side ?? null,
     eliminate: sheet?.eliminate?.cell ?? null,
     problems: command ? [] : [...mailProblems(mail, opts.maxBytes), ...(sheet?.problems ?? [])],
+    ignored: sheet?.ignored ?? [],
     normalised: sheet?.normalised ?? [],
     from: mail.from,
     fromName: mail.fromName,

@@ -54,6 +54,11 @@ const SEPARATOR = [
   /^(?:begin forwarded message|inizio messaggio inoltrato|début du message réexpédié)\s?:$/i,
   /^-{2,}\s*(?:on|il|le|am|el|em)\b.{0,400}\b(?:wrote|ha scritto|a écrit|schrieb|escribió|escreveu)\s*:?\s*-{2,}$/i,
 ];
+// Yahoo Mail writes a forward's marker and its header block on one indented line, the fields run
+// together ("----- Messaggio inoltrato ----- Da: … A: … Inviato: … Oggetto: …"): the marker
+// followed by a From label is history as surely as the marker alone.
+const SEPARATOR_WITH_HEADERS =
+  /^-{2,}\s*(?:original message|messaggio originale|forwarded message|messaggio inoltrato|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,}\s*\*?(?:from|da|de|von|van)\s?:/i;
 const RULE = /^_{10,}$/;
 
 // The header block of the message replied to or forwarded (Outlook, OWA, Hotmail, Apple's
@@ -160,7 +165,7 @@ export function splitQuoted(input: string): StrippedText {
     else if (QUOTE.test(line)) kinds[i] = 'quote';
     else if (line.trimEnd() === '--') kinds[i] = line === '-- ' ? 'signature' : 'loose-signature';
     else if (t.length < 120 && FOOTER.test(t)) kinds[i] = 'footer';
-    else if (SEPARATOR.some((p) => p.test(t)) || headerBlockAt(lines, i)) end = i;
+    else if (SEPARATOR.some((p) => p.test(t)) || SEPARATOR_WITH_HEADERS.test(t) || headerBlockAt(lines, i)) end = i;
     else if (RULE.test(t) && ruleStartsHistory(lines, nextNonBlank(lines, i + 1))) end = i;
     else {
       // Wrapped attributions are joined only when they start with a lead word ("On", "Il"…): a

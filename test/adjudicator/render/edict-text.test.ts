@@ -77,13 +77,23 @@ describe('renderEdict: orders (section 1)', () => {
     expect(s1.indexOf('Sith — Chancellor')).toBeLessThan(s1.indexOf('\nHutt\n'));
   });
 
-  it('lists the problems of a sheet under its faction, with line numbers', () => {
+  it('lists the problems of a sheet under its faction: the line and the kind only (R-EDICT-4)', () => {
     const s1 = sectionOf(render(midGameEdict()), 1);
     const hutt = s1.slice(s1.indexOf('\nHutt\n'), s1.indexOf('\nAristocrats\n'));
     expect(hutt).toContain('Problems in the sheet:');
-    expect(hutt).toContain("    line 5: 'attacco M4' is not an order I understand");
+    expect(hutt).toContain('    line 5: not an order I understand (R-ORD-8)');
     const corellians = s1.slice(s1.indexOf('\nCorellians\n'));
-    expect(corellians).toContain('    line 4 "V: Hutt": This is not an election turn: the vote was ignored.');
+    expect(corellians).toContain('    line 4: vote outside an election turn (R-ORD-3)');
+    expect(sectionOf(render(midGameEdict(), 'it'), 1)).toContain('    riga 5: non è un ordine comprensibile (R-ORD-8)');
+  });
+
+  it('names a problem it does not know as a problem, never by words it was handed (R-EDICT-4)', () => {
+    const e = midGameEdict();
+    const leaky = { line: 3, code: 'from-an-older-engine', message: { it: 'Anna Rossi', en: 'Anna Rossi' }, text: 'Anna Rossi' };
+    e.declarations[0]!.problems = [leaky];
+    const en = render(e);
+    expect(en).toContain('    line 3: problem');
+    expect(en).not.toContain('Anna Rossi');
   });
 
   it('says where hostility comes from: the sheet, kept for an NMR, or none', () => {

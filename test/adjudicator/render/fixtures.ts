@@ -67,11 +67,6 @@ export function midGameEdict(): Edict {
             line: 5,
             code: 'not-understood',
             rule: 'R-ORD-8',
-            text: 'attacco M4',
-            message: {
-              it: "'attacco M4' non è un ordine che capisco: ho ignorato la riga.",
-              en: "'attacco M4' is not an order I understand: I ignored the line.",
-            },
           },
         ],
       }),
@@ -101,13 +96,8 @@ export function midGameEdict(): Edict {
         problems: [
           {
             line: 4,
-            code: 'vote-outside-election',
+            code: 'vote-not-election',
             rule: 'R-ORD-3',
-            text: 'V: Hutt',
-            message: {
-              it: 'Questo non è un turno di elezioni: il voto è stato ignorato.',
-              en: 'This is not an election turn: the vote was ignored.',
-            },
           },
         ],
       }),
@@ -193,11 +183,6 @@ export function electionEdict(): Edict {
             line: 2,
             code: 'vote-imperial',
             rule: 'R-ORD-3',
-            text: 'V: Imperiali',
-            message: {
-              it: 'Un voto agli Imperiali non vale: nessun voto espresso.',
-              en: 'A vote for the Imperial Troops does not count: no vote cast.',
-            },
           },
         ],
       }),
