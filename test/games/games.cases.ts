@@ -48,7 +48,7 @@ export function gamesCases(open: () => Promise<Database>): void {
     it('creates the game, its players in R-SETUP-1 order, turn 1 and a welcome mail each', async () => {
       const { game, turn, players: ps } = await createGame(db, { ...gameInput('Andròmeda 2025!'), declarationLeadMinutes: 60 }, ctx);
       expect(game).toMatchObject({ id: 'andromeda-2025', name: 'Andròmeda 2025!', map: 'classic', status: 'active', currentTurn: 1 });
-      expect(game).toMatchObject({ victoryPlanets: 12, nmrHostility: 'keep', reminderMinutes: [1440, 120], weeklyDeadline: 'sun 20:00' });
+      expect(game).toMatchObject({ victoryPlanets: 12, lastTurn: null, nmrHostility: 'keep', reminderMinutes: [1440, 120], weeklyDeadline: 'sun 20:00' });
       expect(ps.map((p) => [p.faction, p.email, p.lang, p.joinedTurn])).toEqual([
         ['hutt', 'p1@example.com', 'it', 1],
         ['aristocrats', 'p2@example.com', 'en', 1],
@@ -65,7 +65,7 @@ export function gamesCases(open: () => Promise<Database>): void {
       expect(stored?.state.factions).toEqual(['hutt', 'aristocrats', 'sith', 'knights']);
       expect(stored?.state.units).toHaveLength(12);
       expect(stored?.state.units.filter((u) => u.side === 'hutt').map((u) => u.at)).toEqual(['B2', 'B1', 'A2']);
-      expect(stored?.state.settings).toEqual({ victoryPlanets: 12, nmrHostility: 'keep' });
+      expect(stored?.state.settings).toEqual({ victoryPlanets: 12, nmrHostility: 'keep', lastTurn: null });
 
       const mails = await listOutbox(db, { gameId: game.id, kind: 'welcome' });
       expect(mails.map((m) => m.toAddress)).toEqual(ps.map((p) => p.email));
