@@ -51,7 +51,7 @@ describe('the HTML edict in the mail', () => {
   it('publishes a problem as its line and kind, never the words the player wrote (R-EDICT-4)', () => {
     const html = it_!.bodyHtml!;
     expect(html).toContain('<li>riga 1: non è un ordine comprensibile (R-ORD-8)</li>');
-    expect(en!.bodyHtml).toContain('<li>line 1: line not understood (R-ORD-8)</li>');
+    expect(en!.bodyHtml).toContain('<li>line 1: not an order I understand (R-ORD-8)</li>');
     for (const line of PRIVATE_LINES) for (const word of line.split(/[ ,<>]+/).filter((w) => w.length > 3)) {
       expect(html).not.toContain(word);
       expect(en!.bodyHtml).not.toContain(word);
