@@ -14,12 +14,14 @@ export const board = classicMap();
 /** 80 characters with an unbroken 40-character word and markup that must stay text. */
 export const LONG_NAME = `<b>Orione</b> & Co. ${'Supercalifragilistichespiralidosissimo'.padEnd(40, 'X')} lega del nord-est!`.padEnd(80, '.');
 /** What a player wrote around their orders: it must never reach another player's mail (R-EDICT-4). */
-export const PRIVATE_LINES = ['Ciao a tutti <script>alert(1)</script>,', 'Anna Rossi', 'cell. +39 333 555 0101'];
+// The first looks like an order (a cell) and cannot be read: a problem, published as its line and
+// kind only; the others are text around the orders (D-PARSE-16), never published at all.
+export const PRIVATE_LINES = ['B2 verso Bellatrix <script>alert(1)</script>', 'Ciao a tutti,', 'Anna Rossi', 'cell. +39 333 555 0101'];
 
 /** The crowded turn with the Hutt's sheet wrapped in a greeting and a signature. */
 export function crowdedEdictWithChatter(): Edict {
   const { state, sheets } = crowdedTurn();
-  sheets.hutt = `${PRIVATE_LINES[0]}\n${sheets.hutt}${PRIVATE_LINES.slice(1).join('\n')}\n`;
+  sheets.hutt = `${PRIVATE_LINES.slice(0, 2).join('\n')}\n${sheets.hutt}${PRIVATE_LINES.slice(2).join('\n')}\n`;
   return adjudicate(board, state, sheets).edict;
 }
 
