@@ -1,5 +1,7 @@
-# The moderator as a container: Node 20, the TypeScript sources run through tsx (no build step).
-FROM node:20-bookworm-slim
+# The moderator as a container: Node 24 (LTS; .ci/run tests on the same major), the TypeScript
+# sources run through tsx (no build step; see README "Deployment" for why not Node's own type
+# stripping yet).
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV DATA_DIR=/data HTTP_HOST=0.0.0.0 HTTP_PORT=8080
 COPY package.json package-lock.json ./

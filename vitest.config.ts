@@ -5,6 +5,12 @@ import ReliabilityFirstSequencer from './test/harness/reliability-first.sequence
 // The integration and reliability projects share one pool (same groupOrder), hence one count.
 const INTEGRATION_WORKERS = 2;
 
+// No test may use the default data directory (./data) or the developer's DATA_DIR: a service run
+// from this checkout keeps its database there. Each test gives its own; one that forgets (a
+// command spawned with the tests' environment, loadConfig() in process) fails at once on this
+// path below a file, which nobody, root included, can create. Ports: see serviceEnv.
+const env = { DATA_DIR: '/dev/null/each-test-sets-its-own-DATA_DIR' };
+
 // Two tiers, one command: `npm test` runs both, the unit tier first, then the integration tier.
 // Unit tests need no server; integration tests (`*.int.test.ts`) talk to real PostgreSQL,
 // Dovecot, SMTP and Chromium. Timeouts are hang guards only, generous enough for a busy 2-core
@@ -18,6 +24,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          env,
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.int.test.ts'],
           // Migrates one PGlite for the whole run; test files load it (test/harness/pglite.ts).
@@ -33,6 +40,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          env,
           include: ['test/**/*.int.test.ts'],
           exclude: ['test/reliability/**'],
           testTimeout: 120_000,
@@ -52,6 +60,7 @@ export default defineConfig({
           // beside the integration files, so the whole suite stays under 10 minutes on two cores.
           // Their checks are counts, not times.
           name: 'reliability',
+          env,
           include: ['test/reliability/**/*.int.test.ts'],
           testTimeout: 600_000,
           hookTimeout: 120_000,

@@ -6,11 +6,15 @@
 //   node --import tsx test/mail/reader-differential.ts <ref>      (the commit to compare with)
 //   DIFF_RUNS=20000 node --import tsx test/mail/reader-differential.ts <ref>
 //
+// When package-lock.json differs at <ref> (an upgrade of mailparser and its parts, which
+// fast-body.ts mirrors), the copy of <ref> gets its own dependencies (`npm ci`, once per commit):
+// the reader with the new packages is compared with the reader as it ran on the old ones.
+//
 // The inputs: every .eml under test/mail/fixtures, the grammar and the mutations of
 // fuzz-mail.test.ts, the hostile shapes, the bench's order sheets, and generated headers and
 // bodies aimed at the reader's own branches (addresses, automatic markers, quotes, Code: lines).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
@@ -28,13 +32,20 @@ if (!ref) {
   console.log('usage: node --import tsx test/mail/reader-differential.ts <ref>   (the commit to compare the working tree with)');
   process.exit(2);
 }
-// The same src/ on both sides would compare the reader with itself, and always agree.
-try {
-  execFileSync('git', ['diff', '--quiet', ref, '--', 'src'], { cwd: repo });
-  console.log(`src/ at ${ref} is the working tree's: nothing to compare (name an earlier commit)`);
+/** Whether `paths` differ between `ref` and the working tree. */
+function differs(...paths: string[]): boolean {
+  try {
+    execFileSync('git', ['diff', '--quiet', ref, '--', ...paths], { cwd: repo });
+    return false;
+  } catch {
+    return true;
+  }
+}
+// The same src/ and dependencies on both sides would compare the reader with itself, and always agree.
+const ownDependencies = differs('package-lock.json');
+if (!ownDependencies && !differs('src')) {
+  console.log(`src/ and package-lock.json at ${ref} are the working tree's: nothing to compare (name an earlier commit)`);
   process.exit(2);
-} catch {
-  // differs: compare
 }
 const RUNS = Number(process.env.DIFF_RUNS ?? 2000);
 const SEED = Number(process.env.DIFF_SEED ?? 20261123);
@@ -59,12 +70,20 @@ async function load(root: string): Promise<Reader> {
 /** src/ (and what it imports from the root) as committed at `ref`, in a directory of its own. */
 function baseCopy(): string {
   const sha = execFileSync('git', ['rev-parse', ref], { cwd: repo, encoding: 'utf8' }).trim();
-  const dir = path.join(process.env.TMPDIR ?? '/tmp', `reader-base-${sha.slice(0, 12)}`);
-  if (!existsSync(path.join(dir, 'node_modules'))) {
+  const dir = path.join(process.env.TMPDIR ?? '/tmp', `reader-base-${sha.slice(0, 12)}${ownDependencies ? '-own-deps' : ''}`);
+  const complete = path.join(dir, ownDependencies ? '.installed' : 'node_modules');
+  if (!existsSync(complete)) {
+    rmSync(dir, { recursive: true, force: true }); // an earlier copy cut short
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', sha, 'src', 'maps', 'package.json', 'tsconfig.json'], { cwd: repo, maxBuffer: 1 << 30 });
+    const tar = execFileSync('git', ['archive', sha, 'src', 'maps', 'package.json', 'package-lock.json', 'tsconfig.json'], { cwd: repo, maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
-    symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules')); // last: marks the copy complete
+    if (ownDependencies) {
+      console.log(`installing the dependencies of ${ref} in ${dir} …`);
+      execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+      writeFileSync(complete, '');
+    } else {
+      symlinkSync(path.join(repo, 'node_modules'), complete);
+    }
   }
   return dir;
 }

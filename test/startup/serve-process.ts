@@ -20,8 +20,15 @@ export interface Running {
   finished: Promise<Finished>;
 }
 
-/** The environment a test service runs with: only what it needs, nothing from the developer's shell. */
+/**
+ * The environment a test service runs with: only what it needs, nothing from the developer's shell.
+ * Its own HTTP_PORT and DATA_DIR always: the defaults (8080, ./data) may belong to a service the
+ * developer runs beside the tests, and a test on them fails, or worse, writes into that one.
+ */
 export function serviceEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  for (const name of ['HTTP_PORT', 'DATA_DIR']) {
+    if (!vars[name]) throw new Error(`a test service needs its own ${name}, never the default`);
+  }
   return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...vars };
 }
 

@@ -1,9 +1,11 @@
 // Start-up failures in the operator's words (issue 7): one line naming the cause and the variable
 // to change. The real processes are spawned in startup.int.test.ts; here, the wording and the
 // retry policy, without a server.
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { MigrationError } from '../../src/db/client.ts';
@@ -13,6 +15,25 @@ import { checkDirectories, describeStartupError } from '../../src/startup-errors
 const errno = (code: string, message = code, extra: object = {}) => Object.assign(new Error(message), { code, ...extra });
 const pgConfig = loadConfig({ DATABASE_URL: 'postgres://sf@db.example.org:5433/sf', DATABASE_PASSWORD: 'hunter2', HTTP_PORT: '8081' });
 const pgliteConfig = loadConfig({ DATA_DIR: '/srv/sf' });
+
+/**
+ * checkDirectories(DATA_DIR=dir) in a child process, as "nobody" when the tests run as root (as CI
+ * does: root writes anywhere, a container's service user does not): the error's message, or "ok".
+ */
+async function checkDirectoriesAsUnprivileged(dir: string): Promise<string> {
+  const repo = new URL('../../', import.meta.url);
+  const script = `
+    const { loadConfig } = await import(${JSON.stringify(new URL('src/config.ts', repo).href)});
+    const { checkDirectories } = await import(${JSON.stringify(new URL('src/startup-errors.ts', repo).href)});
+    await checkDirectories(loadConfig({ DATA_DIR: process.argv[1] })).then(() => console.log('ok'), (e) => console.log(e.message));`;
+  const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], {
+    cwd: repo,
+    env: { PATH: process.env.PATH },
+    ...nobody,
+  });
+  return stdout.trim();
+}
 
 describe('describeStartupError', () => {
   it('names the variable to change for each cause, in one line, never the password', () => {
@@ -115,11 +136,11 @@ describe('checkDirectories', () => {
     await checkDirectories(loadConfig({ DATA_DIR: data, MAILDIR: file, IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }));
   });
 
-  // Root writes anywhere; the process test spawns the service as another user for that case.
-  it.skipIf(process.getuid?.() === 0)('refuses a DATA_DIR it cannot write', async () => {
-    const dir = await temp();
-    await chmod(dir, 0o500);
-    await expect(checkDirectories(loadConfig({ DATA_DIR: dir }))).rejects.toThrow(/is not writable by this user \(EACCES\)/);
-    await chmod(dir, 0o700);
+  it('refuses a DATA_DIR it cannot write', async () => {
+    const parent = await temp();
+    await chmod(parent, 0o755);
+    const dir = path.join(parent, 'read-only');
+    await mkdir(dir, { mode: 0o555 });
+    expect(await checkDirectoriesAsUnprivileged(dir)).toMatch(/^DATA_DIR .*\/read-only is not writable by this user \(EACCES\)/);
   });
 });

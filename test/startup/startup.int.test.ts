@@ -114,8 +114,8 @@ describe('sf serve refuses to start, in one line', () => {
   it('when DATA_DIR is a file, or below one', async () => {
     const file = path.join(root, 'a-file');
     await writeFile(file, 'not a directory');
-    expect(await failure({ DATA_DIR: file })).toBe(`sf serve: DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`);
-    expect(await failure({ DATA_DIR: path.join(file, 'data') })).toMatch(/^sf serve: DATA_DIR .*a-file\/data .*\(ENOTDIR\): set DATA_DIR to a directory/);
+    expect(await failure({ DATA_DIR: file, HTTP_PORT: String(await freePort()) })).toBe(`sf serve: DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`);
+    expect(await failure({ DATA_DIR: path.join(file, 'data'), HTTP_PORT: String(await freePort()) })).toMatch(/^sf serve: DATA_DIR .*a-file\/data .*\(ENOTDIR\): set DATA_DIR to a directory/);
   });
 
   describe('when DATA_DIR cannot be written or created', () => {
@@ -150,7 +150,7 @@ describe('sf serve refuses to start, in one line', () => {
 
   it('when PostgreSQL cannot be reached, after the retries it was told to make', async () => {
     const port = await freePort(); // nobody listens there
-    const run = spawnService({ DATA_DIR: path.join(root, 'pg-down'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_PASSWORD: 'hunter2', DATABASE_CONNECT_RETRY_SECONDS: '2' });
+    const run = spawnService({ DATA_DIR: path.join(root, 'pg-down'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_PASSWORD: 'hunter2', DATABASE_CONNECT_RETRY_SECONDS: '2', HTTP_PORT: String(await freePort()) });
     const { code, stderr } = await run.finished;
     expect(code).toBe(1);
     // Each retry is a log line; the end is the one plain line.
@@ -185,7 +185,7 @@ describe('sf serve refuses to start, in one line', () => {
     it('when the database does not exist', async () => {
       const url = new URL(fresh.url);
       url.pathname = '/sf_no_such_database';
-      expect(await failure({ DATA_DIR: path.join(root, 'pg-nodb'), DATABASE_URL: url.toString() })).toMatch(
+      expect(await failure({ DATA_DIR: path.join(root, 'pg-nodb'), DATABASE_URL: url.toString(), HTTP_PORT: String(await freePort()) })).toMatch(
         /^sf serve: the database at .*\/sf_no_such_database does not exist: create it, or set DATABASE_URL$/,
       );
     });
@@ -196,7 +196,7 @@ describe('sf serve refuses to start, in one line', () => {
       await client.connect();
       await client.query('create table audit_log (id int)');
       await client.end();
-      expect(await failure({ DATA_DIR: path.join(root, 'pg-migration'), DATABASE_URL: fresh.url })).toMatch(
+      expect(await failure({ DATA_DIR: path.join(root, 'pg-migration'), DATABASE_URL: fresh.url, HTTP_PORT: String(await freePort()) })).toMatch(
         /^sf serve: could not bring the database at .* up to date \(42P07 relation "audit_log" already exists\): repair it or restore a backup, or set DATABASE_URL to another database$/,
       );
     });

@@ -6,6 +6,20 @@
 import type { Body } from './extract-body.ts';
 import { repairC1 } from './extract-charset.ts';
 
+/**
+ * The packages whose code this file mirrors, as mailparser resolves them. An upgrade that
+ * installs any other version fails test/mail/fast-body-versions.test.ts: read their changes,
+ * update the mirror, check it (fast-body.test.ts, reader-differential.ts), then these numbers.
+ */
+export const MIRRORED_VERSIONS = {
+  mailparser: '3.9.30',
+  '@zone-eu/mailsplit': '5.4.18',
+  libmime: '5.4.5',
+  libqp: '2.1.1',
+  libbase64: '1.3.0',
+  'iconv-lite': '0.7.3',
+} as const;
+
 /** Larger mail is rare and not worth a second code path. */
 const MAX_BYTES = 256 * 1024;
 
