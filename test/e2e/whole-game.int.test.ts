@@ -8,7 +8,9 @@
 // the Merchants join late (R-SETUP-4); turn 3 a mutual elimination (R-COMB-5) with an advance and
 // the Hutt's production; turn 4 the Chancellor misses the declaration (R-TURN-3) and a late one is
 // refused, while the Sith reach the Capital; turn 5 their politics call elections (R-POL-3) as the
-// Hutt reach 5 planets and win (R-WIN-1). Every mail sent is compared with
+// Hutt reach 5 planets and win (R-WIN-1). Players write as people do: greetings, thanks, names,
+// phone numbers and addresses around their orders, which are read as text (D-PARSE-16), shown to
+// their writer alone and never to anyone else (R-EDICT-4). Every mail sent is compared with
 // test/e2e/golden/whole-game.txt (dates and Message-IDs normalised): any change in what players
 // receive shows up in review.
 // UPDATE_GOLDEN=1 rewrites the golden file.
@@ -57,6 +59,13 @@ let gameId = '';
 let players: Player[] = [];
 const transcript: string[] = [];
 let seen = 0;
+
+/** What players wrote around their orders, by writer: nobody else may ever see it (R-EDICT-4). */
+const PRIVATE: Record<string, string[]> = {
+  aristocrats: ['Ciao a tutti', 'Grazie mille', 'Anna Rossi', '333 555 0101'],
+  merchants: ['Hi all', 'Cheers', 'Marco Verdi', 'Via Roma 12'],
+  sith: ['Ciao Cancelleria', 'Sara Bianchi'],
+};
 
 const secrets = ['hutt-0001', 'arst-0002', 'sith-0003', 'kngt-0004', 'mrch-0005'];
 const ctx = (): GamesContext => ({ actor: 'cli:test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now, newSecret: () => secrets.shift()! });
@@ -222,9 +231,14 @@ describe('a whole game through real mail', () => {
     await write('hutt', 'H: Aristocrats\nB2=F5\nB1=F3');
     await sent('turn 2: the declaration, acknowledged and broadcast to everyone', 5);
     await write('sith', 'T7=T6');
-    await write('aristocrats', 'H: Hutt');
+    await write('aristocrats', 'Ciao a tutti,\nH: Hutt\nGrazie mille!\nAnna Rossi\ncell. +39 333 555 0101');
     await write('knights', '');
-    await sent('turn 2: acknowledgements', 3);
+    const acks2 = await sent('turn 2: acknowledgements', 3);
+    // The greeting and the signature are text, not problems: the sheet is valid, and its writer
+    // alone is told that the text was ignored (D-PARSE-16).
+    const arist2 = acks2.find((m) => m.envelope.to.includes('arist@example.org'))!;
+    expect(arist2.text).toContain('Stato: valido');
+    expect(arist2.text).toContain('Anna Rossi');
     // The Sith will be away on the day of the deadline (D-ABS-1): it moves to the next day, everyone told.
     await write('sith', `ABSENCE ${t2.deadline.toISOString().slice(0, 10)} ${t2.deadline.toISOString().slice(0, 10)}`);
     await sent('turn 2: an absence recorded, the deadline moved', 5);
@@ -245,7 +259,7 @@ describe('a whole game through real mail', () => {
     await write('hutt', 'H: Aristocrats\nF5-F6\nF3=G5');
     await sent('turn 3: the declaration, acknowledged and broadcast to everyone', 6);
     await write('aristocrats', 'H: Hutt');
-    await write('merchants', 'H: Sith\nT12-S11');
+    await write('merchants', 'Hi all!\nH: Sith\nT12-S11\nCheers,\nMarco Verdi\nVia Roma 12, Milano');
     await write('sith', 'T6=P8'); // on the way to the Capital
     await sent('turn 3: acknowledgements', 3);
     await at(new Date(t3.deadline.getTime() + MINUTE));
@@ -264,8 +278,9 @@ describe('a whole game through real mail', () => {
     await write('hutt', 'B2-B1');
     await sent('turn 4: a late declaration refused', 1);
     await write('aristocrats', 'F6-F7');
-    await write('sith', 'P8-O9');
-    await sent('turn 4: acknowledgements', 2);
+    await write('sith', 'Ciao Cancelleria,\nP8-O9\nSaluti\nSara Bianchi');
+    const acks4 = await sent('turn 4: acknowledgements', 2);
+    expect(acks4.find((m) => m.envelope.to.includes('sith@example.org'))!.text).toContain('Status: valid');
     await at(new Date(t4.deadline.getTime() + MINUTE));
     await sent('turn 4: edict', 5);
 
@@ -289,6 +304,31 @@ describe('a whole game through real mail', () => {
     // sf turn replay's check: every turn adjudicates again exactly as stored (R-EDICT-2).
     const replay = await replayTurns(db.db, gameId);
     expect(replay.turns.map((t) => [t.turn, t.same])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, true]]);
+
+    // R-EDICT-4: what a player wrote besides their orders reached nobody but its writer: not in any
+    // other player's mail, its text, HTML or attached edict.
+    for (const m of smtp.messages) {
+      const to = m.envelope.to.join(' ');
+      const seenBy = [m.text ?? '', m.parsed.html || '', ...m.parsed.attachments.map((a) => (a.contentType === 'application/json' ? a.content.toString('utf8') : ''))].join('\n');
+      for (const [writer, words] of Object.entries(PRIVATE)) {
+        if (to === player(writer).email) continue;
+        for (const w of words) expect(seenBy, `${w} (written by ${writer}) in the mail to ${to}: ${m.subject}`).not.toContain(w);
+      }
+    }
+    // D-EDICT-2: every edict mail carries the map of its reader's language: one picture per
+    // language, the Italian and the English ones different.
+    for (const turn of [1, 2, 3, 4, 5]) {
+      const maps = new Map<string, Set<string>>();
+      for (const m of smtp.messages.filter((x) => new RegExp(`(Imperial Edict|Editto Imperiale), (turn|turno) ${turn}$`).test(x.subject ?? ''))) {
+        const png = m.parsed.attachments.find((a) => a.contentType === 'image/png')!;
+        const lang = /Editto/.test(m.subject ?? '') ? 'it' : 'en';
+        maps.set(lang, (maps.get(lang) ?? new Set()).add(createHash('sha256').update(png.content).digest('hex')));
+      }
+      expect([...maps.keys()].sort(), `turn ${turn}`).toEqual(['en', 'it']);
+      expect(maps.get('it')!.size, `turn ${turn}: one Italian map`).toBe(1);
+      expect(maps.get('en')!.size, `turn ${turn}: one English map`).toBe(1);
+      expect([...maps.get('it')!][0]).not.toBe([...maps.get('en')!][0]);
+    }
 
     // Every mail any player received, as the golden file has it.
     const text = transcript.join('');
