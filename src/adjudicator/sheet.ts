@@ -336,6 +336,12 @@ function hasOrderShape(text: string, start: number, end: number): boolean {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/**
+ * Commands a player mails on their own (D-ABS-1): written among orders they are not applied, so
+ * such a line stays a problem and its writer is told how to send it (D-ABS-3), not "text ignored".
+ */
+const COMMAND_WORDS = new Set(['absence', 'assenza']);
+
 /** A first word that is one of the keywords' spellings (D-PARSE-10), read as hasOrderShape says. */
 function startsWithKeyword(text: string, start: number, end: number): boolean {
   let k = start;
@@ -347,6 +353,7 @@ function startsWithKeyword(text: string, start: number, end: number): boolean {
     word = m ? foldName(m[0]) : '';
     k = start + (m ? m[0].length : 0);
   } else word = text.slice(start, k).toLowerCase();
+  if (COMMAND_WORDS.has(word)) return true;
   if (!KEYWORDS.has(word)) return false;
   if (word.length > 1) return true;
   const next = charAt(text, k, end);

@@ -78,7 +78,8 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
   const open = (await findTurn(db, id, g.currentTurn))!;
   const sent = new Date(open.deadline.getTime() - 3 * 24 * 3_600_000);
   if (open.state.chancellor) await send(db, id, open.state.chancellor, 'H: Sith', sent);
-  await send(db, id, 'sith', `H: Hutt\n${SECRET_WORD}`, sent);
+  // A line shaped like an order that cannot be read: a problem (R-ORD-8) whose words stay secret.
+  await send(db, id, 'sith', `H: Hutt\nB2 ${SECRET_WORD}`, sent);
   now = sent;
   return { gameId: id, ctx, setNow: (d) => void (now = d) };
 }
