@@ -7,8 +7,11 @@ const port = parentPort!;
 port.on('message', (m: { id: number; svg: string }) => {
   try {
     const png = renderMapPng(m.svg);
-    const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-    port.postMessage({ id: m.id, png: bytes }, [bytes.buffer as ArrayBuffer]);
+    // A Buffer's memory may be Node's shared pool, which cannot be transferred (Node 22+ refuses
+    // it): the PNG is copied once into memory of its own, which moves to the caller without a copy.
+    const bytes = new Uint8Array(png.byteLength);
+    bytes.set(png);
+    port.postMessage({ id: m.id, png: bytes }, [bytes.buffer]);
   } catch (err) {
     port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
   }
