@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
+import { addReferee, assignReferee, setRefereePassword } from '../../src/referee/accounts.ts';
 import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
 import { MAIL } from '../referee/world.ts';
 import { buildWorld } from './public-world.ts';
@@ -20,7 +20,10 @@ let game: string;
 let password: string;
 const w = browserWorld(async (db) => {
   game = (await buildWorld(db, { name: LONG_NAME, players: 8, turns: 2 })).gameId;
-  ({ password } = await addReferee(db, 'ref@x.org', 'test'));
+  await addReferee(db, 'ref@x.org', 'test');
+  // A password of their own: a one-time one leads to the change-password page first (D-REF-5).
+  password = 'own password of ref@x.org';
+  await setRefereePassword(db, 'ref@x.org', 'test', password);
   await assignReferee(db, game, 'ref@x.org', 'test');
 }, { publicCacheMs: 0, referee: { mail: MAIL } });
 
