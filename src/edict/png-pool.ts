@@ -83,7 +83,7 @@ export class PngPool {
   }
 }
 
-let shared = new PngPool();
+const shared = new PngPool();
 
 /** A map's PNG, drawn on the shared pool. */
 export function renderMapPngOffThread(svg: string): Promise<Buffer> {
@@ -92,10 +92,8 @@ export function renderMapPngOffThread(svg: string): Promise<Buffer> {
 
 /**
  * Ends the shared pool's workers (a process that stops: the service, a CLI command that is done);
- * a later map starts a fresh pool.
+ * close() leaves the pool ready to start workers again if a later map asks.
  */
-export async function closeMapPool(): Promise<void> {
-  const done = shared;
-  shared = new PngPool();
-  await done.close();
+export function closeMapPool(): Promise<void> {
+  return shared.close();
 }
