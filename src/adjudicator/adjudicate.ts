@@ -72,8 +72,9 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
   else if (!board.capital.some((c) => ctx.unitAt(c)?.side === chancellor)) electionReasons.push('chancellor-off-capital');
   if (politics.electionsCalledBy.length) electionReasons.push('politics');
 
-  const lastTurn = state.settings.lastTurn ?? null; // D-WIN-2: at or past it, this turn is the last
-  const won = victory(factions, planetCounts, state.settings.victoryPlanets, lastTurn !== null && state.turn >= lastTurn);
+  const lastTurn = state.settings.lastTurn ?? null;
+  const isLastTurn = lastTurn !== null && state.turn >= lastTurn; // D-WIN-2: at or past it
+  const won = victory(factions, planetCounts, state.settings.victoryPlanets, isLastTurn);
   const finalUnits = ctx.livingUnits();
   const joining = board.factionIds.filter((f) => (state.joining ?? []).includes(f) && !factions.includes(f));
   const edict: Edict = {
@@ -99,7 +100,7 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
     winners: won.winners,
     winRule: won.rule,
     lastTurn,
-    gameOver: won.winners.length > 0 || (lastTurn !== null && state.turn >= lastTurn),
+    gameOver: won.winners.length > 0 || isLastTurn,
     joiningNextTurn: joining,
   };
 
