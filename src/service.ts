@@ -173,7 +173,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
       connect: { host: i.host, port: i.port, user: i.user, pass: i.password, secure: i.secure },
       mailbox: i.mailbox,
       processedMailbox: i.processedMailbox,
-      cursorStore: mailboxCursorStore(database.db),
+      cursorStore: mailboxCursorStore(database.db, { shared: database.kind === 'postgres' }),
       onBatch,
       log,
       signal,

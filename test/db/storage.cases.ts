@@ -276,5 +276,29 @@ export function storageCases(open: () => Promise<Database>): void {
       await cursors.set('INBOX', { uidValidity: '43', lastUid: 4_294_967_295 });
       expect(await cursors.get('INBOX')).toEqual({ uidValidity: '43', lastUid: 4_294_967_295 });
     });
+
+    it('settles one batch at a time per mailbox, telling the later one how far the earlier one moved', async () => {
+      const cursors = mailboxCursorStore(db);
+      const seen: string[] = [];
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const first = cursors.settle('SettleTest', { uidValidity: '7', lastUid: 10 }, async (upTo) => {
+        seen.push(`first from ${upTo}`);
+        await gate;
+        seen.push('first moved');
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      const second = cursors.settle('SettleTest', { uidValidity: '7', lastUid: 12 }, async (upTo) => void seen.push(`second from ${upTo}`));
+      await new Promise((r) => setTimeout(r, 100));
+      open();
+      await Promise.all([first, second]);
+      // The second waited for the first's move and cursor: it moves only UIDs above 10.
+      expect(seen).toEqual(['first from 0', 'first moved', 'second from 10']);
+      expect(await cursors.get('SettleTest')).toEqual({ uidValidity: '7', lastUid: 12 });
+      // Under a new UIDVALIDITY nothing earlier counts.
+      await cursors.settle('SettleTest', { uidValidity: '8', lastUid: 3 }, async (upTo) => void seen.push(`renumbered from ${upTo}`));
+      expect(seen.at(-1)).toBe('renumbered from null');
+      expect(await cursors.get('SettleTest')).toEqual({ uidValidity: '8', lastUid: 3 });
+    });
   });
 }

@@ -186,13 +186,18 @@ async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Pr
   }
 }
 
-/** A stored batch moved to the processed mailbox, then the cursor past it. */
+/**
+ * A stored batch moved to the processed mailbox, then the cursor past it. What another reader of
+ * the mailbox has already settled (at or below its cursor) is not moved again.
+ */
 async function settleBatch(client: ImapFlow, ctx: Ctx, uids: number[], cursor: { uidValidity: string; lastUid: number }): Promise<void> {
-  if (uids.length && !(await moveToProcessed(client, uids, ctx.processedMailbox, ctx.log))) {
-    // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
-    ctx.log.error({ uids, to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
-  }
-  await ctx.cursorStore.set(ctx.mailbox, cursor);
+  await ctx.cursorStore.settle(ctx.mailbox, cursor, async (settledUpTo) => {
+    const left = settledUpTo === null ? uids : uids.filter((uid) => uid > settledUpTo);
+    if (left.length && !(await moveToProcessed(client, left, ctx.processedMailbox, ctx.log))) {
+      // Stored already; the cursor keeps us from re-reading them within this UIDVALIDITY.
+      ctx.log.error({ uids: left, to: ctx.processedMailbox }, 'could not move processed messages; leaving them');
+    }
+  });
 }
 
 /** A FETCH started now and awaited later; `settled` never rejects (for clean-up). */

@@ -13,6 +13,13 @@ export function createMemoryCursorStore(
     async set(mailbox, cursor) {
       cursors.set(mailbox, { ...cursor });
     },
+    // One process, one reader: nothing to wait for.
+    async settle(mailbox, cursor, move) {
+      const c = cursors.get(mailbox);
+      await move(c && c.uidValidity === cursor.uidValidity ? c.lastUid : null);
+      const lastUid = c && c.uidValidity === cursor.uidValidity ? Math.max(c.lastUid, cursor.lastUid) : cursor.lastUid;
+      cursors.set(mailbox, { uidValidity: cursor.uidValidity, lastUid });
+    },
     snapshot() {
       return Object.fromEntries([...cursors].map(([k, v]) => [k, { ...v }]));
     },

@@ -13,6 +13,13 @@ export interface MailboxCursor {
 export interface MailboxCursorStore {
   get(mailbox: string): Promise<MailboxCursor | null>;
   set(mailbox: string, cursor: MailboxCursor): Promise<void>;
+  /**
+   * Moves a stored batch out of the mailbox and then sets the cursor past it, one reader of the
+   * mailbox at a time. `move` is told how far the cursor already stands under this UIDVALIDITY
+   * (null: nowhere): another instance has moved what lies at or below it, and moving a message
+   * twice at once makes two copies of it in the processed mailbox (Dovecot copies, then expunges).
+   */
+  settle(mailbox: string, cursor: MailboxCursor, move: (settledUpTo: number | null) => Promise<void>): Promise<void>;
 }
 
 /** One mail as it arrived, before any parsing. */
