@@ -124,7 +124,7 @@ export function mapView(board: Board, input: Edict | GameState): MapView {
       turn: input.turn,
       factions: input.factions,
       chancellor: input.chancellor,
-      electionNext: input.electionNextTurn,
+      electionNext: input.electionNextTurn && !input.gameOver, // a finished game has no next turn
       winners: input.winners,
       units: input.units,
       planets: input.planets,

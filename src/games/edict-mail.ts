@@ -170,7 +170,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     amendment: T.amendment(a.reason),
     gameOver: T.gameOver(!a.nextTurn),
     lateNote: T.lateNote(a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null),
-    address: privateAddress(a.mail, player.secret),
+    addressNote: T.addressNote(a.nextTurn ? privateAddress(a.mail, player.secret) : null),
     pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)),
     attachmentsNote: T.attachmentsNote,
   };

@@ -15,11 +15,10 @@ interface EdictValues {
 
 export const edictTexts = defineTexts({
   it: {
-    edict: (v: EdictValues & { amendment: string; lateNote: string; address: string; pageNote: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+    edict: (v: EdictValues & { amendment: string; lateNote: string; addressNote: string; pageNote: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
 ${v.amendment}Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}".
 ${v.gameOver}${v.lateNote}
-Il tuo indirizzo per gli ordini: ${v.address}
-${v.pageNote}${v.attachmentsNote}
+${v.addressNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `),
@@ -40,6 +39,8 @@ ${v.edict}
         : '',
     /** The game's public page, when PUBLIC_URL is known. */
     pageNote: (url: string | null) => (url ? `La pagina della partita: ${url}\n` : ''),
+    /** The player's orders address; null once the game is over (no more sheets). */
+    addressNote: (address: string | null) => (address ? `Il tuo indirizzo per gli ordini: ${address}\n` : ''),
     // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
@@ -47,8 +48,7 @@ ${v.edict}
     edict: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
 ${v.amendment}This is the Imperial Edict of turn ${v.turn} of "${v.gameName}".
 ${v.gameOver}${v.lateNote}
-Your orders address: ${v.address}
-${v.pageNote}${v.attachmentsNote}
+${v.addressNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `),
@@ -67,6 +67,7 @@ ${v.edict}
         ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`
         : '',
     pageNote: (url) => (url ? `The game's page: ${url}\n` : ''),
+    addressNote: (address) => (address ? `Your orders address: ${address}\n` : ''),
     attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
   },
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { adjudicate } from '../../src/adjudicator/adjudicate.ts';
 import { renderEdict } from '../../src/adjudicator/render/edict-text.ts';
+import { renderEdictHtml } from '../../src/adjudicator/render/edict-html.ts';
 import { edictToJson } from '../../src/adjudicator/render/edict-json.ts';
 import { runScenario, ScenarioError } from '../../src/adjudicator/scenario.ts';
 import { assertValidState, InvalidStateError } from '../../src/adjudicator/state-check.ts';
@@ -24,6 +25,19 @@ describe('R-WIN-2: the last turn', () => {
     expect(state.settings.lastTurn).toBe(9);
     expect(text(edict, board, 'en')).toContain("VICTORY: Hutt (R-WIN-2: the game's last turn, the most planets).");
     expect(text(edict, board, 'it')).toContain("VITTORIA: Hutt (R-WIN-2: l'ultimo turno della partita, il maggior numero di pianeti).");
+  });
+
+  it('the last edict speaks of no next turn: no election, no joiners (text and HTML)', () => {
+    const html = { level: 2, map: null, inline: false } as const;
+    const last = play(pos(units, { chancellor: 'sith', turn: 9, lastTurn: 9 })).edict;
+    const before = play(pos(units, { chancellor: 'sith', turn: 8, lastTurn: 9 })).edict;
+    for (const lang of ['en', 'it'] as const) {
+      const next = lang === 'en' ? /Next turn is/ : /Il prossimo turno/;
+      expect(text(before, board, lang)).toMatch(next);
+      expect(text(last, board, lang)).not.toMatch(next);
+      expect(renderEdictHtml(before, board, lang, html)).toMatch(next);
+      expect(renderEdictHtml(last, board, lang, html)).not.toMatch(next);
+    }
   });
 
   it('tied for the most planets on the last turn, they share', () => {

@@ -295,6 +295,8 @@ describe('a whole game through real mail', () => {
     await at(new Date(t5.deadline.getTime() + MINUTE));
     const final = await sent('turn 5: the final edict', 5);
     expect(final.every((m) => /game is over|partita è finita/.test(m.text ?? ''))).toBe(true);
+    // No next turn: no orders address to write to, no election to expect (the JSON keeps the engine's reasons).
+    for (const m of final) expect(m.text ?? '').not.toMatch(/orders address|indirizzo per gli ordini|Next turn is|prossimo turno (non )?è/);
     const [lastEdict] = await db.db.select().from(edicts).where(and(eq(edicts.gameId, gameId), eq(edicts.turn, 5)));
     expect((lastEdict!.json as Edict).electionReasons).toContain('politics');
     const game = (await findGame(db.db, gameId))!;

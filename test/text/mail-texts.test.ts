@@ -34,7 +34,7 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
   declarationMissed: (l) => { const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') }; return [turnTexts[l].declarationMissed(v), v]; },
   deadlineMoved: (l) => { const v = { ...game, ...values('who', 'deadline', 'declarationDeadline') }; return [turnTexts[l].deadlineMoved(v), v]; },
   edict: (l) => {
-    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'address', 'pageNote', 'attachmentsNote') };
+    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'addressNote', 'pageNote', 'attachmentsNote') };
     return [edictTexts[l].edict(v), v];
   },
   edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe', 'pageNote') }; return [edictTexts[l].edictObserver(v), v]; },

@@ -185,9 +185,12 @@ function finalSituation(x: Out): string {
   });
   out.push(table(x, [col.faction, col.planets, col.units], rows, c.v.perFaction));
   out.push(`${open(x, 'p', 'p')}<strong>${esc(c.v.chancellor(e.chancellor && c.name(e.chancellor)))}</strong></p>`);
-  if (e.electionNextTurn) out.push(p(x, c.v.nextElection), list(x, e.electionReasons.map((r) => c.v.electionReasons[r] ?? r)));
-  else out.push(p(x, c.v.noNextElection));
-  if (e.joiningNextTurn.length) out.push(p(x, c.v.joiningNextTurn(names(c, e.joiningNextTurn))));
+  // A finished game has no next turn (R-WIN-1, R-WIN-2), as in the text edict.
+  if (!e.gameOver) {
+    if (e.electionNextTurn) out.push(p(x, c.v.nextElection), list(x, e.electionReasons.map((r) => c.v.electionReasons[r] ?? r)));
+    else out.push(p(x, c.v.noNextElection));
+    if (e.joiningNextTurn.length) out.push(p(x, c.v.joiningNextTurn(names(c, e.joiningNextTurn))));
+  }
   const outcomeLine = victoryLine(c, e);
   out.push(e.winners.length ? `${open(x, 'p', 'p')}<strong>${esc(outcomeLine)}</strong></p>` : p(x, outcomeLine));
   if (o.declarationDeadline) out.push(p(x, c.v.declarationDeadline(o.declarationDeadline)));

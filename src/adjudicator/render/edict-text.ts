@@ -212,10 +212,12 @@ function finalSituation(c: Ctx, opts: EdictTextOptions): string[] {
     out.push(`  ${label(s).padEnd(w)}  ${planets.padEnd(pw)}  ${c.v.units(cells.length)}: ${cells.join(' ')}`.trimEnd());
   }
   out.push('', c.v.chancellor(e.chancellor && c.name(e.chancellor)));
-  if (e.electionNextTurn) {
-    out.push(c.v.nextElection, ...e.electionReasons.map((r) => `  - ${c.v.electionReasons[r] ?? r}`));
-  } else out.push(c.v.noNextElection);
-  if (e.joiningNextTurn.length) out.push(c.v.joiningNextTurn(names(c, e.joiningNextTurn)));
+  // A finished game has no next turn (R-WIN-1, R-WIN-2): nothing to say of its election or joiners.
+  if (!e.gameOver) {
+    if (e.electionNextTurn) out.push(c.v.nextElection, ...e.electionReasons.map((r) => `  - ${c.v.electionReasons[r] ?? r}`));
+    else out.push(c.v.noNextElection);
+    if (e.joiningNextTurn.length) out.push(c.v.joiningNextTurn(names(c, e.joiningNextTurn)));
+  }
   out.push(victoryLine(c, e));
   if (opts.declarationDeadline || opts.nextDeadline) out.push('');
   if (opts.declarationDeadline) out.push(c.v.declarationDeadline(opts.declarationDeadline));
