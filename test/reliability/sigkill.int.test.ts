@@ -8,15 +8,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
-import { createGame } from '../../src/games/index.ts';
-import { freePort, startDovecot, type DovecotServer } from '../harness/dovecot.ts';
-import { freshDatabase } from '../harness/postgres.ts';
+import { freePort } from '../harness/dovecot.ts';
+import { mailboxWorld } from '../harness/mailbox-world.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { Cleanups } from '../support/cleanups.ts';
-import { ServiceProcess, sessionsGone } from '../harness/service-process.ts';
+import { ServiceProcess } from '../harness/service-process.ts';
 
 const MAILS = 500;
 const MIN_KILLS = 20;
@@ -107,55 +104,16 @@ describe('SIGKILL at random moments while mail arrives', () => {
     const random = seededRandom(SEED);
 
     // --- the world: a mail server, a database with one game, the service -------------------
-    const dovecot: DovecotServer = await startDovecot();
-    cleanups.push(() => dovecot.stop());
-    await dovecot.addUser('orders', 'orders-secret');
-    await dovecot.createMailbox('orders', 'Processed');
-
-    const database = await freshDatabase();
-    cleanups.push(async () => {
-      await sessionsGone(database.url);
-      await database.drop();
+    const { dovecot, pool, count, serviceEnv } = await mailboxWorld(cleanups, {
+      name: 'Reliability', players: PLAYERS.map((p) => ({ email: p.email, lang: 'en' })), domain: DOMAIN, secretOf,
     });
-    {
-      const setup = await openDatabase({ database: { kind: 'postgres', url: database.url } });
-      try {
-        let s = 0;
-        await createGame(
-          setup.db,
-          { name: 'Reliability', players: PLAYERS.map((p) => ({ email: p.email, lang: 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
-          { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, newSecret: () => secretOf(s++) },
-        );
-      } finally {
-        await setup.close();
-      }
-    }
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    cleanups.push(() => pool.end());
-    const count = async (q: string): Promise<number> => Number((await pool.query<{ n: string }>(q)).rows[0]!.n);
 
     const dataDir = await mkdtemp(join(tmpdir(), 'sf-sigkill-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const httpPort = await freePort();
-    const imap = dovecot.settings('orders');
     const service = new ServiceProcess(
-      {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TMPDIR: process.env.TMPDIR,
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        IMAP_HOST: imap.host,
-        IMAP_PORT: String(imap.port),
-        IMAP_USER: imap.user,
-        IMAP_PASSWORD: imap.pass,
-        IMAP_SECURE: 'false',
-        HTTP_HOST: '127.0.0.1',
-        HTTP_PORT: String(httpPort), // HTTP_PORT=0 is refused by the configuration
-        MAIL_DOMAIN: DOMAIN,
-        REPLY_RATE_LIMIT_PER_HOUR: '100000',
-        LOG_LEVEL: 'warn',
-      },
+      // HTTP_PORT=0 is refused by the configuration
+      { ...serviceEnv, DATA_DIR: dataDir, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(httpPort) },
       httpPort,
     );
     cleanups.push(() => service.stop('SIGKILL'));

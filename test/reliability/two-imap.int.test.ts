@@ -4,13 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
-import { createGame } from '../../src/games/index.ts';
-import { freePort, startDovecot } from '../harness/dovecot.ts';
-import { freshDatabase } from '../harness/postgres.ts';
-import { ServiceProcess, sessionsGone } from '../harness/service-process.ts';
+import { freePort } from '../harness/dovecot.ts';
+import { mailboxWorld } from '../harness/mailbox-world.ts';
+import { ServiceProcess } from '../harness/service-process.ts';
 import { startSmtpCapture } from '../harness/smtp.ts';
 import { Cleanups } from '../support/cleanups.ts';
 import { eventually } from '../support/eventually.ts';
@@ -41,44 +38,19 @@ function orderMail(n: number): string {
 
 describe('two service processes on one IMAP mailbox', () => {
   it(`store, read and answer each of ${MAILS} mails once, and leave none unread when one of them dies`, { timeout: 10 * 60_000 }, async () => {
-    const dovecot = await startDovecot();
-    cleanups.push(() => dovecot.stop());
-    await dovecot.addUser('orders', 'orders-secret');
-    await dovecot.createMailbox('orders', 'Processed');
-    const database = await freshDatabase();
-    cleanups.push(async () => {
-      await sessionsGone(database.url);
-      await database.drop();
+    const { dovecot, pool, count, serviceEnv } = await mailboxWorld(cleanups, {
+      name: 'Two Readers', players: PLAYERS.map((email) => ({ email, lang: 'en' })), domain: DOMAIN, secretOf,
     });
-    const setup = await openDatabase({ database: { kind: 'postgres', url: database.url } });
-    try {
-      let s = 0;
-      await createGame(
-        setup.db,
-        { name: 'Two Readers', players: PLAYERS.map((email) => ({ email, lang: 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
-        { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, newSecret: () => secretOf(s++) },
-      );
-    } finally {
-      await setup.close();
-    }
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    cleanups.push(() => pool.end());
-    const count = async (q: string): Promise<number> => Number((await pool.query<{ n: string }>(q)).rows[0]!.n);
     const smtp = await startSmtpCapture();
     cleanups.push(() => smtp.stop());
 
-    const imap = dovecot.settings('orders');
     const services: ServiceProcess[] = [];
     for (let i = 0; i < 2; i++) {
       const dataDir = await mkdtemp(join(tmpdir(), `sf-two-imap-${i}-`));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const port = await freePort();
       const s = new ServiceProcess(
-        {
-          PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DATABASE_URL: database.url, DATA_DIR: dataDir,
-          IMAP_HOST: imap.host, IMAP_PORT: String(imap.port), IMAP_USER: imap.user, IMAP_PASSWORD: imap.pass, IMAP_SECURE: 'false',
-          SMTP_URL: smtp.url, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(port), MAIL_DOMAIN: DOMAIN, REPLY_RATE_LIMIT_PER_HOUR: '100000', LOG_LEVEL: 'warn',
-        },
+        { ...serviceEnv, DATA_DIR: dataDir, SMTP_URL: smtp.url, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(port) },
         port,
       );
       cleanups.push(() => s.stop('SIGKILL'));
