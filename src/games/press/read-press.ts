@@ -120,6 +120,8 @@ const MODIFIERS = new Map<string, Modifier>([
 ]);
 /** Words that introduce an audience. Italian articles fold into it (`agli arbitri`, `all'arbitro`). */
 const INTRODUCERS = new Set(['to', 'a', 'ad', 'al', 'ai', 'agli', 'alla', 'alle', 'per']);
+/** The Italian introducers that may start a header by themselves: `A TUTTI`, `AGLI ARBITRI`. */
+const STANDALONE = new Set(['a', 'al', 'ai', 'agli', 'alla', 'alle']);
 const EVERYONE = new Set(['all', 'everyone', 'everybody', 'tutti', 'tutte']);
 const REFEREE = new Set(['referee', 'referees', 'the referee', 'the referees', 'master', 'gm', 'arbitro', 'arbitri', 'arbitra', 'arbitre']);
 const END = new Set([
@@ -286,9 +288,9 @@ function words(folded: string): string[] {
 /**
  * The header a line is, or null when it is text. A line is a press header when its first word is
  * PRESS / STAMPA / BROADCAST (then anything after is its options, right or wrong), or when it is
- * exactly `A TUTTI` or `ALL'ARBITRO` with modifiers (so that `A tutti buona fortuna!` stays text).
- * It is a dispute when its first word is DISPUTE / CONTESTA; what follows, after a colon, is the
- * reason's first line.
+ * exactly `A TUTTI`, `ALL'ARBITRO` or `AGLI ARBITRI` with modifiers (so that `A tutti buona fortuna!` stays text).
+ * It is a dispute when its first word is DISPUTE / CONTESTA; what follows (after a colon, if one)
+ * is the reason's first line.
  */
 function readHeader(folded: string, raw: string, names: NameIndex): Header | null {
   const w = words(folded);
@@ -302,7 +304,7 @@ function readHeader(folded: string, raw: string, names: NameIndex): Header | nul
     return { kind: 'dispute', text: after, alone: after.trim() === '' };
   }
   if (PRESS_WORDS.has(first)) return readPressOptions(w.slice(1), first === 'broadcast', names);
-  if (first === 'a' && w.length >= 2 && (EVERYONE.has(w[1]!) || REFEREE.has(w[1]!))) {
+  if (STANDALONE.has(first) && w.length >= 2 && (EVERYONE.has(w[1]!) || REFEREE.has(w[1]!))) {
     const rest = w.slice(2);
     if (!rest.every((x) => MODIFIERS.has(x))) return null;
     return readPressOptions(w, false, names);

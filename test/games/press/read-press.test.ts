@@ -29,6 +29,8 @@ describe('readPress: who a message goes to', () => {
         'press to the referee',
         'Thanks.',
         'endpress',
+        'Agli arbitri:',
+        'Grazie.',
       ].join('\n'),
     );
     expect(r.problems).toEqual([]);
@@ -39,8 +41,9 @@ describe('readPress: who a message goes to', () => {
       { kind: 'all' },
       { kind: 'referee' },
       { kind: 'referee' },
+      { kind: 'referee' },
     ]);
-    expect(r.press.map((p) => p.text)).toEqual(['Let us share the Capital.', 'Alleanza?', 'Peace to all.', 'Pace!', 'Sarò via lunedì.', 'Thanks.']);
+    expect(r.press.map((p) => p.text)).toEqual(['Let us share the Capital.', 'Alleanza?', 'Peace to all.', 'Pace!', 'Sarò via lunedì.', 'Thanks.', 'Grazie.']);
     expect(r.hasSheet).toBe(false);
   });
 
@@ -86,6 +89,18 @@ describe('readPress: the sheet part', () => {
       [{ kind: 'factions', factions: ['sith'] }, 'to Sith', null],
       [{ kind: 'factions', factions: ['hutt'] }, 'to Hutt', 5],
     ]);
+  });
+
+  it('reads CRLF mail the same', () => {
+    const r = read('PRESS TO Sith\r\nhi\r\nFINE\r\nB2-C3\r\n');
+    expect(r.press.map((p) => p.text)).toEqual(['hi']);
+    expect(r.sheetText.split('\n')[3]).toBe('B2-C3');
+  });
+
+  it('takes any line opening with PRESS / STAMPA as a header: faulty, it swallows what follows rather than read a message as orders', () => {
+    const r = read('Press on, friends!\nB2-C3');
+    expect(r.problems).toEqual([{ code: 'unknown-keyword', line: 1, text: 'on, friends!' }]);
+    expect(r.hasSheet).toBe(false);
   });
 
   it('keeps chatter that merely starts like a header as text', () => {
