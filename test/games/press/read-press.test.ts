@@ -213,3 +213,39 @@ describe('readPressReply', () => {
     expect(readPressReply(' \n\r\n')).toEqual({ kind: 'empty' });
   });
 });
+
+describe('readPress: invariants on random mail', () => {
+  // A seeded generator (mulberry32): the same mails every run.
+  const rng = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pieces = ['PRESS TO Sith', 'stampa a hutt e sith', 'BROADCAST', 'A TUTTI', "all'arbitro", 'PRESS', 'PRESS FAKE', 'FINE', 'ENDPRESS', 'end',
+    'CONTESTA: x', 'DISPUTE', 'B2-C3', 'H: Sith', 'ciao', '', '  ', 'Press on', 'A tutti voi', 'PRESS TO Ewoks', 'PRESS TO Sith ANONYMOUS', 'fine.'];
+
+  it('keeps every line exactly once — in the sheet or in a block — and never relays a line it read as the sheet', () => {
+    const next = rng(19);
+    for (let n = 0; n < 500; n++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 30) }, () => pieces[Math.floor(next() * pieces.length)]!);
+      const r = read(lines.join(next() < 0.2 ? '\r\n' : '\n'));
+      const sheet = r.sheetText.split('\n');
+      expect(sheet.length).toBe(lines.length);
+      const inBlock = new Set<number>();
+      for (const b of [...r.press, ...r.disputes]) {
+        expect(b.lines.header).toBeLessThanOrEqual(b.lines.first);
+        expect(b.lines.first).toBeLessThanOrEqual(b.lines.last);
+        expect(b.text.trim()).not.toBe('');
+        for (let l = b.lines.header; l <= (b.lines.end ?? b.lines.last); l++) inBlock.add(l);
+      }
+      sheet.forEach((l, i) => {
+        // A line left in the sheet is the line as written; a line of a block is blank in the sheet.
+        if (l !== '') expect(l).toBe(lines[i]);
+        if (inBlock.has(i + 1)) expect(l).toBe('');
+      });
+      expect(r.hasSheet).toBe(sheet.some((l) => l.trim() !== ''));
+      expect(r.problems.map((p) => p.line)).toEqual([...r.problems.map((p) => p.line)].sort((a, b) => a - b));
+    }
+  });
+});
