@@ -1,0 +1,42 @@
+// The press commands a player sends alone in a mail, as STATUS (docs/press.md §1):
+// MUTE / SILENZIA <faction> | ANONYMOUS, UNMUTE / RIATTIVA, DIGEST / RIEPILOGO, IMMEDIATE / SUBITO.
+// Pure; src/games/player-commands.ts is to ask it for a mail's only line (D-PARSE-13's `Code:` aside).
+import { foldName } from '../../adjudicator/faction-names.ts';
+import type { PressFaction } from './read-press.ts';
+
+/** What a mute names: a faction id, or every anonymous message (D-PRESS-11). */
+export type MuteTarget = { kind: 'faction'; faction: string } | { kind: 'anonymous' };
+
+export type PressCommand =
+  | { kind: 'mute'; target: MuteTarget }
+  | { kind: 'unmute'; target: MuteTarget }
+  | { kind: 'delivery'; delivery: 'digest' | 'immediate' }
+  /** MUTE / UNMUTE with something that is no faction: `text` quotes it, folded and cut short. */
+  | { kind: 'unknown-target'; text: string };
+
+const MUTE = new Set(['mute', 'silenzia', 'silence']);
+const UNMUTE = new Set(['unmute', 'riattiva']);
+const DELIVERY = new Map<string, 'digest' | 'immediate'>([
+  ['digest', 'digest'],
+  ['riepilogo', 'digest'],
+  ['immediate', 'immediate'],
+  ['subito', 'immediate'],
+]);
+const ANONYMOUS = new Set(['anonymous', 'anonimi', 'anonimo', 'anonime', 'grey', 'gray']);
+
+/** The command a line gives, or null when it is none (then it is a sheet, or chatter). */
+export function readPressCommand(line: string, factions: readonly PressFaction[]): PressCommand | null {
+  if (line.length > 200) return null;
+  const folded = foldName(line).replace(/[.!]$/, '').trim();
+  const space = folded.indexOf(' ');
+  const word = space < 0 ? folded : folded.slice(0, space);
+  const rest = space < 0 ? '' : folded.slice(space + 1).trim();
+  const delivery = DELIVERY.get(word);
+  if (delivery) return rest === '' ? { kind: 'delivery', delivery } : null;
+  const mute = MUTE.has(word) ? 'mute' : UNMUTE.has(word) ? 'unmute' : null;
+  if (!mute || rest === '') return null;
+  if (ANONYMOUS.has(rest)) return { kind: mute, target: { kind: 'anonymous' } };
+  const faction = factions.find((f) => [f.id, ...f.names].some((n) => foldName(n) === rest));
+  if (faction) return { kind: mute, target: { kind: 'faction', faction: faction.id } };
+  return { kind: 'unknown-target', text: rest.length > 60 ? `${rest.slice(0, 59)}…` : rest };
+}

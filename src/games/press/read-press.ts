@@ -1,0 +1,426 @@
+// Press and disputes in a player's mail (docs/press.md): the text intake already read as the sheet
+// (quotes, signature and `Code:` lines gone) split into the sheet part, read exactly as before,
+// and blocks the sheet reader never sees — messages to factions, to everyone or to the referees
+// (`PRESS TO Sith` / `STAMPA A Sith`, `BROADCAST` / `A TUTTI`, `PRESS TO REFEREE` /
+// `STAMPA ALL'ARBITRO`), and disputes of the latest edict (`DISPUTE` / `CONTESTA`), each ended by
+// `ENDPRESS` / `FINE` or by the end of the mail. Pure: no I/O, no clock, never throws; linear in
+// the text (a line is looked at as a header only when short, and then once).
+//
+// What the reader decides is only what was written. Whether the game allows it (press off, signed
+// only, private messages, closed until the next edict, the size and hourly caps, a faction not in
+// play or the writer itself) is the press policy's, which knows the game.
+import { foldName } from '../../adjudicator/faction-names.ts';
+import { looksLikeSheetLine } from '../../mail/read/quoted.ts';
+
+export type PressAudience =
+  /** Faction ids, in the order written, each once. */
+  | { kind: 'factions'; factions: string[] }
+  | { kind: 'all' }
+  | { kind: 'referee' };
+
+/** As written: `null` when the message says neither, and the game's default applies (D-PRESS-3). */
+export type PressSign = 'signed' | 'anonymous' | null;
+
+/** Where a block lies in the text, 1-based lines. */
+export interface BlockLines {
+  /** The `PRESS …` / `DISPUTE` line. */
+  header: number;
+  /** The first and last lines of its text (the header's own line for a dispute written on it). */
+  first: number;
+  last: number;
+  /** The `ENDPRESS` / `FINE` line; null when the block ran to the end of the mail, or to the next header. */
+  end: number | null;
+}
+
+export interface PressPart {
+  audience: PressAudience;
+  sign: PressSign;
+  /** The message as written: lines right-trimmed, blank lines around it dropped, never empty. */
+  text: string;
+  lines: BlockLines;
+}
+
+export interface DisputePart {
+  /** The reason as written, never empty. */
+  text: string;
+  lines: BlockLines;
+}
+
+export type PressProblemCode =
+  /** A word on a header line that is neither a modifier nor an audience (`PRESS FAKE TO Sith`). */
+  | 'unknown-keyword'
+  /** A name in the list that is no faction; `text` quotes it. */
+  | 'unknown-faction'
+  /** `PRESS` / `STAMPA` with nobody to send to. */
+  | 'no-audience'
+  /** The referees, everyone and factions are three audiences: one per message. */
+  | 'mixed-audience'
+  /** Both SIGNED and ANONYMOUS on one header. */
+  | 'both-signs'
+  /** A block with no text. */
+  | 'empty'
+  /** A block with no end line that holds order-shaped lines (`line`: the first): nothing relayed, nothing read as orders. */
+  | 'unterminated'
+  /** `ENDPRESS` / `FINE` where no message is open. */
+  | 'stray-end'
+  /** More blocks than one mail may hold; the rest are neither relayed nor read as the sheet. */
+  | 'too-many-blocks'
+  /** More problems than are listed. */
+  | 'too-many-problems';
+
+export interface PressProblem {
+  code: PressProblemCode;
+  /** 1-based line in the text given. */
+  line: number;
+  /** The words at fault, folded (lower case, no accents) and cut short; absent when the code says it all. */
+  text?: string;
+}
+
+export interface PressReading {
+  /** The text with every block's lines made blank: same line count, so the sheet's line numbers stay those of the mail. */
+  sheetText: string;
+  /** Whether anything is left outside the blocks. A mail of press alone is not a sheet (D-PRESS-2). */
+  hasSheet: boolean;
+  press: PressPart[];
+  disputes: DisputePart[];
+  /**
+   * In line order, at most MAX_PROBLEMS and a `too-many-problems`, and one `too-many-blocks`. A block
+   * with a problem is in neither list: nothing of it is relayed.
+   */
+  problems: PressProblem[];
+  /** Characters looked at, about one per character of the text: the linearity test reads it. */
+  work: number;
+}
+
+/** A faction as players may name it: its id and its names in every language. */
+export interface PressFaction {
+  id: string;
+  names: readonly string[];
+}
+
+export interface PressReadOptions {
+  factions: readonly PressFaction[];
+  /** Whether a line would be read as an order (for `unterminated`); by default the shape test intake uses for quotes. */
+  orderShaped?: (line: string) => boolean;
+}
+
+/** A mail holds at most this many blocks (a press mail is a few messages, not a mailing list). */
+export const MAX_BLOCKS = 20;
+/** Problems listed at most; one `too-many-problems` follows. */
+export const MAX_PROBLEMS = 50;
+/** A header is a short line: a longer one is text, and is never folded. */
+const MAX_HEADER = 400;
+/** Words quoted in a problem, at most. */
+const MAX_QUOTED = 60;
+
+type Modifier = 'signed' | 'anonymous';
+const MODIFIERS = new Map<string, Modifier>([
+  ...['signed', 'white', 'firmato', 'firmata', 'firmati', 'firmate'].map((w) => [w, 'signed'] as const),
+  ...['anonymous', 'anonymously', 'grey', 'gray', 'anonimo', 'anonima', 'anonimi', 'anonime', 'anonimamente'].map((w) => [w, 'anonymous'] as const),
+]);
+/** Words that introduce an audience. Italian articles fold into it (`agli arbitri`, `all'arbitro`). */
+const INTRODUCERS = new Set(['to', 'a', 'ad', 'al', 'ai', 'agli', 'alla', 'alle', 'per']);
+/** The Italian introducers that may start a header by themselves: `A TUTTI`, `AGLI ARBITRI`. */
+const STANDALONE = new Set(['a', 'al', 'ai', 'agli', 'alla', 'alle']);
+const EVERYONE = new Set(['all', 'everyone', 'everybody', 'tutti', 'tutte']);
+const REFEREE = new Set(['referee', 'referees', 'the referee', 'the referees', 'master', 'gm', 'arbitro', 'arbitri', 'arbitra', 'arbitre']);
+const END = new Set([
+  'end', 'endpress', 'end press', 'endbroadcast', 'end broadcast', 'enddispute', 'end dispute', 'end message',
+  'fine', 'fine stampa', 'fine messaggio', 'fine contestazione',
+]);
+const PRESS_WORDS = new Set(['press', 'stampa', 'broadcast']);
+const DISPUTE_WORDS = new Set(['dispute', 'contesta', 'contesto', 'contestazione']);
+/** Words joining names (`Sith e Hutt`), as in `H:` lists (D-PARSE-7). */
+const CONNECTORS = new Set(['e', 'ed', 'and']);
+
+type Header =
+  | { kind: 'press'; audience: PressAudience | null; sign: PressSign; problems: Omit<PressProblem, 'line'>[] }
+  | { kind: 'dispute'; text: string; alone: boolean };
+
+/** One block while it is being read. */
+interface Open {
+  header: Header;
+  headerLine: number;
+  /** Its text lines, as written. */
+  lines: string[];
+  firstLine: number;
+}
+
+export function readPress(text: string, options: PressReadOptions): PressReading {
+  const names = nameIndex(options.factions);
+  const orderShaped = options.orderShaped ?? looksLikeSheetLine;
+  const out: string[] = [];
+  const press: PressPart[] = [];
+  const disputes: DisputePart[] = [];
+  const problems: PressProblem[] = [];
+  let work = 0;
+  let blocks = 0;
+  let hasSheet = false;
+  let open: Open | null = null;
+
+  const problem = (p: PressProblem) => {
+    if (problems.length < MAX_PROBLEMS) problems.push(p);
+    else if (problems.length === MAX_PROBLEMS) problems.push({ code: 'too-many-problems', line: p.line });
+  };
+
+  const close = (end: number | null) => {
+    const o = open!;
+    open = null;
+    blocks++;
+    if (blocks > MAX_BLOCKS) {
+      // Said once, whatever else was said: the rest of the mail was not read.
+      if (blocks === MAX_BLOCKS + 1) problems.push({ code: 'too-many-blocks', line: o.headerLine });
+      return;
+    }
+    if (o.header.kind === 'press' && o.header.problems.length) {
+      for (const p of o.header.problems) problem({ ...p, line: o.headerLine });
+      return;
+    }
+    // Blank lines around the text are not part of it; the line numbers follow.
+    let a = 0;
+    let b = o.lines.length;
+    while (a < b && o.lines[a]!.trim() === '') a++;
+    while (b > a && o.lines[b - 1]!.trim() === '') b--;
+    if (a === b) {
+      problem({ code: 'empty', line: o.headerLine });
+      return;
+    }
+    if (end === null) {
+      // Run to the end of the mail: a sheet under a message nobody closed must not go to its
+      // readers, and is not read as orders either (R-ORD-8: never guessed at).
+      for (let i = a; i < b; i++) {
+        const l = o.lines[i]!;
+        if (l.length <= MAX_HEADER && orderShaped(l)) {
+          work += l.length;
+          problem({ code: 'unterminated', line: o.firstLine + i });
+          return;
+        }
+      }
+    }
+    const body = o.lines.slice(a, b).map((l) => l.trimEnd()).join('\n');
+    const lines: BlockLines = { header: o.headerLine, first: o.firstLine + a, last: o.firstLine + b - 1, end };
+    if (o.header.kind === 'press') press.push({ audience: o.header.audience!, sign: o.header.sign, text: body, lines });
+    else disputes.push({ text: body, lines });
+  };
+
+  let start = 0;
+  let line = 0;
+  for (;;) {
+    line++;
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const raw = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    work += raw.length + 1;
+
+    // Only a short line whose first letter may start a keyword is folded and looked at.
+    const folded = raw.length <= MAX_HEADER && mayBeKeyword(raw) ? fold(raw) : null;
+    if (folded !== null) work += raw.length;
+
+    if (open) {
+      if (folded !== null && END.has(folded)) {
+        close(line);
+        out.push('');
+      } else {
+        // A complete, faultless header ends the open block: a second message whose end line was
+        // forgotten does not go to the first one's readers. Anything less is text.
+        const next = folded !== null ? readHeader(folded, raw, names) : null;
+        if (next && (next.kind === 'press' ? next.problems.length === 0 && next.audience !== null : next.alone)) {
+          close(null);
+          open = { header: next, headerLine: line, lines: [], firstLine: line + 1 };
+        } else {
+          open.lines.push(raw);
+        }
+        out.push('');
+      }
+    } else {
+      const header = folded !== null ? readHeader(folded, raw, names) : null;
+      if (header) {
+        open = { header, headerLine: line, lines: [], firstLine: line + 1 };
+        if (header.kind === 'dispute' && header.text !== '') {
+          open.lines.push(header.text);
+          open.firstLine = line;
+        }
+        out.push('');
+      } else if (folded !== null && END.has(folded)) {
+        problem({ code: 'stray-end', line });
+        out.push('');
+      } else {
+        out.push(raw);
+        if (!hasSheet && raw.trim() !== '') hasSheet = true;
+      }
+    }
+    if (end >= text.length) break;
+    start = end + 1;
+  }
+  if (open) close(null);
+  problems.sort((x, y) => x.line - y.line);
+  return { sheetText: out.join('\n'), hasSheet, press, disputes, problems, work };
+}
+
+/**
+ * A line in the form headers are compared in: accents and case folded as names are (D-PARSE-8),
+ * typographic apostrophes made plain, a trailing colon or full stop dropped.
+ */
+function fold(raw: string): string {
+  return foldName(raw.replace(/[\u2019\u02bc`´]/g, "'"))
+    .replace(/\s*[:.]$/, '')
+    .trim();
+}
+
+/** The first letters of PRESS, STAMPA, BROADCAST, A TUTTI / ALL'ARBITRO, DISPUTE / CONTESTA, END / FINE. */
+const FIRST_LETTERS = new Set('psbadcefPSBADCEF');
+
+function mayBeKeyword(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && (raw.charCodeAt(i) === 32 || raw.charCodeAt(i) === 9)) i++;
+  return i < raw.length && FIRST_LETTERS.has(raw[i]!);
+}
+
+/** Splits `all'arbitro` into `a arbitro`: the article's apostrophe joins two words. */
+function words(folded: string): string[] {
+  return folded
+    .replace(/\ball'/g, 'a ')
+    .replace(/\bad'/g, 'a ')
+    .split(' ')
+    .filter((w) => w !== '');
+}
+
+/**
+ * The header a line is, or null when it is text. A line is a press header when its first word is
+ * PRESS / STAMPA / BROADCAST (then anything after is its options, right or wrong), or when it is
+ * exactly `A TUTTI`, `ALL'ARBITRO` or `AGLI ARBITRI` with modifiers (so that `A tutti buona fortuna!` stays text).
+ * It is a dispute when its first word is DISPUTE / CONTESTA; what follows (after a colon, if one)
+ * is the reason's first line.
+ */
+function readHeader(folded: string, raw: string, names: NameIndex): Header | null {
+  const w = words(folded);
+  if (w.length === 0) return null;
+  // `CONTESTA: …`, `PRESS: TO Sith`: a colon after the keyword is no word of its own.
+  const first = w[0]!.replace(/[:：]$/, '');
+  if (first !== w[0]) w[0] = first;
+  if (DISPUTE_WORDS.has(first)) {
+    // The reason may start on the header line: everything after the keyword and a colon.
+    const after = raw.replace(/^\s*\S+\s*[:：]?\s*/, '');
+    return { kind: 'dispute', text: after, alone: after.trim() === '' };
+  }
+  if (PRESS_WORDS.has(first)) return readPressOptions(w.slice(1), first === 'broadcast', names);
+  if (STANDALONE.has(first) && w.length >= 2 && (EVERYONE.has(w[1]!) || REFEREE.has(w[1]!))) {
+    const rest = w.slice(2);
+    if (!rest.every((x) => MODIFIERS.has(x))) return null;
+    return readPressOptions(w, false, names);
+  }
+  return null;
+}
+
+/** The words after PRESS: modifiers, then an introducer and its audience, modifiers at the end too. */
+function readPressOptions(w: string[], broadcast: boolean, names: NameIndex): Header {
+  const problems: Omit<PressProblem, 'line'>[] = [];
+  const signs = new Set<Modifier>();
+  let i = 0;
+  while (i < w.length && MODIFIERS.has(w[i]!)) signs.add(MODIFIERS.get(w[i++]!)!);
+  let audience: PressAudience | null = broadcast ? { kind: 'all' } : null;
+  if (i < w.length) {
+    if (!INTRODUCERS.has(w[i]!)) {
+      problems.push({ code: 'unknown-keyword', text: clip(w.slice(i).join(' ')) });
+      return { kind: 'press', audience, sign: null, problems };
+    }
+    i++;
+    // Modifiers may close the line too: `PRESS TO Sith ANONYMOUS`.
+    let j = w.length;
+    while (j > i && MODIFIERS.has(w[j - 1]!)) signs.add(MODIFIERS.get(w[--j]!)!);
+    audience = readAudience(w.slice(i, j), names, problems);
+  }
+  if (audience === null && problems.length === 0) problems.push({ code: 'no-audience' });
+  if (signs.size === 2) problems.push({ code: 'both-signs' });
+  const sign: PressSign = signs.size === 1 ? [...signs][0]! : null;
+  return { kind: 'press', audience, sign, problems };
+}
+
+function readAudience(w: string[], names: NameIndex, problems: Omit<PressProblem, 'line'>[]): PressAudience | null {
+  if (w.length === 0) return null;
+  const all = w.join(' ');
+  const bare = w[0] === 'the' ? w.slice(1).join(' ') : all;
+  if (EVERYONE.has(bare)) return { kind: 'all' };
+  if (REFEREE.has(bare)) return { kind: 'referee' };
+  const factions: string[] = [];
+  let others = false;
+  for (const piece of all.split(/[,;/&+]/)) {
+    const p = piece.trim();
+    if (p === '') continue;
+    for (const name of splitConnectors(p, names)) {
+      const id = names.get(name);
+      if (id !== undefined) {
+        if (!factions.includes(id)) factions.push(id);
+      } else if (EVERYONE.has(name) || REFEREE.has(name) || REFEREE.has(name.replace(/^(the|a|al|agli|ai) /, ''))) {
+        others = true;
+      } else {
+        problems.push({ code: 'unknown-faction', text: clip(name) });
+      }
+    }
+  }
+  if (others) {
+    problems.push({ code: 'mixed-audience' });
+    return null;
+  }
+  return factions.length ? { kind: 'factions', factions } : null;
+}
+
+/** A piece of the list: one name whole (`mercanti indipendenti`), or names joined by `e` / `and`. */
+function splitConnectors(piece: string, names: NameIndex): string[] {
+  if (names.has(piece)) return [piece];
+  const out: string[] = [];
+  let current: string[] = [];
+  for (const word of piece.split(' ')) {
+    if (CONNECTORS.has(word) && current.length) {
+      out.push(current.join(' '));
+      current = [];
+    } else if (!CONNECTORS.has(word)) current.push(word);
+  }
+  if (current.length) out.push(current.join(' '));
+  return out;
+}
+
+type NameIndex = Map<string, string>;
+
+/** Folded name → faction id; a name two factions share names neither (as in `H:`, D-PARSE-8). */
+function nameIndex(factions: readonly PressFaction[]): NameIndex {
+  const index = new Map<string, string | null>();
+  for (const f of factions)
+    for (const n of [f.id, ...f.names]) {
+      const key = foldName(n);
+      if (key === '') continue;
+      const seen = index.get(key);
+      index.set(key, seen === undefined || seen === f.id ? f.id : null);
+    }
+  return new Map([...index].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])));
+}
+
+function clip(s: string): string {
+  return s.length > MAX_QUOTED ? `${s.slice(0, MAX_QUOTED - 1)}…` : s;
+}
+
+/** The factions of a map as press names them: ids and every name in every language. */
+export function pressFactions(map: { factions: readonly { id: string; names: { it: readonly string[]; en: readonly string[] } }[] }): PressFaction[] {
+  return map.factions.map((f) => ({ id: f.id, names: [...f.names.it, ...f.names.en] }));
+}
+
+/** What a reply to a relayed message says (its Reply-To token names the thread): a report, or a message. */
+export type PressReply = { kind: 'report'; reason: string } | { kind: 'message'; text: string } | { kind: 'empty' };
+
+/**
+ * A reply through a press token: the whole new text is the message, keywords and all — except a
+ * first line `REPORT` / `SEGNALA` (with an optional reason after it, and on the lines below),
+ * which sends the message replied to to the referees instead (docs/press.md).
+ */
+export function readPressReply(text: string): PressReply {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, '').trimEnd());
+  let a = 0;
+  let b = lines.length;
+  while (a < b && lines[a]!.trim() === '') a++;
+  while (b > a && lines[b - 1]!.trim() === '') b--;
+  if (a === b) return { kind: 'empty' };
+  const first = lines[a]!;
+  const m = first.length <= MAX_HEADER ? /^\s*(report|segnala|segnalo)\b\s*[:：]?\s*(.*)$/i.exec(first) : null;
+  if (m) return { kind: 'report', reason: [m[2]!, ...lines.slice(a + 1, b)].join('\n').trim() };
+  return { kind: 'message', text: lines.slice(a, b).join('\n') };
+}

@@ -1,0 +1,230 @@
+// The words of press and disputes (docs/press.md): the relayed message, the writer's
+// acknowledgement, every refusal and every problem of src/games/press, the disputes' mails.
+// Plain text: players read it on phones. What a player wrote is inserted as data, never
+// translated (D-PRESS-19). Names of factions, times and lists come in already written in the
+// reader's language (the caller has the board and the reader's zone).
+import { defineTexts, mail, type MailText } from './define.ts';
+
+export interface RelayValues {
+  game: string;
+  gameName: string;
+  /** The writer's faction, or null for an anonymous message. */
+  from: string | null;
+  /** Who it went to, as the reader reads it ("te e i Sith", "tutti"), written by `audience`. */
+  to: string;
+  text: string;
+  /** Where a plain Reply goes: the other participants, as `audience` writes them. */
+  replyGoesTo: string;
+  turn: number;
+}
+
+export interface DisputeValues {
+  game: string;
+  gameName: string;
+  faction: string;
+  turn: number;
+  version: number;
+  reason: string;
+  edictUrl: string;
+  consoleUrl: string;
+}
+
+/** `a`, `a e b`, `a, b e c`: a list as a sentence reads it. */
+const sentence = (and: string) => (items: readonly string[]): string =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+
+export const pressTexts = defineTexts({
+  it: {
+    list: sentence('e'),
+    you: 'te',
+    everyone: 'tutti',
+    referees: 'gli arbitri',
+    anonymous: 'Anonimo',
+
+    relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
+    relay: (v: RelayValues): MailText =>
+      mail(`[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`, `
+Partita "${v.gameName}", turno ${v.turn}
+Da: ${v.from ?? 'anonimo'}
+A: ${v.to}
+
+
+${v.text}
+
+—
+Rispondi a questa mail per scrivere a ${v.replyGoesTo} (solo dal tuo indirizzo registrato).
+Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
+STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
+`),
+
+    // The acknowledgement: one line per block.
+    ackHeading: 'MESSAGGI',
+    sent: (first: number, last: number, to: string, anonymous: boolean) =>
+      `Righe ${first}–${last}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
+    sentDelayed: 'I messaggi anonimi partono dopo qualche minuto, a caso: così l’ora di arrivo non dice chi li ha scritti.',
+    anonymousReminder: 'Il testo è inoltrato esattamente come lo hai scritto: se contiene il tuo nome, chi lo riceve lo legge.',
+    signedAnyway: 'Ai messaggi agli arbitri il nome è sempre indicato: è stato inviato firmato.',
+    notSent: (line: number, why: string) => `Riga ${line}: non inviato: ${why}`,
+    noSheetWithPress: 'La mail contiene solo messaggi: il tuo foglio di ordini precedente resta valido.',
+    attachmentsDropped: 'Gli allegati non vengono inoltrati; una mail in HTML è inoltrata come testo.',
+
+    refusal: {
+      gameOver: 'la partita è finita.',
+      pressOff: 'in questa partita non ci sono messaggi tra giocatori (agli arbitri si può sempre scrivere: STAMPA ALL’ARBITRO).',
+      anonymousNotAllowed: 'in questa partita i messaggi sono solo firmati: togli ANONIMO.',
+      signedNotAllowed: 'in questa partita i messaggi sono solo anonimi: togli FIRMATO.',
+      privateNotAllowed: 'in questa partita si scrive solo a tutti: A TUTTI … FINE.',
+      pressClosed: (since: string, turn: number) => `i messaggi sono chiusi dal ${since}; riaprono con il turno ${turn}.`,
+      notInPlay: (factions: string) => `senza giocatore: ${factions}. Il messaggio non è partito per nessuno.`,
+      onlyYourself: 'il messaggio nomina solo la tua fazione.',
+      tooLong: (chars: number, max: number) => `è lungo ${chars} caratteri, al massimo ${max}: non è stato inviato né tagliato.`,
+      tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo dalle ${nextAt}.`,
+    },
+
+    // The reader's problems (src/games/press/read-press.ts), with how to write it.
+    problem: {
+      unknownKeyword: (words: string) => `non capisco "${words}": scrivi STAMPA A <fazioni>, A TUTTI o STAMPA ALL’ARBITRO, con ANONIMO se vuoi. Il testo sotto non è stato inviato né letto come ordini.`,
+      unknownFaction: (name: string) => `"${name}" non è una fazione: il messaggio non è partito.`,
+      noAudience: 'manca a chi scrivere: STAMPA A Sith, Hutt.',
+      mixedAudience: 'un messaggio va o ad alcune fazioni, o a tutti, o agli arbitri: scrivine uno per ciascuno.',
+      bothSigns: 'FIRMATO e ANONIMO insieme: scegline uno.',
+      empty: 'il messaggio è vuoto.',
+      unterminated: 'il messaggio non finisce con FINE e sotto ci sono righe che sembrano ordini: non ho inviato nulla né letto quelle righe come ordini. Chiudi il messaggio con FINE e manda di nuovo.',
+      strayEnd: 'FINE senza un messaggio aperto: la prima riga di un messaggio è come STAMPA A Sith.',
+      tooManyBlocks: (max: number) => `una mail porta al massimo ${max} messaggi: il resto non è stato letto.`,
+      tooManyProblems: 'e altri problemi.',
+    },
+
+    // Disputes (R-TURN-2 step 5).
+    disputeTaken: (turn: number) => `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
+    disputeRefusal: {
+      noEdict: 'non c’è ancora un editto da contestare.',
+      windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito il ${endedAt}.`,
+      edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
+      tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
+      tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
+    },
+    disputeToReferee: (v: DisputeValues): MailText =>
+      mail(`[SF ${v.game}] Contestazione: ${v.faction}, turno ${v.turn}`, `
+Contestazione dell'editto del turno ${v.turn} (versione ${v.version}) di "${v.gameName}".
+Da: ${v.faction}
+
+
+${v.reason}
+
+Editto: ${v.edictUrl}
+Console: ${v.consoleUrl}
+`),
+    disputeRejected: (v: { game: string; turn: number; reason: string }): MailText =>
+      mail(`[SF ${v.game}] Contestazione respinta, turno ${v.turn}`, `
+L'arbitro ha respinto la tua contestazione dell'editto del turno ${v.turn}: l'editto resta com'è.
+
+Motivo: ${v.reason}
+`),
+    disputeAmended: (v: { game: string; turn: number; version: number }): MailText =>
+      mail(`[SF ${v.game}] Contestazione accolta, turno ${v.turn}`, `
+L'arbitro ha corretto l'editto del turno ${v.turn} dopo la tua contestazione: la versione ${v.version}
+è stata inviata a tutti i giocatori.
+`),
+    disputeLapsed: (v: { game: string; turn: number }): MailText =>
+      mail(`[SF ${v.game}] Contestazione non risolta, turno ${v.turn}`, `
+Il turno dopo il ${v.turn} si è chiuso prima che l'arbitro risolvesse la tua contestazione: l'editto
+del turno ${v.turn} resta com'è.
+`),
+  },
+  en: {
+    list: sentence('and'),
+    you: 'you',
+    everyone: 'everyone',
+    referees: 'the referees',
+    anonymous: 'Anonymous',
+
+    relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
+    relay: (v: RelayValues): MailText =>
+      mail(`[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`, `
+Game "${v.gameName}", turn ${v.turn}
+From: ${v.from ?? 'anonymous'}
+To: ${v.to}
+
+
+${v.text}
+
+—
+Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+To write to someone alone, send a new message to your private address:
+PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
+`),
+
+    ackHeading: 'MESSAGES',
+    sent: (first: number, last: number, to: string, anonymous: boolean) =>
+      `Lines ${first}–${last}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    sentDelayed: 'Anonymous messages leave after a few minutes, at random, so that their arrival time does not tell who wrote them.',
+    anonymousReminder: 'The text is relayed exactly as you wrote it: if it names you, its readers will know.',
+    signedAnyway: 'Messages to the referees always show who wrote them: it was sent signed.',
+    notSent: (line: number, why: string) => `Line ${line}: not sent: ${why}`,
+    noSheetWithPress: 'This mail holds only messages: your earlier order sheet stands.',
+    attachmentsDropped: 'Attachments are not relayed; an HTML mail is relayed as its text.',
+
+    refusal: {
+      gameOver: 'the game is over.',
+      pressOff: 'this game has no messages between players (you can always write to the referees: PRESS TO REFEREE).',
+      anonymousNotAllowed: 'this game takes signed messages only: remove ANONYMOUS.',
+      signedNotAllowed: 'this game takes anonymous messages only: remove SIGNED.',
+      privateNotAllowed: 'in this game messages go to everyone only: BROADCAST … ENDPRESS.',
+      pressClosed: (since: string, turn: number) => `messages are closed since ${since}; they open again with turn ${turn}.`,
+      notInPlay: (factions: string) => `nobody plays ${factions}: the message went to nobody.`,
+      onlyYourself: 'the message names only your own faction.',
+      tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}: it was neither sent nor cut.`,
+      tooMany: (max: number, nextAt: string) => `you have sent ${max} messages in the last hour; the next one from ${nextAt}.`,
+    },
+
+    problem: {
+      unknownKeyword: (words: string) => `I do not understand "${words}": write PRESS TO <factions>, BROADCAST or PRESS TO REFEREE, with ANONYMOUS if you wish. The text below was neither sent nor read as orders.`,
+      unknownFaction: (name: string) => `"${name}" is no faction: the message was not sent.`,
+      noAudience: 'it does not say to whom: PRESS TO Sith, Hutt.',
+      mixedAudience: 'a message goes to some factions, or to everyone, or to the referees: write one for each.',
+      bothSigns: 'SIGNED and ANONYMOUS together: choose one.',
+      empty: 'the message is empty.',
+      unterminated: 'the message does not end with ENDPRESS and lines below it look like orders: nothing was sent, and those lines were not read as orders. End the message with ENDPRESS and send it again.',
+      strayEnd: 'ENDPRESS with no message open: a message starts with a line like PRESS TO Sith.',
+      tooManyBlocks: (max: number) => `a mail carries at most ${max} messages: the rest was not read.`,
+      tooManyProblems: 'and more problems.',
+    },
+
+    disputeTaken: (turn: number) => `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
+    disputeRefusal: {
+      noEdict: 'there is no edict to dispute yet.',
+      windowClosed: (turn: number, endedAt: string) => `the time to dispute the edict of turn ${turn} ended on ${endedAt}.`,
+      edictFinal: (turn: number) => `the turn after turn ${turn} has closed: that edict can no longer be corrected.`,
+      tooMany: (max: number) => `you have already sent ${max} disputes for this turn.`,
+      tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}.`,
+    },
+    disputeToReferee: (v: DisputeValues): MailText =>
+      mail(`[SF ${v.game}] Dispute: ${v.faction}, turn ${v.turn}`, `
+A dispute of the edict of turn ${v.turn} (version ${v.version}) of "${v.gameName}".
+From: ${v.faction}
+
+
+${v.reason}
+
+Edict: ${v.edictUrl}
+Console: ${v.consoleUrl}
+`),
+    disputeRejected: (v: { game: string; turn: number; reason: string }): MailText =>
+      mail(`[SF ${v.game}] Dispute rejected, turn ${v.turn}`, `
+The referee has rejected your dispute of the edict of turn ${v.turn}: the edict stands.
+
+Reason: ${v.reason}
+`),
+    disputeAmended: (v: { game: string; turn: number; version: number }): MailText =>
+      mail(`[SF ${v.game}] Dispute upheld, turn ${v.turn}`, `
+The referee has corrected the edict of turn ${v.turn} after your dispute: version ${v.version}
+has been sent to every player.
+`),
+    disputeLapsed: (v: { game: string; turn: number }): MailText =>
+      mail(`[SF ${v.game}] Dispute not settled, turn ${v.turn}`, `
+The turn after turn ${v.turn} closed before the referee settled your dispute: the edict of turn
+${v.turn} stands.
+`),
+  },
+});

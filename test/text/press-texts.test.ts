@@ -1,0 +1,45 @@
+// The words of press (docs/press.md): a relay names the writer or nobody, and says where a Reply goes.
+import { describe, expect, it } from 'vitest';
+import type { Lang } from '../../src/adjudicator/types.ts';
+import type { MailText } from '../../src/text/define.ts';
+import { pressTexts } from '../../src/text/press.ts';
+
+const relay = { game: 'andromeda', gameName: 'Andromeda', to: 'te, Hutt', text: 'Alleanza?\n> non è una citazione', replyGoesTo: 'Hutt', turn: 4 };
+
+describe('press texts', () => {
+  it('relay a signed message with its writer, an anonymous one with none, the text as written', () => {
+    const signed = pressTexts.it.relay({ ...relay, from: 'Sith' });
+    expect(signed.subject).toBe('[SF andromeda] Sith → te, Hutt');
+    expect(signed.text).toContain('Da: Sith\nA: te, Hutt');
+    expect(signed.text).toContain('Alleanza?\n> non è una citazione');
+    expect(signed.text).toContain('Rispondi a questa mail per scrivere a Hutt');
+    const anon = pressTexts.en.relay({ ...relay, from: null, to: 'you, Hutt' });
+    expect(anon.subject).toBe('[SF andromeda] Anonymous → you, Hutt');
+    expect(anon.text).not.toMatch(/Sith/);
+  });
+  it('write lists as sentences', () => {
+    expect(pressTexts.it.list(['Sith', 'Hutt', 'Cavalieri'])).toBe('Sith, Hutt e Cavalieri');
+    expect(pressTexts.en.list(['Sith'])).toBe('Sith');
+    expect(pressTexts.en.list([])).toBe('');
+  });
+});
+
+describe('press mails', () => {
+  // As test/text/mail-texts.test.ts does for the other catalogues: each value a marker of its own name.
+  const v = { game: '<game>', gameName: '<gameName>', from: '<from>', to: '<to>', text: '<text>', replyGoesTo: '<replyGoesTo>', faction: '<faction>', reason: '<reason>', edictUrl: '<edictUrl>', consoleUrl: '<consoleUrl>', turn: 41, version: 42 };
+  const mails: Record<string, (l: Lang) => [MailText, string[]]> = {
+    relay: (l) => [pressTexts[l].relay(v), ['game', 'gameName', 'from', 'to', 'text', 'replyGoesTo', 'turn']],
+    disputeToReferee: (l) => [pressTexts[l].disputeToReferee(v), ['game', 'gameName', 'faction', 'reason', 'edictUrl', 'consoleUrl', 'turn', 'version']],
+    disputeRejected: (l) => [pressTexts[l].disputeRejected(v), ['game', 'reason', 'turn']],
+    disputeAmended: (l) => [pressTexts[l].disputeAmended(v), ['game', 'turn', 'version']],
+    disputeLapsed: (l) => [pressTexts[l].disputeLapsed(v), ['game', 'turn']],
+  };
+  for (const [name, make] of Object.entries(mails))
+    for (const l of ['it', 'en'] as Lang[])
+      it(`${name} (${l}) uses every value it is given and leaves no placeholder`, () => {
+        const [m, keys] = make(l);
+        const all = `${m.subject}\n${m.text}`;
+        for (const k of keys) expect(all).toContain(k === 'turn' ? '41' : k === 'version' ? '42' : `<${k}>`);
+        expect(all).not.toMatch(/\$\{|undefined|null/);
+      });
+});
