@@ -1,14 +1,12 @@
 // What a referee may do from the console or `sf referee …` (issue 10), each with a reason: the
 // change, its audit-log entry (who, when, what, why) and the mail that tells players all commit in
 // one transaction. Amending and rolling back turns live elsewhere (src/games).
-import { and, eq } from 'drizzle-orm';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { lockGame, type Game } from '../db/games.ts';
-import { enqueue, enqueueMany, newMessageId, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
+import { enqueue, enqueueMany, giveUpMail, lockGameMail, newMessageId, requeueMail, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
-import { outbox } from '../db/schema.ts';
 import { findTurn, lockTurn, updateTurn } from '../db/turns.ts';
 import { edictMails, storeEdictAssets } from '../games/edict-mail.ts';
 import { boardFor } from '../games/input.ts';
@@ -149,7 +147,7 @@ export async function resendEdict(db: Db, gameId: string, turnNumber: number, pl
 }
 
 async function lockedMail(tx: Db, game: Game, outboxId: number): Promise<OutboxMail> {
-  const [row] = await tx.select().from(outbox).where(and(eq(outbox.id, outboxId), eq(outbox.gameId, game.id))).for('update');
+  const row = await lockGameMail(tx, game.id, outboxId);
   if (!row) throw new RefereeError('no-mail', `game ${game.id} has no outgoing mail ${outboxId}`);
   return row;
 }
@@ -162,9 +160,9 @@ export async function retryMail(db: Db, gameId: string, outboxId: number, rawRea
     const game = await lockedGame(tx, gameId);
     const mail = await lockedMail(tx, game, outboxId);
     if (mail.status !== 'failed') throw new RefereeError('not-allowed', `mail ${outboxId} has not failed (it is ${mail.status})`);
-    const [row] = await tx.update(outbox).set({ status: 'pending', attempts: 0, nextAttemptAt: now }).where(eq(outbox.id, mail.id)).returning();
+    const row = await requeueMail(tx, mail.id, now);
     await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.retry', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
-    return row!;
+    return row;
   });
 }
 
@@ -175,12 +173,8 @@ export async function dropMail(db: Db, gameId: string, outboxId: number, rawReas
     const game = await lockedGame(tx, gameId);
     const mail = await lockedMail(tx, game, outboxId);
     if (mail.status !== 'pending') throw new RefereeError('not-allowed', `mail ${outboxId} is not waiting to be sent (it is ${mail.status})`);
-    const [row] = await tx
-      .update(outbox)
-      .set({ status: 'failed', lastError: `dropped by ${ctx.actor}: ${reason}`.slice(0, 2000) })
-      .where(eq(outbox.id, mail.id))
-      .returning();
+    const row = await giveUpMail(tx, mail.id, `dropped by ${ctx.actor}: ${reason}`);
     await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.drop', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
-    return row!;
+    return row;
   });
 }

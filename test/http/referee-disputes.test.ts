@@ -10,7 +10,7 @@ import { listOutbox } from '../../src/db/outbox.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, updateTurn } from '../../src/db/turns.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { seatHistoryOf } from '../../src/games/replace-player.ts';
+import { seatHistoryOf } from '../../src/db/players.ts';
 import { listPlayers } from '../../src/db/players.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestPglite } from '../harness/pglite.ts';

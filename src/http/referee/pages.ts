@@ -3,7 +3,7 @@
 import { latestEdict } from '../../db/edicts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Game } from '../../db/games.ts';
-import { gamesOfReferee, refereedGame } from '../../referee/accounts.ts';
+import { gamesOfReferee, refereedGame } from '../../db/referees.ts';
 import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../referee/console-data.ts';
 import type { AppError } from '../../errors.ts';
 import { RefereeError } from '../../referee/errors.ts';
