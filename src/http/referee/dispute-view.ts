@@ -3,8 +3,8 @@
 // the reason (R-EDICT-3); roll it back; pause or resume the game. The code behind them is the
 // application layer's (src/games/amend-turn.ts, pause.ts), as `sf referee` uses it too.
 import type { EdictVersion } from '../../db/edicts.ts';
-import type { GameOverview } from '../../referee/console-data.ts';
-import { MAX_REASON_LENGTH } from '../../referee/actions.ts';
+import type { GameOverview } from '../../db/referee-views.ts';
+import { MAX_REASON_LENGTH } from '../../games/referee-actions.ts';
 import { html, when, type Html } from './html.ts';
 
 const base = (o: GameOverview) => `/referee/games/${encodeURIComponent(o.game.id)}`;
