@@ -8,7 +8,7 @@ import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
-import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH } from '../../games/referee-actions.ts';
+import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH } from '../../games/index.ts';
 import { disputeSection } from './dispute-view.ts';
 import { playersSection } from './players-view.ts';
 import { html, when, type Html } from './html.ts';
