@@ -63,8 +63,9 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
   });
 
   action<{ player: string }>('/games/:game/players/:player/welcome', async (req, gameId) => {
-    const a = actionInput('resendWelcome', { gameId, player: whole(req.params.player, 'player'), reason: req.body.reason ?? '' });
-    await resendWelcome(app.db, a.gameId, a.player as number, req.body.reason, ctx(req));
+    const player = whole(req.params.player, 'player');
+    const a = actionInput('resendWelcome', { gameId, player, reason: req.body.reason ?? '' });
+    await resendWelcome(app.db, a.gameId, player, req.body.reason, ctx(req));
     return 'welcome';
   });
 
