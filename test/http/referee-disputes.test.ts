@@ -95,6 +95,9 @@ describe('disputes from the console', () => {
     expect((await post('pause', { reason: 'holiday' })).statusCode).toBe(303);
     expect((await findGame(database.db, gameId))!.status).toBe('paused');
     expect((await post('resume', { reason: 'back' })).statusCode).toBe(303);
+    const tooLate = await post('rollback', { hours: '337', reason: 'wrong map' });
+    expect(tooLate.statusCode).toBe(400);
+    expect(tooLate.body).toContain('a re-opened turn is due within 336 hours');
     const res = await post('rollback', { hours: '48', reason: 'wrong map' });
     expect(res.statusCode).toBe(303);
     expect((await findTurn(database.db, gameId, 1))!.status).toBe('open');
