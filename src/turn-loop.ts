@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { pendingReceivedBy } from './db/inbound.ts';
-import { runTurnJob } from './games/turn-job.ts';
+import { runTurnJob } from './games/index.ts';
 import type { IntakeQueue } from './mail/intake/intake-queue.ts';
 import type { SourceProgress } from './mail/sources/progress.ts';
 import { sleep } from './timing.ts';

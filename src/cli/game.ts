@@ -2,7 +2,7 @@
 // running service or on the database directly; this module only reads the command line and
 // prints the answer. Secrets travel by mail (the welcome mail); they are printed only with
 // --show-secrets, for a referee who has to resend one.
-import { formatInstant } from '../games/time-format.ts';
+import { formatInstant } from '../games/index.ts';
 import { list, str, UsageError, wholeNumber, type Parsed } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
 import { inFlags, scheduleLines, type GameView, type PlayerView } from './game-format.ts';

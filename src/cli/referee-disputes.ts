@@ -1,7 +1,8 @@
 // `sf referee amend|rollback|pause|resume`: settling a dispute from a terminal, through the same
-// operations as the console's forms (src/referee/operations.ts → src/games/amend-turn.ts, pause.ts).
+// operations as the console's forms (src/control/referee-operations.ts → src/games/amend-turn.ts, pause.ts).
 import { readFile } from 'node:fs/promises';
 import { InputError, str, UsageError, wholeNumber, type Parsed } from './args.ts';
+import { MAX_ROLLBACK_HOURS } from '../games/index.ts';
 import { out, perform, type Leaf } from './command.ts';
 
 /** The --reason every referee action takes. */
@@ -64,7 +65,7 @@ export const rollback: Leaf = {
     name: 'sf referee rollback',
     summary: 'roll back the last closed turn: it re-opens with its sheets; every player is told',
     args: '<game>',
-    options: { hours: { value: '<hours>', help: 'the re-opened turn is due this many hours from now (1 to 336)', required: true }, reason },
+    options: { hours: { value: '<hours>', help: `the re-opened turn is due this many hours from now (1 to ${MAX_ROLLBACK_HOURS})`, required: true }, reason },
     examples: ["sf referee rollback test-galaxy --hours 48 --reason 'the deadline was announced wrongly'"],
   },
   async run(p) {

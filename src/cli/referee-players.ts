@@ -1,5 +1,5 @@
 // `sf referee remove|address`: a player leaves, or their addresses change, from a terminal —
-// through the same operations as the console's forms (src/referee/operations.ts →
+// through the same operations as the console's forms (src/control/referee-operations.ts →
 // src/games/remove-player.ts, player-addresses.ts).
 import { str, UsageError } from './args.ts';
 import { out, perform, type Leaf } from './command.ts';

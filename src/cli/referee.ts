@@ -1,6 +1,6 @@
 // `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|remove|address|…`: referee
 // accounts and the referee's actions from a terminal, through the same operations as the console
-// (src/referee/operations.ts). A one-time password is printed once and stored only as its hash.
+// (src/control/referee-operations.ts). A one-time password is printed once and stored only as its hash.
 import { createInterface } from 'node:readline';
 import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';

@@ -1,7 +1,6 @@
 // The operations an `sf` command can ask of the database, in one registry used by both paths:
 // sent over the control socket to the running service, or run in the command's own process when
 // it holds the database (see run-operation.ts). Same code, same validation, same answers.
-import type { Logger } from 'pino';
 import { z } from 'zod';
 import { addObserver } from '../db/observers.ts';
 import type { Config } from '../config.ts';
@@ -11,20 +10,11 @@ import { listOutbox, type OutboxMail } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { listTurns } from '../db/turns.ts';
 import { AppError, noSuchGame } from '../errors.ts';
-import { createGame, GameError, joinGame, privateAddress, type GamesContext } from '../games/index.ts';
-import { replayTurns } from '../games/replay.ts';
-import type { ArrivedMail, Received } from '../mail/intake/receive.ts';
-import { refereeOperations } from '../referee/operations.ts';
+import { createGame, GameError, joinGame, privateAddress, replayTurns } from '../games/index.ts';
+import { gamesContext, op, type Operation, type OperationContext } from './operation.ts';
+import { refereeOperations } from './referee-operations.ts';
 
-export interface OperationContext {
-  db: Db;
-  config: Config;
-  log: Logger;
-  /** Who asked, for the audit log: `cli:<user>`. */
-  actor: string;
-  /** Takes one mail in: in the service, through its intake queue, in line with the mail source. */
-  receive(mail: ArrivedMail): Promise<Received>;
-}
+export type { OperationContext };
 
 /**
  * A failure the asker can act on, as it crosses from the service to the command: a code of
@@ -33,13 +23,6 @@ export interface OperationContext {
 export class OperationError extends AppError {
   override name = 'OperationError';
 }
-
-interface Operation<S extends z.ZodType> {
-  summary: string;
-  args: S;
-  run(ctx: OperationContext, args: z.output<S>): Promise<unknown>;
-}
-const op = <S extends z.ZodType>(o: Operation<S>): Operation<S> => o;
 
 // Arguments are checked for shape here; what they mean (an address, a zone) is checked by src/games.
 const str = z.string();
@@ -86,12 +69,6 @@ const outboxView = (m: OutboxMail) => ({
   createdAt: m.createdAt,
   sentAt: m.sentAt,
   lastError: m.lastError,
-});
-
-const gamesContext = (ctx: OperationContext): GamesContext => ({
-  actor: ctx.actor,
-  mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart },
-  publicUrl: ctx.config.http.publicUrl,
 });
 
 async function mustFindGame(db: Db, id: string): Promise<Game> {

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -20,6 +21,11 @@ import * as schema from './schema.ts';
 type Schema = typeof schema;
 /** A Drizzle handle on either driver. A transaction is one too, so repositories take either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** One round trip: throws when the database does not answer (the health check). */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
 
 export interface Database {
   db: Db;

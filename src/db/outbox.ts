@@ -197,6 +197,24 @@ export async function listOutbox(db: Db, filter: { gameId?: string; kind?: strin
     .orderBy(asc(outbox.id));
 }
 
+/** A game's outgoing mail, locked until the transaction ends (a referee's retry or drop). */
+export async function lockGameMail(tx: Db, gameId: string, id: number): Promise<OutboxMail | null> {
+  const [row] = await tx.select().from(outbox).where(and(eq(outbox.id, id), eq(outbox.gameId, gameId))).for('update');
+  return row ?? null;
+}
+
+/** A mail back in the queue, due at `now`, its attempts counted afresh. */
+export async function requeueMail(db: Db, id: number, now: Date): Promise<OutboxMail> {
+  const [row] = await db.update(outbox).set({ status: 'pending', attempts: 0, nextAttemptAt: now }).where(eq(outbox.id, id)).returning();
+  return row!;
+}
+
+/** A mail given up: failed, with `error` as the reason. */
+export async function giveUpMail(db: Db, id: number, error: string): Promise<OutboxMail> {
+  const [row] = await db.update(outbox).set({ status: 'failed', lastError: error.slice(0, 2000) }).where(eq(outbox.id, id)).returning();
+  return row!;
+}
+
 /** Our own mail coming back (a bounce, a loop) is recognised by its Message-ID. */
 export async function findOutboxByMessageId(db: Db, messageId: string): Promise<OutboxMail | null> {
   const [row] = await db.select().from(outbox).where(eq(outbox.messageId, messageId.replace(/^<|>$/g, '')));

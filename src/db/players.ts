@@ -5,10 +5,11 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { playerAddresses, players } from './schema.ts';
+import { playerAddresses, players, seatHistory } from './schema.ts';
 
 export type Player = typeof players.$inferSelect;
 export type NewPlayer = typeof players.$inferInsert;
+export type SeatHistoryEntry = typeof seatHistory.$inferSelect;
 /** A player with every address they may write from, the primary (players.email) first. */
 export type PlayerWithAddresses = Player & { addresses: string[] };
 
@@ -156,4 +157,40 @@ export async function removeAddress(db: Db, playerId: number, email: string): Pr
 export async function releaseAddresses(db: Db, playerId: number): Promise<string[]> {
   const rows = await db.delete(playerAddresses).where(eq(playerAddresses.playerId, playerId)).returning({ email: playerAddresses.email });
   return rows.map((r) => r.email);
+}
+
+/** Who sat in a seat for which turns, written as they leave it (removed or replaced). */
+export async function recordSeatHistory(db: Db, entry: typeof seatHistory.$inferInsert): Promise<void> {
+  await db.insert(seatHistory).values(entry);
+}
+
+export async function seatHistoryOf(db: Db, gameId: string): Promise<SeatHistoryEntry[]> {
+  return db.select().from(seatHistory).where(eq(seatHistory.gameId, gameId));
+}
+
+/** A substitute takes the seat (the row keeps its faction, units and sheets): their address, language and secret. */
+export async function seatPlayer(
+  db: Db,
+  playerId: number,
+  who: Pick<Player, 'email' | 'displayName' | 'lang' | 'timeZone' | 'secret' | 'joinedTurn'>,
+): Promise<Player> {
+  const [row] = await db.update(players).set({ ...who, removedAt: null }).where(eq(players.id, playerId)).returning();
+  return row!;
+}
+
+/** The seat stays, vacant since `at` (D-SEAT-1). */
+export async function vacateSeat(db: Db, playerId: number, at: Date): Promise<Player> {
+  const [row] = await db.update(players).set({ removedAt: at }).where(eq(players.id, playerId)).returning();
+  return row!;
+}
+
+/** The address every mail to the player goes to (D-SEAT-3); it must be one of theirs already. */
+export async function setPrimaryAddress(db: Db, playerId: number, email: string): Promise<Player> {
+  const [row] = await db.update(players).set({ email }).where(eq(players.id, playerId)).returning();
+  return row!;
+}
+
+/** The turn these factions' players joined, moved (a roll-back removes the turn they were to enter with). */
+export async function setJoinedTurn(db: Db, gameId: string, factions: readonly string[], turn: number): Promise<void> {
+  await db.update(players).set({ joinedTurn: turn }).where(and(eq(players.gameId, gameId), inArray(players.faction, [...factions])));
 }

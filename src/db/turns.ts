@@ -2,7 +2,7 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { GameState } from '../adjudicator/types.ts';
 import type { Db } from './client.ts';
-import { turns } from './schema.ts';
+import { sheets, turns } from './schema.ts';
 
 type TurnRow = typeof turns.$inferSelect;
 export type Turn = Omit<TurnRow, 'state'> & { state: GameState };
@@ -72,4 +72,10 @@ export async function openTurns(db: Db): Promise<Turn[]> {
 export async function listTurns(db: Db, gameId: string): Promise<Turn[]> {
   const rows = await db.select().from(turns).where(eq(turns.gameId, gameId)).orderBy(asc(turns.number));
   return rows.map(asTurn);
+}
+
+/** Deletes a turn and the sheets sent for it (a roll-back: they answered a position that no longer stands). */
+export async function deleteTurnAndSheets(tx: Db, gameId: string, number: number): Promise<void> {
+  await tx.delete(sheets).where(and(eq(sheets.gameId, gameId), eq(sheets.turn, number)));
+  await tx.delete(turns).where(and(eq(turns.gameId, gameId), eq(turns.number, number)));
 }

@@ -1,13 +1,12 @@
 // Recording an absence and moving deadlines for it (D-ABS-1): the application side of absence.ts.
 // Moves are written to the audit log (`turn.deadline-moved`), which is also what counts against the
 // game's limits; every player is told the new deadline.
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { absencesOfGame, endAbsencesOf, insertAbsence, unrecordedAbsenceMail } from '../db/absences.ts';
 import { listAudit, recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
-import { absences, inboundMessages } from '../db/schema.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { turnTexts } from '../text/turn-mail.ts';
@@ -30,12 +29,7 @@ export type AbsenceOutcome =
  * recorded with its mail, once (a unique index on the mail), the open turn's deadline moved for it.
  */
 export async function applyAbsenceMail(db: Db, ctx: GamesContext): Promise<number> {
-  const rows = await db
-    .select({ id: inboundMessages.id, gameId: inboundMessages.gameId, playerId: inboundMessages.playerId, detail: inboundMessages.outcomeDetail })
-    .from(inboundMessages)
-    .leftJoin(absences, eq(absences.inboundId, inboundMessages.id))
-    .where(and(eq(inboundMessages.outcome, 'absence'), isNull(absences.id)))
-    .limit(100);
+  const rows = await unrecordedAbsenceMail(db, 100);
   let applied = 0;
   for (const r of rows) {
     const days = (r.detail as { absence?: AbsenceDays } | null)?.absence;
@@ -58,7 +52,7 @@ export async function recordAbsence(db: Db, gameId: string, player: Player, days
     const game = await lockGame(tx, gameId);
     if (!game || game.status !== 'active') return { ok: false, reason: 'no-open-turn' } as const;
     if (days.toDay < localDay(now, game.timeZone)) return { ok: false, reason: 'in-the-past' } as const;
-    await tx.insert(absences).values({ gameId, playerId: player.id, fromDay: days.fromDay, toDay: days.toDay, inboundId });
+    await insertAbsence(tx, { gameId, playerId: player.id, fromDay: days.fromDay, toDay: days.toDay, inboundId });
     await recordAudit(tx, { actor: `player:${player.faction}`, gameId, action: 'absence', detail: { ...days, player: player.id } });
     const turn = await lockTurn(tx, gameId, game.currentTurn);
     if (!turn || turn.status !== 'open') return { ok: true, moved: null } as const;
@@ -80,10 +74,7 @@ export async function endAbsences(tx: Db, game: Game, playerId: number, now: Dat
   const today = localDay(now, game.timeZone);
   const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
   // A day in the past is never an open turn's deadline day; an absence not begun shrinks to it.
-  await tx
-    .update(absences)
-    .set({ fromDay: sql`least(${absences.fromDay}, ${yesterday})`, toDay: yesterday })
-    .where(and(eq(absences.playerId, playerId), gte(absences.toDay, today)));
+  await endAbsencesOf(tx, playerId, today, yesterday);
 }
 
 /**
@@ -93,7 +84,7 @@ export async function endAbsences(tx: Db, game: Game, playerId: number, now: Dat
  * (a turn's close: the edict first, then the move of the next deadline).
  */
 export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline: Date, ctx: GamesContext, tell?: OutboxInput[]): Promise<{ from: Date; to: Date } | null> {
-  const all = await tx.select().from(absences).where(and(eq(absences.gameId, game.id)));
+  const all = await absencesOfGame(tx, game.id);
   if (all.length === 0) return null;
   const past = await listAudit(tx, { gameId: game.id, action: MOVED, limit: 10_000 });
   const perPlayer = new Map<number, number>();

@@ -12,11 +12,9 @@ import type { Db } from '../db/client.ts';
 import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
 import { lockGame, updateGame } from '../db/games.ts';
 import { enqueueMany, newMessageId } from '../db/outbox.ts';
-import { listPlayers } from '../db/players.ts';
-import { players as playersTable, sheets as sheetsTable, turns } from '../db/schema.ts';
+import { listPlayers, setJoinedTurn } from '../db/players.ts';
 import { sheetsById } from '../db/sheets.ts';
-import { lockTurn, updateTurn } from '../db/turns.ts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { deleteTurnAndSheets, lockTurn, updateTurn } from '../db/turns.ts';
 import type { GamesContext } from './context.ts';
 import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
@@ -122,10 +120,9 @@ export async function rollBackTurn(db: Db, gameId: string, typedReason: string, 
       const joiners = removed?.state.joining ?? [];
       if (joiners.length) {
         state = withJoiners(state, [...(state.joining ?? []), ...joiners]);
-        await tx.update(playersTable).set({ joinedTurn: last + 1 }).where(and(eq(playersTable.gameId, gameId), inArray(playersTable.faction, joiners)));
+        await setJoinedTurn(tx, gameId, joiners, last + 1);
       }
-      await tx.delete(sheetsTable).where(and(eq(sheetsTable.gameId, gameId), eq(sheetsTable.turn, last + 1)));
-      await tx.delete(turns).where(and(eq(turns.gameId, gameId), eq(turns.number, last + 1)));
+      await deleteTurnAndSheets(tx, gameId, last + 1);
     }
     await updateTurn(tx, gameId, last, {
       state, status: 'open', adjudicatedAt: null, earlyAt: null, deadline: newDeadline,

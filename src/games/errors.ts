@@ -2,7 +2,20 @@
 // src/errors.ts, each thrown with a sentence naming what is at fault.
 import { AppError } from '../errors.ts';
 
-export type GameErrorCode = 'invalid-input' | 'game-exists' | 'no-game' | 'game-finished' | 'game-full' | 'already-playing' | 'turn-closed' | 'unknown-map';
+export type GameErrorCode =
+  | 'invalid-input'
+  | 'game-exists'
+  | 'no-game'
+  | 'game-finished'
+  | 'game-full'
+  | 'already-playing'
+  | 'turn-closed'
+  | 'unknown-map'
+  | 'no-turn'
+  | 'no-player'
+  | 'no-edict'
+  | 'no-mail'
+  | 'not-allowed';
 
 export class GameError extends AppError {
   override name = 'GameError';

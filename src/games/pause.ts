@@ -1,7 +1,7 @@
 // The referee pauses a game (a dispute, a holiday for everyone) and resumes it: while paused no
 // deadline fires and no reminder goes out; on resuming, the open turn's deadlines move on by the
 // length of the pause, so nobody loses time. Both are audited and mailed. (Extending a deadline by
-// hand is src/referee/actions.ts.)
+// hand is referee-actions.ts.)
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';

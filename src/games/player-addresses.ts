@@ -2,13 +2,11 @@
 // chooses the primary one, where every mail to the player goes (D-SEAT-3). Intake knows the
 // player by any of them. Each change is audited and told to the player at the primary address
 // (and at the old primary when it changes), so an address added in their name is noticed.
-import { eq } from 'drizzle-orm';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
-import { addAddress, addressesOfGame, listPlayers, removeAddress, type Player } from '../db/players.ts';
-import { players } from '../db/schema.ts';
+import { addAddress, addressesOfGame, listPlayers, removeAddress, setPrimaryAddress, type Player } from '../db/players.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
@@ -52,7 +50,7 @@ export async function changePlayerAddress(db: Db, gameId: string, faction: strin
         if (email === player.email) throw new GameError('invalid-input', `${email} is the primary address: make another one primary first`, 'email');
         await removeAddress(tx, player.id, email);
       } else if (email !== player.email) {
-        [updated] = await tx.update(players).set({ email }).where(eq(players.id, player.id)).returning() as [Player];
+        updated = await setPrimaryAddress(tx, player.id, email);
       }
     }
     const after = (await addressesOfGame(tx, game.id)).get(player.id) ?? [];

@@ -3,14 +3,12 @@
 // the referee gives the seat to someone (replace-player.ts). The player's code and addresses stop
 // naming anyone at once (D-SEAT-2); the seat's history keeps who played it when. One transaction,
 // audited; the player who leaves and every other player are told, in the game's thread.
-import { eq } from 'drizzle-orm';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame } from '../db/games.ts';
 import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
-import { listSeats, releaseAddresses, type Player } from '../db/players.ts';
-import { players, seatHistory } from '../db/schema.ts';
+import { listSeats, recordSeatHistory, releaseAddresses, vacateSeat, type Player } from '../db/players.ts';
 import { lockTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
@@ -47,8 +45,8 @@ export async function removePlayer(db: Db, gameId: string, faction: string, reas
 
     const addresses = await releaseAddresses(tx, old.id);
     await endAbsences(tx, game, old.id, ctx.now?.() ?? new Date());
-    await tx.insert(seatHistory).values({ gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: why });
-    const [seat] = await tx.update(players).set({ removedAt: now }).where(eq(players.id, old.id)).returning();
+    await recordSeatHistory(tx, { gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: why });
+    const seat = await vacateSeat(tx, old.id, now);
     const audit = await recordAudit(tx, {
       actor: ctx.actor,
       gameId: game.id,

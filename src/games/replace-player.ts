@@ -3,13 +3,11 @@
 // old addresses can no longer send orders. The seat's history keeps who played it when. One
 // transaction, audited; the player who leaves is told. A seat left vacant by a removed player
 // (remove-player.ts, D-SEAT-1) is filled the same way; its history and farewell were written then.
-import { eq } from 'drizzle-orm';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame } from '../db/games.ts';
 import { enqueue, enqueueMany, newMessageId } from '../db/outbox.ts';
-import { addAddress, findByEmail, listSeats, releaseAddresses, type Player } from '../db/players.ts';
-import { players, seatHistory } from '../db/schema.ts';
+import { addAddress, findByEmail, listSeats, recordSeatHistory, releaseAddresses, seatPlayer, type Player } from '../db/players.ts';
 import { lockTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import { freshSecret, type GamesContext } from './context.ts';
@@ -35,20 +33,18 @@ export async function replacePlayer(db: Db, gameId: string, faction: string, sub
     const turn = await lockTurn(tx, game.id, game.currentTurn);
     const secret = await freshSecret(tx, ctx);
     const vacant = old.removedAt !== null;
-    if (!vacant) await tx.insert(seatHistory).values({ gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: reason.trim() });
+    if (!vacant) await recordSeatHistory(tx, { gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: reason.trim() });
     const oldAddresses = await releaseAddresses(tx, old.id);
     await endAbsences(tx, game, old.id, ctx.now?.() ?? new Date());
-    const [player] = await tx
-      .update(players)
-      .set({ email: input.email, displayName: input.name ?? null, lang: input.lang, timeZone: input.timeZone ?? null, secret, joinedTurn: Math.max(old.joinedTurn, game.currentTurn), removedAt: null })
-      .where(eq(players.id, old.id))
-      .returning();
-    await addAddress(tx, player!, input.email);
+    const player = await seatPlayer(tx, old.id, {
+      email: input.email, displayName: input.name ?? null, lang: input.lang, timeZone: input.timeZone ?? null, secret, joinedTurn: Math.max(old.joinedTurn, game.currentTurn),
+    });
+    await addAddress(tx, player, input.email);
     const board = boardFor(game.map);
     const inPlay = board.factionIds.filter((f) => seats.some((p) => p.faction === f));
     await enqueue(tx, {
-      ...welcomeMail({ board, game, player: player!, factions: inPlay, firstTurn: game.currentTurn, deadline: turn?.deadline ?? new Date(), mail: ctx.mail, publicUrl: ctx.publicUrl }),
-      dedupeKey: `welcome:${player!.id}:${secret}`,
+      ...welcomeMail({ board, game, player: player, factions: inPlay, firstTurn: game.currentTurn, deadline: turn?.deadline ?? new Date(), mail: ctx.mail, publicUrl: ctx.publicUrl }),
+      dedupeKey: `welcome:${player.id}:${secret}`,
     });
     if (!vacant) {
       const rendered = refereeTexts[old.lang].seatLeft({ game: game.id, gameName: game.name, reason: reason.trim(), since: formatInstant(ctx.now?.() ?? new Date(), old.timeZone ?? game.timeZone, old.lang) });
@@ -62,10 +58,6 @@ export async function replacePlayer(db: Db, gameId: string, faction: string, sub
       actor: ctx.actor, gameId: game.id, action: 'player.replace',
       detail: { faction, from: vacant ? null : old.email, fromAddresses: oldAddresses, to: input.email, turn: game.currentTurn, reason: reason.trim() },
     });
-    return player!;
+    return player;
   });
-}
-
-export async function seatHistoryOf(db: Db, gameId: string) {
-  return db.select().from(seatHistory).where(eq(seatHistory.gameId, gameId));
 }

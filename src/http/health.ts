@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { ping } from '../db/client.ts';
 
 /** The service's loops that have stopped moving (intake, sending, the turn job); none in tests without them. */
 export type StuckLoops = () => string[];
@@ -9,7 +9,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { stuck?: StuckLo
   let away = false;
   app.get('/health', async (req, reply) => {
     try {
-      await app.db.execute(sql`select 1`);
+      await ping(app.db);
     } catch (err) {
       // Unhealthy, not broken: the database is away (a restart, a cut) and the service waits for it.
       if (!away) req.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'health: the database does not answer');

@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { findGame } from '../db/games.ts';
 import { findTurn } from '../db/turns.ts';
-import { boardFor } from '../games/input.ts';
-import { ordersReceivedByFaction } from '../games/orders-received.ts';
+import { boardFor, ordersReceivedByFaction } from '../games/index.ts';
 import { escapeHtml, page } from './html.ts';
 
 const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;

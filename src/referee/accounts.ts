@@ -1,16 +1,26 @@
 // Referee accounts: creating them, setting passwords, assigning them to games, logging in.
 // Every change is written to the audit log in the same transaction (who, when, what, why).
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { findGame, type Game } from '../db/games.ts';
-import { gameReferees, games, referees, refereeSessions } from '../db/schema.ts';
+import {
+  addGameReferee,
+  deleteSessionsOf,
+  findReferee,
+  findRefereeByEmail,
+  insertReferee,
+  refereesOfGame as refereeRowsOfGame,
+  replaceRefereePassword,
+  resetRefereePassword,
+  spendOneTimePassword,
+  type Referee,
+} from '../db/referees.ts';
 import { RefereeError } from './errors.ts';
 import { dummyHash, hashPassword, oneTimePassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { noSuchGame } from '../errors.ts';
 
-export type Referee = typeof referees.$inferSelect;
+export type { Referee };
 /** What may leave this module: never the hash. */
 export type RefereeView = Pick<Referee, 'id' | 'email'>;
 
@@ -24,18 +34,13 @@ export function normaliseEmail(raw: string): string {
   return email;
 }
 
-export async function findRefereeByEmail(db: Db, email: string): Promise<Referee | null> {
-  const [row] = await db.select().from(referees).where(eq(referees.email, email.trim().toLowerCase()));
-  return row ?? null;
-}
-
 /** Creates a referee with a one-time password, returned once and stored only as its hash. */
 export async function addReferee(db: Db, rawEmail: string, actor: string): Promise<{ referee: RefereeView; password: string }> {
   const email = normaliseEmail(rawEmail);
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(referees).values({ email, passwordHash, passwordOneTime: true }).onConflictDoNothing().returning();
+    const row = await insertReferee(tx, email, passwordHash);
     if (!row) throw new RefereeError('referee-exists', `${email} is a referee already (sf referee passwd sets a new password)`);
     await recordAudit(tx, { actor, gameId: null, action: 'referee.add', detail: { referee: email } });
     return { referee: view(row), password };
@@ -52,14 +57,10 @@ export async function setRefereePassword(db: Db, rawEmail: string, actor: string
   const password = chosen ?? oneTimePassword();
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(referees)
-      .set({ passwordHash, passwordSetAt: new Date(), passwordOneTime: chosen === undefined, oneTimeUsedAt: null })
-      .where(eq(referees.email, email))
-      .returning();
+    const row = await resetRefereePassword(tx, email, passwordHash, chosen === undefined);
     if (!row) throw new RefereeError('no-referee', `${email} is not a referee (sf referee add creates one)`);
     // A new password logs out every browser that knew the old one.
-    await tx.delete(refereeSessions).where(eq(refereeSessions.refereeId, row.id));
+    await deleteSessionsOf(tx, row.id);
     await recordAudit(tx, { actor, gameId: null, action: 'referee.passwd', detail: { referee: email } });
     return { referee: view(row), password: chosen === undefined ? password : null };
   });
@@ -74,9 +75,9 @@ export async function assignReferee(db: Db, rawGameId: string, rawEmail: string,
     if (!game) throw new RefereeError('no-game', noSuchGame(gameId));
     const referee = await findRefereeByEmail(tx, email);
     if (!referee) throw new RefereeError('no-referee', `${email} is not a referee (sf referee add creates one)`);
-    const [row] = await tx.insert(gameReferees).values({ gameId, refereeId: referee.id }).onConflictDoNothing().returning();
-    if (row) await recordAudit(tx, { actor, gameId, action: 'referee.assign', detail: { referee: email } });
-    return { game, referee: view(referee), added: row !== undefined };
+    const added = await addGameReferee(tx, gameId, referee.id);
+    if (added) await recordAudit(tx, { actor, gameId, action: 'referee.assign', detail: { referee: email } });
+    return { game, referee: view(referee), added };
   });
 }
 
@@ -93,11 +94,7 @@ export async function authenticate(db: Db, email: string, password: string): Pro
   if (!referee || !ok) return { kind: 'wrong' };
   if (!referee.passwordOneTime) return { kind: 'ok', referee: view(referee), mustChangePassword: false };
   // Spent by exactly one login, even when two race, and only while it is still the password checked.
-  const [spent] = await db
-    .update(referees)
-    .set({ oneTimeUsedAt: new Date() })
-    .where(and(eq(referees.id, referee.id), eq(referees.passwordHash, referee.passwordHash), isNull(referees.oneTimeUsedAt)))
-    .returning({ id: referees.id });
+  const spent = await spendOneTimePassword(db, referee.id, referee.passwordHash);
   return spent ? { kind: 'ok', referee: view(referee), mustChangePassword: true } : { kind: 'one-time-used', referee: view(referee) };
 }
 
@@ -111,49 +108,18 @@ export async function changePassword(db: Db, refereeId: number, current: string,
   const problem = passwordProblem(chosen);
   if (problem) return { kind: 'refused', problem };
   if (chosen === current) return { kind: 'refused', problem: 'the new password must differ from the current one' };
-  const [referee] = await db.select().from(referees).where(eq(referees.id, refereeId));
+  const referee = await findReferee(db, refereeId);
   if (!referee || !(await verifyPassword(referee.passwordHash, current.slice(0, 256)))) return { kind: 'wrong-current' };
   const passwordHash = await hashPassword(chosen);
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(referees)
-      .set({ passwordHash, passwordSetAt: new Date(), passwordOneTime: false, oneTimeUsedAt: null })
-      .where(and(eq(referees.id, refereeId), eq(referees.passwordHash, referee.passwordHash)))
-      .returning();
+    const row = await replaceRefereePassword(tx, refereeId, referee.passwordHash, passwordHash);
     if (!row) return { kind: 'wrong-current' }; // changed meanwhile (sf referee passwd): the current one is no longer it
-    await tx.delete(refereeSessions).where(and(eq(refereeSessions.refereeId, refereeId), ne(refereeSessions.tokenSha256, keepSessionSha256)));
+    await deleteSessionsOf(tx, refereeId, keepSessionSha256);
     await recordAudit(tx, { actor: `referee:${row.email}`, gameId: null, action: 'referee.password-change', detail: { referee: row.email } });
     return { kind: 'changed' };
   });
 }
 
-/** The games a referee runs, by id. */
-export async function gamesOfReferee(db: Db, refereeId: number): Promise<Game[]> {
-  const rows = await db
-    .select({ game: games })
-    .from(gameReferees)
-    .innerJoin(games, eq(games.id, gameReferees.gameId))
-    .where(eq(gameReferees.refereeId, refereeId))
-    .orderBy(asc(games.id));
-  return rows.map((r) => r.game);
-}
-
 export async function refereesOfGame(db: Db, gameId: string): Promise<RefereeView[]> {
-  const rows = await db
-    .select({ referee: referees })
-    .from(gameReferees)
-    .innerJoin(referees, eq(referees.id, gameReferees.refereeId))
-    .where(eq(gameReferees.gameId, gameId))
-    .orderBy(asc(referees.email));
-  return rows.map((r) => view(r.referee));
-}
-
-/** The game, if this referee runs it; otherwise the same answer as for no game at all. */
-export async function refereedGame(db: Db, refereeId: number, gameId: string): Promise<Game | null> {
-  const [row] = await db
-    .select({ game: games })
-    .from(gameReferees)
-    .innerJoin(games, eq(games.id, gameReferees.gameId))
-    .where(and(eq(gameReferees.refereeId, refereeId), eq(gameReferees.gameId, gameId)));
-  return row?.game ?? null;
+  return (await refereeRowsOfGame(db, gameId)).map(view);
 }

@@ -1,9 +1,8 @@
 // Console sessions: the cookie carries a random token; the database keeps only its sha256, so a
 // copy of the database logs no one in. Sessions expire; logging out deletes the row.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { referees, refereeSessions } from '../db/schema.ts';
+import { deleteSession, insertSession, sessionRefereeOf } from '../db/referees.ts';
 import type { RefereeView } from './accounts.ts';
 
 export const SESSION_TTL_MS = 12 * 3_600_000;
@@ -18,23 +17,17 @@ export type SessionReferee = RefereeView & { mustChangePassword: boolean };
 export async function createSession(db: Db, refereeId: number, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await db.delete(refereeSessions).where(lte(refereeSessions.expiresAt, now)); // expired ones go as new ones come
-  await db.insert(refereeSessions).values({ tokenSha256: digest(token), refereeId, expiresAt });
+  await insertSession(db, digest(token), refereeId, expiresAt, now);
   return { token, expiresAt };
 }
 
 /** The referee of a live session, or null. Tokens of the wrong shape are not worth a query. */
 export async function sessionReferee(db: Db, token: string | undefined, now: Date = new Date()): Promise<SessionReferee | null> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const [row] = await db
-    .select({ id: referees.id, email: referees.email, mustChangePassword: referees.passwordOneTime })
-    .from(refereeSessions)
-    .innerJoin(referees, eq(referees.id, refereeSessions.refereeId))
-    .where(and(eq(refereeSessions.tokenSha256, digest(token)), gt(refereeSessions.expiresAt, now)));
-  return row ?? null;
+  return sessionRefereeOf(db, digest(token), now);
 }
 
 export async function endSession(db: Db, token: string | undefined): Promise<void> {
   if (!token) return;
-  await db.delete(refereeSessions).where(eq(refereeSessions.tokenSha256, digest(token)));
+  await deleteSession(db, digest(token));
 }

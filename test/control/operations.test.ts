@@ -7,6 +7,7 @@ import type { Db } from '../../src/db/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { isOperationName, OperationError, operations, runOperation, type OperationContext } from '../../src/control/operations.ts';
 import { inFlagTerms } from '../../src/cli/game-format.ts';
+import { actionInput, MAX_ROLLBACK_HOURS } from '../../src/games/index.ts';
 
 const untouchable = new Proxy({} as Db, {
   get() {
@@ -56,6 +57,16 @@ describe('the operation registry', () => {
     expect(err).toMatchObject({ code: 'bad-arguments', field: 'rawBase64' });
     err = await failure('game.show', null);
     expect(err).toMatchObject({ code: 'bad-arguments', field: 'gameId' });
+  });
+
+  it('checks a referee action with the schema the console’s form is read into: one limit, one sentence', async () => {
+    const err = await failure('referee.rollback', { gameId: 'g', hours: MAX_ROLLBACK_HOURS + 1, reason: 'why' });
+    expect(err).toMatchObject({ code: 'bad-arguments', field: 'hours' });
+    expect(err.message).toContain(`within ${MAX_ROLLBACK_HOURS} hours`);
+    expect(() => actionInput('rollback', { gameId: 'g', hours: MAX_ROLLBACK_HOURS + 1, reason: 'why' })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', field: 'hours', message: err.message.replace(/^hours: /, '') }),
+    );
+    expect(actionInput('rollback', { gameId: ' G ', hours: MAX_ROLLBACK_HOURS, reason: 'why' })).toEqual({ gameId: 'g', hours: MAX_ROLLBACK_HOURS, reason: 'why' });
   });
 
   it('puts a game’s own validation (src/games) in the same typed error', async () => {

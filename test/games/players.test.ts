@@ -15,7 +15,8 @@ import { closeTurn } from '../../src/games/close-turn.ts';
 import { createGame, GameError, joinGame, type GamesContext } from '../../src/games/index.ts';
 import { changePlayerAddress, MAX_ADDRESSES } from '../../src/games/player-addresses.ts';
 import { removePlayer } from '../../src/games/remove-player.ts';
-import { replacePlayer, seatHistoryOf } from '../../src/games/replace-player.ts';
+import { seatHistoryOf } from '../../src/db/players.ts';
+import { replacePlayer } from '../../src/games/replace-player.ts';
 import { gameThread } from '../../src/games/thread.ts';
 import { databasePerFile } from '../harness/pglite.ts';
 

@@ -10,7 +10,7 @@ import { listOutbox } from '../../src/db/outbox.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn, updateTurn } from '../../src/db/turns.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { seatHistoryOf } from '../../src/games/replace-player.ts';
+import { seatHistoryOf } from '../../src/db/players.ts';
 import { listPlayers } from '../../src/db/players.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestPglite } from '../harness/pglite.ts';
@@ -95,6 +95,9 @@ describe('disputes from the console', () => {
     expect((await post('pause', { reason: 'holiday' })).statusCode).toBe(303);
     expect((await findGame(database.db, gameId))!.status).toBe('paused');
     expect((await post('resume', { reason: 'back' })).statusCode).toBe(303);
+    const tooLate = await post('rollback', { hours: '337', reason: 'wrong map' });
+    expect(tooLate.statusCode).toBe(400);
+    expect(tooLate.body).toContain('a re-opened turn is due within 336 hours');
     const res = await post('rollback', { hours: '48', reason: 'wrong map' });
     expect(res.statusCode).toBe(303);
     expect((await findTurn(database.db, gameId, 1))!.status).toBe('open');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findGame } from '../../db/games.ts';
 import { publicEdict } from '../../db/public-views.ts';
-import { boardFor } from '../../games/input.ts';
+import { boardFor } from '../../games/index.ts';
 import { RenderCache, safeJson, etagOf, sendRendered, type Rendered } from '../web/respond.ts';
 import { GAME_ID, NUMBER, loadGame } from './load.ts';
 import { mapPicture, mapPng } from './maps.ts';

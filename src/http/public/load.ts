@@ -8,8 +8,7 @@ import {
   chancellorDeclaration, edictBefore, edictHeaders, publicAbsences, publicSeats, publicTurn,
   type ChancellorDeclaration, type EdictHeader, type PublicAbsence, type PublicEdict, type PublicTurn,
 } from '../../db/public-views.ts';
-import { ordersReceivedByFaction, type OrdersReceived } from '../../games/orders-received.ts';
-import { boardFor } from '../../games/input.ts';
+import { boardFor, type OrdersReceived, ordersReceivedByFaction } from '../../games/index.ts';
 
 /** Game ids are slugs (the games_id_slug check): anything else names no game and costs no query. */
 export const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;

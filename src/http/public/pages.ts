@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../adjudicator/types.ts';
 import { findGame } from '../../db/games.ts';
 import { edictHeaders, gameSummaries, publicEdict } from '../../db/public-views.ts';
-import { boardFor } from '../../games/input.ts';
+import { boardFor } from '../../games/index.ts';
 import { pageLang } from '../web/lang.ts';
 import { PAGE_CSP, RenderCache, sendRendered } from '../web/respond.ts';
 import { GAME_ID, NUMBER, loadGame } from './load.ts';

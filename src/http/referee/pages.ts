@@ -3,12 +3,11 @@
 import { latestEdict } from '../../db/edicts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Game } from '../../db/games.ts';
-import { gamesOfReferee, refereedGame } from '../../referee/accounts.ts';
-import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../referee/console-data.ts';
+import { gamesOfReferee, refereedGame } from '../../db/referees.ts';
+import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../db/referee-views.ts';
 import type { AppError } from '../../errors.ts';
-import { RefereeError } from '../../referee/errors.ts';
 import { httpStatus } from '../error-status.ts';
-import { previewTurn } from '../../referee/preview.ts';
+import { GameError, previewTurn } from '../../games/index.ts';
 import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
 import { html, layout, trusted, when, type Html } from './html.ts';
 import { logoutRoute } from './login.ts';
@@ -49,7 +48,7 @@ export function sendRefereeError(req: FastifyRequest, reply: FastifyReply, err: 
 /** The game named in the URL, if the logged-in referee runs it; otherwise a 404 page is sent. */
 export async function gameOf(app: FastifyInstance, req: FastifyRequest<{ Params: { game: string } }>, reply: FastifyReply): Promise<Game | null> {
   const game = GAME_ID.test(req.params.game) ? await refereedGame(app.db, req.referee!.id, req.params.game) : null;
-  if (!game) sendRefereeError(req, reply, new RefereeError('no-game', 'You run no game of that name.'));
+  if (!game) sendRefereeError(req, reply, new GameError('no-game', 'You run no game of that name.'));
   return game;
 }
 
@@ -81,7 +80,7 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
 
   const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {
     const raw = NUMBER.test(id) ? await mailOfGame(app.db, gameId, Number(id)) : null;
-    if (!raw) return sendRefereeError(req, reply, new RefereeError('no-mail', 'There is no such mail.'));
+    if (!raw) return sendRefereeError(req, reply, new GameError('no-mail', 'There is no such mail.'));
     return sendPage(req, reply, `Mail ${id}`, html`<p><a href="${back}">Back</a></p><pre>${raw.toString('utf8')}</pre>`);
   };
 
@@ -109,7 +108,7 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
 <h2>Edict (English)</h2><pre>${p.textEn}</pre><h2>Editto (italiano)</h2><pre lang="it">${p.textIt}</pre>`,
       );
     } catch (err) {
-      if (err instanceof RefereeError) return sendRefereeError(req, reply, err);
+      if (err instanceof GameError) return sendRefereeError(req, reply, err);
       throw err;
     }
   });

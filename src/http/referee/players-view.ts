@@ -3,9 +3,8 @@
 // someone else, remove the player (D-SEAT-1) and change their addresses; then the seats left
 // empty, each with the form that fills it. Everything a player or referee wrote is escaped by `html`.
 import type { Player } from '../../db/players.ts';
-import { MAX_ADDRESSES } from '../../games/player-addresses.ts';
-import { MAX_REASON_LENGTH } from '../../referee/actions.ts';
-import type { GameOverview } from '../../referee/console-data.ts';
+import { MAX_ADDRESSES, MAX_REASON_LENGTH } from '../../games/index.ts';
+import type { GameOverview } from '../../db/referee-views.ts';
 import { html, when, type Html } from './html.ts';
 
 const base = (o: GameOverview) => `/referee/games/${encodeURIComponent(o.game.id)}`;

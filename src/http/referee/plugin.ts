@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HashingQueue } from '../../referee/hashing-queue.ts';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../referee/throttle.ts';
-import type { MailAddressing } from '../../games/welcome.ts';
+import type { MailAddressing } from '../../games/index.ts';
 import { sessionReferee, type SessionReferee } from '../../referee/sessions.ts';
 import { actionRoutes } from './action-routes.ts';
 import { loginRoutes } from './login.ts';

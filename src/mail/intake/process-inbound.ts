@@ -6,7 +6,7 @@
 // batches (one IMAP fetch's worth) so that a batch costs a fixed number of queries, not a mail.
 import type { Logger } from 'pino';
 import type { Board } from '../../adjudicator/map.ts';
-import { boardFor } from '../../games/input.ts';
+import { boardFor } from '../../games/index.ts';
 import type { Db } from '../../db/client.ts';
 import { inboundRaw, lockInboundMany, type InboundHead, type InboundOutcome } from '../../db/inbound.ts';
 import type { BodyReader } from './body-reader.ts';

@@ -8,7 +8,7 @@
 //   (secret-probes.ts, D-MAIL-23).
 import type { Logger } from 'pino';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
-import { formatInstant } from '../../games/time-format.ts';
+import { formatInstant } from '../../games/index.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { Identification } from './identify-sender.ts';
 import type { IntakeStore } from './intake-store.ts';

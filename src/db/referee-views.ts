@@ -1,16 +1,16 @@
-// What the console shows of a game (issue 10, "see everything"): every sheet of every player with
+// What the referee console shows of a game (its read model; the public one is public-views.ts): every sheet of every player with
 // all its versions and the mail behind each, mail set aside as unprocessable, outbox failures and
 // the addresses that keep failing, and the audit log. Read-only.
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { listAudit, type AuditEntry } from '../db/audit.ts';
-import type { Db } from '../db/client.ts';
-import type { Game } from '../db/games.ts';
-import type { InboundHead } from '../db/inbound.ts';
-import type { OutboxMail } from '../db/outbox.ts';
-import { addressesOfGame, listSeats, type Player } from '../db/players.ts';
-import { inboundMessages, outbox, sheets } from '../db/schema.ts';
-import type { Sheet } from '../db/sheets.ts';
-import { listTurns, type Turn } from '../db/turns.ts';
+import { listAudit, type AuditEntry } from './audit.ts';
+import type { Db } from './client.ts';
+import type { Game } from './games.ts';
+import type { InboundHead } from './inbound.ts';
+import type { OutboxMail } from './outbox.ts';
+import { addressesOfGame, listSeats, type Player } from './players.ts';
+import { inboundMessages, outbox, sheets } from './schema.ts';
+import type { Sheet } from './sheets.ts';
+import { listTurns, type Turn } from './turns.ts';
 
 export interface SheetVersions {
   faction: string;

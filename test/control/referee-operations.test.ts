@@ -9,7 +9,7 @@ import { listOutbox } from '../../src/db/outbox.ts';
 import { createLogger } from '../../src/logger.ts';
 import { authenticate } from '../../src/referee/accounts.ts';
 import { databasePerFile } from '../harness/pglite.ts';
-import { gameWithReferee } from './world.ts';
+import { gameWithReferee } from '../referee/world.ts';
 
 const dbs = databasePerFile();
 const ctx = (db: Db): OperationContext => ({

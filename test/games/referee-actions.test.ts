@@ -9,10 +9,10 @@ import { addSheetVersion } from '../../src/db/sheets.ts';
 import { findTurn } from '../../src/db/turns.ts';
 import { findGame } from '../../src/db/games.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail } from '../../src/referee/actions.ts';
-import { previewTurn } from '../../src/referee/preview.ts';
+import { dropMail, extendDeadline, resendEdict, resendWelcome, retryMail } from '../../src/games/referee-actions.ts';
+import { previewTurn } from '../../src/games/preview.ts';
 import { databasePerFile } from '../harness/pglite.ts';
-import { gameWithReferee, MAIL, NOW } from './world.ts';
+import { gameWithReferee, MAIL, NOW } from '../referee/world.ts';
 
 const dbs = databasePerFile();
 const ctx = { actor: 'referee:ref@x.org', mail: MAIL, now: () => NOW };

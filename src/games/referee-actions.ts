@@ -1,34 +1,24 @@
 // What a referee may do from the console or `sf referee …` (issue 10), each with a reason: the
 // change, its audit-log entry (who, when, what, why) and the mail that tells players all commit in
-// one transaction. Amending and rolling back turns live elsewhere (src/games).
-import { and, eq } from 'drizzle-orm';
+// one transaction. Amending and rolling back turns are amend-turn.ts.
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { lockGame, type Game } from '../db/games.ts';
-import { enqueue, enqueueMany, newMessageId, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
+import { enqueue, enqueueMany, giveUpMail, lockGameMail, newMessageId, requeueMail, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
-import { outbox } from '../db/schema.ts';
 import { findTurn, lockTurn, updateTurn } from '../db/turns.ts';
-import { edictMails, storeEdictAssets } from '../games/edict-mail.ts';
-import { boardFor } from '../games/input.ts';
-import { declarationDeadlineOf } from '../games/schedule.ts';
-import { gameThread } from '../games/thread.ts';
-import { formatInstant } from '../games/time-format.ts';
-import { privateAddress, welcomeMail, type MailAddressing } from '../games/welcome.ts';
+import { edictMails, storeEdictAssets } from './edict-mail.ts';
+import { boardFor } from './input.ts';
+import { declarationDeadlineOf } from './schedule.ts';
+import { gameThread } from './thread.ts';
+import { formatInstant } from './time-format.ts';
+import { privateAddress, welcomeMail } from './welcome.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import { cleanText } from '../text/typed-text.ts';
-import { RefereeError } from './errors.ts';
+import type { GamesContext } from './context.ts';
+import { GameError } from './errors.ts';
 import { noSuchGame } from '../errors.ts';
-
-export interface ActionContext {
-  /** `referee:<email>` or `cli:<user>`. */
-  actor: string;
-  mail: MailAddressing;
-  now?: () => Date;
-  /** PUBLIC_URL: the links in mail (an observer's unsubscribe link on an amended edict). */
-  publicUrl?: string;
-}
 
 /** D-REF-1: one extension moves a deadline by at most 7 days, and never beyond 28 days from now. */
 export const MAX_EXTENSION_MINUTES = 7 * 24 * 60;
@@ -38,33 +28,33 @@ export const MAX_REASON_LENGTH = 1000;
 /** A reason is required, one paragraph, and bounded: it goes into mail and the audit log. */
 export function checkReason(raw: unknown): string {
   const reason = typeof raw === 'string' ? cleanText(raw).replace(/\s+/g, ' ').trim() : '';
-  if (reason === '') throw new RefereeError('invalid-input', 'every action needs a reason');
-  if (reason.length > MAX_REASON_LENGTH) throw new RefereeError('invalid-input', `a reason may have at most ${MAX_REASON_LENGTH} characters`);
+  if (reason === '') throw new GameError('invalid-input', 'every action needs a reason');
+  if (reason.length > MAX_REASON_LENGTH) throw new GameError('invalid-input', `a reason may have at most ${MAX_REASON_LENGTH} characters`);
   return reason;
 }
 
 async function lockedGame(tx: Db, gameId: string): Promise<Game> {
   const game = await lockGame(tx, gameId);
-  if (!game) throw new RefereeError('no-game', noSuchGame(gameId));
+  if (!game) throw new GameError('no-game', noSuchGame(gameId));
   return game;
 }
 
 const playerName = (p: Player) => p.displayName ?? p.email;
 
 /** Moves the open turn's deadline later (capped, D-REF-1) and tells every player. */
-export async function extendDeadline(db: Db, gameId: string, minutes: number, rawReason: unknown, ctx: ActionContext): Promise<{ turn: number; deadline: Date; previous: Date }> {
+export async function extendDeadline(db: Db, gameId: string, minutes: number, rawReason: unknown, ctx: GamesContext): Promise<{ turn: number; deadline: Date; previous: Date }> {
   const reason = checkReason(rawReason);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_EXTENSION_MINUTES)
-    throw new RefereeError('invalid-input', `a deadline moves by 1 to ${MAX_EXTENSION_MINUTES} minutes (7 days) at a time`);
+    throw new GameError('invalid-input', `a deadline moves by 1 to ${MAX_EXTENSION_MINUTES} minutes (7 days) at a time`);
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
-    if (game.status === 'finished') throw new RefereeError('not-allowed', 'the game is over');
+    if (game.status === 'finished') throw new GameError('not-allowed', 'the game is over');
     const turn = await lockTurn(tx, game.id, game.currentTurn);
-    if (!turn || turn.status !== 'open') throw new RefereeError('no-turn', `turn ${game.currentTurn} is not open`);
+    if (!turn || turn.status !== 'open') throw new GameError('no-turn', `turn ${game.currentTurn} is not open`);
     const previous = turn.deadline;
     const deadline = new Date(previous.getTime() + minutes * 60_000);
-    if (deadline.getTime() - now.getTime() > MAX_DEADLINE_AHEAD_MS) throw new RefereeError('invalid-input', 'a deadline may be at most 28 days away');
+    if (deadline.getTime() - now.getTime() > MAX_DEADLINE_AHEAD_MS) throw new GameError('invalid-input', 'a deadline may be at most 28 days away');
     const declarationDeadline = declarationDeadlineOf(game, deadline);
     await updateTurn(tx, game.id, turn.number, { deadline, declarationDeadline });
     const audit = await recordAudit(tx, {
@@ -106,18 +96,18 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
 async function playerOfGame(tx: Db, game: Game, playerId: number): Promise<Player> {
   const player = await findPlayer(tx, playerId);
   // A removed player's seat is vacant (D-SEAT-1): nobody to send a welcome or an edict to.
-  if (!player || player.gameId !== game.id || player.removedAt) throw new RefereeError('no-player', `game ${game.id} has no player ${playerId}`);
+  if (!player || player.gameId !== game.id || player.removedAt) throw new GameError('no-player', `game ${game.id} has no player ${playerId}`);
   return player;
 }
 
 /** Sends a player their welcome mail again (their address and code), with the open turn's deadline. */
-export async function resendWelcome(db: Db, gameId: string, playerId: number, rawReason: unknown, ctx: ActionContext): Promise<OutboxMail> {
+export async function resendWelcome(db: Db, gameId: string, playerId: number, rawReason: unknown, ctx: GamesContext): Promise<OutboxMail> {
   const reason = checkReason(rawReason);
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
     const player = await playerOfGame(tx, game, playerId);
     const turn = await findTurn(tx, game.id, game.currentTurn);
-    if (!turn) throw new RefereeError('no-turn', `game ${game.id} has no turn ${game.currentTurn}`);
+    if (!turn) throw new GameError('no-turn', `game ${game.id} has no turn ${game.currentTurn}`);
     const audit = await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.resend-welcome', detail: { player: player.email, faction: player.faction, reason } });
     const mail = welcomeMail({
       board: boardFor(game.map), game, player, factions: turn.state.factions,
@@ -128,12 +118,12 @@ export async function resendWelcome(db: Db, gameId: string, playerId: number, ra
 }
 
 /** Sends the newest version of a turn's edict again, to one player or to all. */
-export async function resendEdict(db: Db, gameId: string, turnNumber: number, playerId: number | null, rawReason: unknown, ctx: ActionContext): Promise<number> {
+export async function resendEdict(db: Db, gameId: string, turnNumber: number, playerId: number | null, rawReason: unknown, ctx: GamesContext): Promise<number> {
   const reason = checkReason(rawReason);
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
     const edict = await latestEdict(tx, game.id, turnNumber);
-    if (!edict) throw new RefereeError('no-edict', `turn ${turnNumber} of ${game.id} has no edict yet`);
+    if (!edict) throw new GameError('no-edict', `turn ${turnNumber} of ${game.id} has no edict yet`);
     const players = playerId === null ? await listPlayers(tx, game.id) : [await playerOfGame(tx, game, playerId)];
     const audit = await recordAudit(tx, {
       actor: ctx.actor, gameId: game.id, action: 'mail.resend-edict',
@@ -149,38 +139,34 @@ export async function resendEdict(db: Db, gameId: string, turnNumber: number, pl
 }
 
 async function lockedMail(tx: Db, game: Game, outboxId: number): Promise<OutboxMail> {
-  const [row] = await tx.select().from(outbox).where(and(eq(outbox.id, outboxId), eq(outbox.gameId, game.id))).for('update');
-  if (!row) throw new RefereeError('no-mail', `game ${game.id} has no outgoing mail ${outboxId}`);
+  const row = await lockGameMail(tx, game.id, outboxId);
+  if (!row) throw new GameError('no-mail', `game ${game.id} has no outgoing mail ${outboxId}`);
   return row;
 }
 
 /** A mail given up as failed goes back to the queue, due at once, its attempts counted afresh. */
-export async function retryMail(db: Db, gameId: string, outboxId: number, rawReason: unknown, ctx: ActionContext): Promise<OutboxMail> {
+export async function retryMail(db: Db, gameId: string, outboxId: number, rawReason: unknown, ctx: GamesContext): Promise<OutboxMail> {
   const reason = checkReason(rawReason);
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
     const mail = await lockedMail(tx, game, outboxId);
-    if (mail.status !== 'failed') throw new RefereeError('not-allowed', `mail ${outboxId} has not failed (it is ${mail.status})`);
-    const [row] = await tx.update(outbox).set({ status: 'pending', attempts: 0, nextAttemptAt: now }).where(eq(outbox.id, mail.id)).returning();
+    if (mail.status !== 'failed') throw new GameError('not-allowed', `mail ${outboxId} has not failed (it is ${mail.status})`);
+    const row = await requeueMail(tx, mail.id, now);
     await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.retry', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
-    return row!;
+    return row;
   });
 }
 
 /** A mail still being retried is given up: marked failed, with the referee's reason as its error. */
-export async function dropMail(db: Db, gameId: string, outboxId: number, rawReason: unknown, ctx: ActionContext): Promise<OutboxMail> {
+export async function dropMail(db: Db, gameId: string, outboxId: number, rawReason: unknown, ctx: GamesContext): Promise<OutboxMail> {
   const reason = checkReason(rawReason);
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
     const mail = await lockedMail(tx, game, outboxId);
-    if (mail.status !== 'pending') throw new RefereeError('not-allowed', `mail ${outboxId} is not waiting to be sent (it is ${mail.status})`);
-    const [row] = await tx
-      .update(outbox)
-      .set({ status: 'failed', lastError: `dropped by ${ctx.actor}: ${reason}`.slice(0, 2000) })
-      .where(eq(outbox.id, mail.id))
-      .returning();
+    if (mail.status !== 'pending') throw new GameError('not-allowed', `mail ${outboxId} is not waiting to be sent (it is ${mail.status})`);
+    const row = await giveUpMail(tx, mail.id, `dropped by ${ctx.actor}: ${reason}`);
     await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.drop', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
-    return row!;
+    return row;
   });
 }

@@ -9,8 +9,8 @@ import type { Game } from '../db/games.ts';
 import { standingSheets } from '../db/sheets.ts';
 import { findTurn } from '../db/turns.ts';
 import { renderMapSvg } from '../edict/index.ts';
-import { boardFor } from '../games/input.ts';
-import { RefereeError } from './errors.ts';
+import { GameError } from './errors.ts';
+import { boardFor } from './input.ts';
 
 export interface TurnPreview {
   turn: number;
@@ -25,9 +25,9 @@ export interface TurnPreview {
 }
 
 export async function previewTurn(db: Db, game: Game, now: Date = new Date()): Promise<TurnPreview> {
-  if (game.status === 'finished') throw new RefereeError('no-turn', 'the game is over: there is no open turn to preview');
+  if (game.status === 'finished') throw new GameError('no-turn', 'the game is over: there is no open turn to preview');
   const turn = await findTurn(db, game.id, game.currentTurn);
-  if (!turn || turn.status !== 'open') throw new RefereeError('no-turn', `turn ${game.currentTurn} is not open`);
+  if (!turn || turn.status !== 'open') throw new GameError('no-turn', `turn ${game.currentTurn} is not open`);
   // As closeTurn would read them if it ran now: the newest version received by now (or by the
   // deadline, if that has passed already).
   const by = turn.deadline < now ? turn.deadline : now;
