@@ -41,4 +41,11 @@ describe('the packages fast-body.ts mirrors', () => {
     };
     expect(installed, 'a package fast-body.ts mirrors was upgraded: see MIRRORED_VERSIONS').toEqual(MIRRORED_VERSIONS);
   });
+
+  it('include the one mailsplit that base64-end.ts splits with, so both find the same parts', () => {
+    const repo = path.resolve(import.meta.dirname, '../..');
+    const ours = packageJsonOf('@zone-eu/mailsplit', path.join(repo, 'src/mail/read'));
+    const mailparsers = packageJsonOf('@zone-eu/mailsplit', path.dirname(packageJsonOf('mailparser', repo).file));
+    expect(ours.file).toBe(mailparsers.file);
+  });
 });

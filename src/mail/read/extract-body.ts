@@ -1,6 +1,7 @@
 // The body through mailparser: transfer encodings, charsets, format=flowed. We take its text and
 // HTML as they are and do the rest (HTML → text, quotes, the sheet) ourselves.
 import { simpleParser, type SimpleParserOptions } from 'mailparser';
+import { endBase64AtPadding } from './base64-end.ts';
 import { decodeBytes, repairC1 } from './extract-charset.ts';
 import { fastBody, withoutEnvelope } from './fast-body.ts';
 import { hardenDepthChanges } from './flowed-depth.ts';
@@ -20,7 +21,7 @@ export interface Body {
   attachments: TextAttachment[];
 }
 
-const OPTIONS = {
+const OPTIONS: SimpleParserOptions = {
   // The HTML is converted by html-text.ts, which keeps quotes recognisable; mailparser's own
   // conversion, links, text-as-HTML and inlined images are work we would throw away.
   skipHtmlToText: true,
@@ -29,9 +30,9 @@ const OPTIONS = {
   skipImageLinks: true,
   keepCidLinks: true,
   // A forwarded message marked inline is history, not new text: keep it out of `text`
-  // (passed through to mailsplit; not in mailparser's typings).
+  // (mailsplit's option; base64-end.ts splits with it too).
   ignoreEmbedded: true,
-} as SimpleParserOptions;
+};
 
 const BOM = /^\ufeff/;
 
@@ -50,7 +51,8 @@ function charsetOf(headers: Map<string, unknown>): string | null {
 export async function parseBody(raw: Buffer): Promise<Body> {
   // Most mail is one text/plain part, which fast-body.ts reads as mailparser would, 15–40× faster.
   // hardenDepthChanges: flowed lines of different quote depth are never joined (RFC 3676 §4.5).
-  const input = hardenDepthChanges(raw);
+  // endBase64AtPadding: a base64 part ends at its padding (D-MAIL-36).
+  const input = await endBase64AtPadding(hardenDepthChanges(raw));
   return fastBody(input) ?? parseBodyWithMailparser(input);
 }
 

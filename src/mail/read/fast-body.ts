@@ -1,7 +1,6 @@
 // The body of a simple mail without mailparser: one text/plain part, read exactly as mailparser
-// 3.9.30 reads it, or null when we are not certain (the caller then runs mailparser). Every step
-// below mirrors the code mailparser really runs — its own nested copies of mailsplit 5.4.18,
-// libqp 2.1.1, libbase64 1.3.0 and libmime 5.4.5, not the newer top-level ones — quirks included;
+// reads it, or null when we are not certain (the caller then runs mailparser). Every step below
+// mirrors the code mailparser really runs — the packages of MIRRORED_VERSIONS — quirks included;
 // test/mail/fast-body.test.ts checks it against mailparser byte for byte.
 import type { Body } from './extract-body.ts';
 import { repairC1 } from './extract-charset.ts';
@@ -12,13 +11,17 @@ import { repairC1 } from './extract-charset.ts';
  * update the mirror, check it (fast-body.test.ts, reader-differential.ts), then these numbers.
  */
 export const MIRRORED_VERSIONS = {
-  mailparser: '3.9.30',
-  '@zone-eu/mailsplit': '5.4.18',
-  libmime: '5.4.5',
-  libqp: '2.1.1',
-  libbase64: '1.3.0',
+  mailparser: '3.14.2',
+  '@zone-eu/mailsplit': '5.4.30',
+  libmime: '5.6.4',
+  libqp: '3.0.1',
+  libbase64: '1.4.1',
   'iconv-lite': '0.7.3',
 } as const;
+
+/** mailsplit's limit on a header block, each line counted as at least 64 bytes (the blank line as its own). */
+const MAX_HEAD_COST = 1024 * 1024;
+const HEADER_LINE_MIN_COST = 64;
 
 /** Larger mail is rare and not worth a second code path. */
 const MAX_BYTES = 256 * 1024;
@@ -44,6 +47,7 @@ function isNameByte(b: number): boolean {
 function readFields(raw: Buffer): { fields: Partial<Record<Relevant, string>>; body: number } | null {
   const fields: Partial<Record<Relevant, string>> = {};
   let open: { name: Relevant; start: number; end: number } | null = null;
+  let cost = 0; // mailsplit refuses a header block that costs more than MAX_HEAD_COST
   const close = (): boolean => {
     if (!open) return true;
     const line = raw.toString('latin1', open.start, open.end);
@@ -58,7 +62,9 @@ function readFields(raw: Buffer): { fields: Partial<Record<Relevant, string>>; b
     const lf = raw.indexOf(0x0a, at);
     if (lf < 0) return null;
     const end = lf > at && raw[lf - 1] === 0x0d ? lf - 1 : lf;
-    if (end === at) return close() ? { fields, body: lf + 1 } : null;
+    if (end === at) return close() && cost + lf + 1 - at <= MAX_HEAD_COST ? { fields, body: lf + 1 } : null;
+    cost += Math.max(lf + 1 - at, HEADER_LINE_MIN_COST);
+    if (cost > MAX_HEAD_COST) return null;
     const first = raw[at]!;
     if (first === 0x20 || first === 0x09) {
       if (at === 0) return null; // continues nothing
@@ -95,10 +101,13 @@ function parseStructured(value: string): { value: string; params: Map<string, st
   const m = STRUCTURED.exec(value);
   if (!m) return null;
   const params = new Map<string, string>();
-  // A repeated key: the last one wins, as in libmime.
+  // A repeated key: the first one wins, as in libmime.
   // exec, not matchAll: the iterator and the copy of PARAM it makes cost more than the parameters.
   PARAM.lastIndex = 0;
-  for (let p = PARAM.exec(m[2]!); p; p = PARAM.exec(m[2]!)) params.set(p[1]!.toLowerCase(), p[2] ?? p[3] ?? '');
+  for (let p = PARAM.exec(m[2]!); p; p = PARAM.exec(m[2]!)) {
+    const key = p[1]!.toLowerCase();
+    if (!params.has(key)) params.set(key, p[2] ?? p[3] ?? '');
+  }
   return { value: m[1]!.toLowerCase(), params };
 }
 
@@ -133,10 +142,10 @@ function charsetDecoder(charset: string): ((bytes: Buffer) => string) | null {
   return LABELS.get(charset.toLowerCase()) ?? null;
 }
 
-/** libqp 2.1.1's decode of a whole body: it reads the bytes as UTF-8 first, keeping the low byte of each UTF-16 unit. */
+/** libqp's decode of a whole body (its stream decoder collects the body and decodes it at the end), byte for byte. */
 function quotedPrintable(body: Buffer): Buffer {
   if (body.length === 0) return body;
-  const str = stripLineEndBlanks(body.toString('utf8')).replace(/=(?:\r?\n|$)/g, '');
+  const str = stripLineEndBlanks(body.toString('latin1')).replace(/=(?:\r?\n|$)/g, '');
   const out = Buffer.alloc(str.length);
   let n = 0;
   for (let i = 0; i < str.length; i++) {
@@ -153,7 +162,7 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-/** `str.replace(/[\t ]+$/gm, '')` in linear time (the regex is quadratic on long blank runs). */
+/** Blanks at the end of each line (CR or LF ends one) removed, as libqp does, in linear time. */
 function stripLineEndBlanks(str: string): string {
   let out = '';
   let from = 0; // start of text not yet copied
@@ -164,7 +173,7 @@ function stripLineEndBlanks(str: string): string {
       if (blanks < 0) blanks = i;
       continue;
     }
-    if (blanks >= 0 && (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029)) {
+    if (blanks >= 0 && (c === 0x0a || c === 0x0d)) {
       out += str.slice(from, blanks);
       from = i;
     }
@@ -174,10 +183,9 @@ function stripLineEndBlanks(str: string): string {
 }
 
 /**
- * libbase64 1.3.0's stream decoder, fed as mailsplit feeds it: the body up to its last line
- * break, then the unterminated last line. The chunking matters (each chunk is decoded on its own
- * up to a multiple of four), and `toString('ascii')` clears the high bit, so 8-bit bytes become
- * base64 letters.
+ * libbase64's stream decoder, fed as mailsplit feeds it: the body up to its last line break, then
+ * the unterminated last line. Each chunk is read as latin1 (8-bit bytes are no base64 letters and
+ * are dropped), decoded up to its last padding and then up to a multiple of four, the rest carried.
  */
 function base64(body: Buffer): Buffer {
   const lf = body.lastIndexOf(0x0a);
@@ -186,8 +194,14 @@ function base64(body: Buffer): Buffer {
   let rest = '';
   for (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    let b64 = (rest + chunk.toString('ascii')).replace(/[^a-zA-Z0-9+/=]/g, '');
+    let b64 = (rest + chunk.toString('latin1')).replace(/[^a-zA-Z0-9+/=]/g, '');
     rest = '';
+    let padded = '';
+    const lastPad = b64.lastIndexOf('=');
+    if (lastPad >= 0) {
+      padded = b64.slice(0, lastPad + 1);
+      b64 = b64.slice(lastPad + 1);
+    }
     if (b64.length < 4) {
       rest = b64;
       b64 = '';
@@ -195,54 +209,91 @@ function base64(body: Buffer): Buffer {
       rest = b64.slice(-(b64.length % 4));
       b64 = b64.slice(0, b64.length - rest.length);
     }
-    if (b64) out.push(Buffer.from(b64, 'base64'));
+    b64 = padded + b64;
+    if (b64) out.push(base64Segments(b64));
   }
-  if (rest) out.push(Buffer.from(rest, 'base64'));
+  if (rest) out.push(base64Segments(rest));
   return Buffer.concat(out);
 }
 
-/** libmime 5.4.5's decodeFlowed, on a binary string (mailparser unflows before charset decoding). */
+/** libbase64's decode of base64 letters and padding: each run between paddings decoded on its own. */
+function base64Segments(str: string): Buffer {
+  const padPos = str.indexOf('=');
+  if (padPos < 0 || !/[a-zA-Z0-9+/\-_]/.test(str.slice(padPos))) return Buffer.from(str, 'base64');
+  const output = Buffer.alloc(Math.floor((str.length * 3) / 4));
+  let length = 0;
+  for (let start = 0; start <= str.length; ) {
+    let end = str.indexOf('=', start);
+    if (end < 0) end = str.length;
+    if (end > start) length += output.write(str.substring(start, end), length, 'base64');
+    start = end + 1;
+  }
+  return output.subarray(0, length);
+}
+
+/**
+ * libmime's decodeFlowed, on a binary string (mailparser unflows before charset decoding): a soft
+ * break joins lines of the same quote depth only, the continuation's quote marker and stuffing
+ * dropped.
+ */
 function decodeFlowed(str: string, delSp: boolean): string {
   const lines = str.split(/\r?\n/);
   const result: string[] = [];
   // The paragraph as non-empty pieces, joined once: appending and re-testing a string is quadratic.
-  let parts: string[] | null = null;
+  let parts: string[] = [];
   let partsLength = 0;
+  let depth = 0;
+  let prefix = '';
   const push = (part: string): void => {
     if (part) {
-      parts!.push(part);
+      parts.push(part);
       partsLength += part.length;
     }
   };
-  for (const line of lines) {
-    const last = parts?.length ? parts[parts.length - 1]! : '';
-    const soft = last.endsWith(' ') && !(partsLength === 3 && parts!.join('') === '-- ');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let lineDepth = 0;
+    while (line.charCodeAt(lineDepth) === 0x3e) lineDepth++;
+    const prefixLength = lineDepth && line.charCodeAt(lineDepth) === 0x20 ? lineDepth + 1 : lineDepth;
+    const content = line.slice(prefixLength);
+    const last = parts.length ? parts[parts.length - 1]! : '';
+    const soft = lineDepth === depth && last.endsWith(' ') && !(partsLength === 3 && parts.join('') === '-- ');
     if (soft) {
       if (delSp) {
-        parts!.pop();
+        parts.pop();
         partsLength -= last.length;
         push(last.slice(0, -1));
-      }
-      push(line);
+        push(content);
+      } else push(lineDepth ? content : content.replace(/^ /, ''));
     } else {
-      if (parts !== null) result.push(parts.join(''));
+      if (i > 0) result.push(prefix + parts.join(''));
       parts = [];
       partsLength = 0;
-      push(line);
+      depth = lineDepth;
+      prefix = line.slice(0, prefixLength);
+      push(content);
     }
   }
-  if (parts !== null && partsLength) result.push(parts.join(''));
+  if (partsLength || prefix) result.push(prefix + parts.join(''));
   return result.join('\n').replace(/^ /gm, '');
 }
 
 const BOM = /^\ufeff/;
 
+/** A mail fastBody can read: where its one part's body starts, and how it is encoded. */
+export interface PlainPart {
+  /** Offset of the body in the mail without its mbox envelope line. */
+  body: number;
+  cte: string;
+  params: Map<string, string>;
+  decode: (bytes: Buffer) => string;
+}
+
 /**
- * The Body parseBody would return, without mailparser, for a single text/plain part we can read
- * exactly as mailparser does; null for anything else.
+ * The one text/plain part of `input` (a mail without its mbox envelope line), when mailsplit is
+ * certain to read the mail as just that part and fastBody can decode it; null otherwise.
  */
-export function fastBody(raw: Buffer): Body | null {
-  const input = withoutEnvelope(raw);
+export function plainPart(input: Buffer): PlainPart | null {
   if (input.length > MAX_BYTES) return null;
   const head = readFields(input);
   if (!head) return null;
@@ -268,8 +319,20 @@ export function fastBody(raw: Buffer): Body | null {
   if (!['', '7bit', '8bit', 'binary', 'quoted-printable', 'base64'].includes(cte)) return null;
   const decode = charsetDecoder(params.get('charset') || 'utf-8');
   if (!decode) return null;
+  return { body: head.body, cte, params, decode };
+}
 
-  let bytes = input.subarray(head.body);
+/**
+ * The Body parseBody would return, without mailparser, for a single text/plain part we can read
+ * exactly as mailparser does; null for anything else.
+ */
+export function fastBody(raw: Buffer): Body | null {
+  const input = withoutEnvelope(raw);
+  const part = plainPart(input);
+  if (!part) return null;
+  const { cte, params, decode } = part;
+
+  let bytes = input.subarray(part.body);
   if (cte === 'base64') {
     // Longer unterminated last lines are fed in 64 KiB pieces, which we do not model.
     if (bytes.length - bytes.lastIndexOf(0x0a) > 32 * 1024) return null;
