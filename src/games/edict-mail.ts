@@ -16,7 +16,7 @@ import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
 import { edictTexts } from '../text/edict-mail.ts';
-import { escapeHtml } from '../text/escape.ts';
+import { escapeHtml } from '../html.ts';
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
