@@ -195,20 +195,26 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   if (opts.turnJob !== false) loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
 
   let control: ControlServer | null = null;
+  /** Ends what was started here, in order: first what starts new work, the database last. */
+  const teardown = async (): Promise<void> => {
+    await control?.close(); // no new operations; those under way finish first
+    controller.abort();
+    await Promise.allSettled(loops);
+    await queue.idle(); // what was stored is processed before the database closes
+    await deps.bodyReader?.close();
+    await closeMapPool(); // the turn job has stopped: no edict is drawing its map
+    await app.close();
+    await transport.close?.();
+    await database.close();
+  };
   try {
     if (lock) {
       const ctx = { db: database.db, config, log, receive: (m: ArrivedMail) => queue.receive(m) };
       control = await startControlServer(socketPath(config.dataDir), (actor) => ({ ...ctx, actor }), log);
     }
   } catch (err) {
-    controller.abort();
-    await Promise.allSettled(loops);
-    await queue.idle();
-    await deps.bodyReader?.close();
-    await app.close();
-    await transport.close?.();
-    await database.close();
-    throw err;
+    await teardown();
+    throw err; // startService releases the lock
   }
   running = { db: database.db, stuck: () => liveness.stuck(startedAt) };
   log.info({ url, database: database.kind, mail: config.mail.imap ? 'imap' : `maildir ${config.mail.maildir}` }, 'service started');
@@ -217,15 +223,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
     database,
     url,
     async stop() {
-      await control?.close(); // no new operations; those under way finish first
-      controller.abort();
-      await Promise.allSettled(loops);
-      await queue.idle(); // what was stored is processed before the database closes
-      await deps.bodyReader?.close();
-      await closeMapPool(); // the turn job has stopped: no edict is drawing its map
-      await app.close();
-      await transport.close?.();
-      await database.close();
+      await teardown();
       await lock?.release();
     },
   };
