@@ -6,7 +6,7 @@
 // control socket there, so that they never open it beside us (issue 7).
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
-import { ConfigError, mailFromAddress, type Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { closeMapPool } from './edict/png-pool.ts';
@@ -16,6 +16,7 @@ import { IntakeQueue } from './mail/intake/intake-queue.ts';
 import type { RawMail } from './mail/sources/types.ts';
 import { BodyReader } from './mail/intake/body-reader.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
+import { intakeDeps } from './mail/intake/intake-deps.ts';
 import type { ArrivedMail } from './mail/intake/receive.ts';
 import { sendDueMail } from './mail/send/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
@@ -34,21 +35,6 @@ export interface Service {
   database: Database;
   url: string;
   stop(): Promise<void>;
-}
-
-export function intakeDeps(config: Config, database: Database, log: Logger, now: () => Date = () => new Date()): IntakeDeps {
-  return {
-    db: database.db,
-    log,
-    now,
-    mail: {
-      domain: config.mail.domain,
-      ordersLocalPart: config.mail.ordersLocalPart,
-      maxBytes: config.mail.maxBytes,
-      replyRateLimitPerHour: config.mail.replyRateLimitPerHour,
-      ourAddresses: [mailFromAddress(config.mail)],
-    },
-  };
 }
 
 export function createTransport(config: Config, log: Logger): MailTransport {

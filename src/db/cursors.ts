@@ -1,10 +1,18 @@
 // Where IMAP polling left off, per mailbox: UIDs only mean something under one UIDVALIDITY.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import type { MailboxCursorStore } from '../mail/sources/types.ts';
 import { mailboxCursors } from './schema.ts';
 
-// The store the IMAP source asks for (its shape is the source's, in mail/sources/types.ts).
+/** Where an IMAP mailbox has been read up to. UIDs only mean something within one UIDVALIDITY. */
+export interface MailboxCursor {
+  uidValidity: string;
+  lastUid: number;
+}
+
+export interface MailboxCursorStore {
+  get(mailbox: string): Promise<MailboxCursor | null>;
+  set(mailbox: string, cursor: MailboxCursor): Promise<void>;
+}
 
 export function mailboxCursorStore(db: Db): MailboxCursorStore {
   return {

@@ -32,6 +32,12 @@ export function newMessageId(domain: string): string {
   return `${randomUUID()}@${domain}`;
 }
 
+/** `id@host` → `<id@host>`; Message-ID, In-Reply-To and References want the angle brackets. */
+export function bracketed(id: string): string {
+  const t = id.trim();
+  return t.startsWith('<') ? t : `<${t}>`;
+}
+
 /** Enqueues a mail unless its dedupe key is already there; returns the row either way. */
 export async function enqueue(db: Db, mail: OutboxInput): Promise<{ mail: OutboxMail; duplicate: boolean }> {
   const [row] = await db.insert(outbox).values(mail).onConflictDoNothing({ target: outbox.dedupeKey }).returning();

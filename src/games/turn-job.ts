@@ -23,7 +23,7 @@ import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.t
 import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress } from './welcome.ts';
-import { problemLine } from '../mail/intake/reply-texts.ts';
+import { problemLine } from '../text/replies.ts';
 
 export interface TurnJobDeps {
   db: Db;

@@ -13,7 +13,7 @@ import { findPlayer } from '../../db/players.ts';
 import { checkReason, dropMail, extendDeadline, resendEdict, resendWelcome, retryMail, type ActionContext } from '../../referee/actions.ts';
 import { RefereeError } from '../../referee/errors.ts';
 import { gameOf, sendRefereeError } from './pages.ts';
-import type { ConsoleSettings } from './plugin.ts';
+import type { ConsoleSettings } from './settings.ts';
 
 type Form = Record<string, string | undefined>;
 type Req<P> = FastifyRequest<{ Params: P & { game: string }; Body: Form }>;

@@ -2,24 +2,14 @@
 // which order, how many. Everything a player wrote is quoted back as data, never as markup.
 import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
-import type { Lang, Problem } from '../../adjudicator/types.ts';
-import { replyTexts } from '../../text/replies.ts';
+import type { Lang } from '../../adjudicator/types.ts';
+import { problemLine, replyTexts } from '../../text/replies.ts';
 import type { RefusalReason } from './identify-sender.ts';
 import { MAX_ORDERS_LISTED, MAX_PROBLEMS_LISTED, MAX_QUOTED_LINE, MAX_STATUS_LINES, headLines } from './reply-limits.ts';
 
 // One way to name a side, the edict's: the Imperial Troops are named alike in replies and edicts.
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
-export { sideName };
-
-/**
- * A problem as the reply lists it: always with its line (MAIL.md, D-MAIL-14). The parser's
- * messages carry `Riga n:` already; the engine's order messages name only the order.
- */
-export function problemLine(p: Problem, lang: Lang): string {
-  const m = p.message[lang];
-  const prefix = replyTexts[lang].linePrefix(p.line);
-  return p.line > 0 && !m.startsWith(prefix) ? prefix + m : m;
-}
+export { problemLine, sideName };
 
 export interface AckFacts {
   lang: Lang;

@@ -3,7 +3,7 @@
 // below mirrors the code mailparser really runs — its own nested copies of mailsplit 5.4.18,
 // libqp 2.1.1, libbase64 1.3.0 and libmime 5.4.5, not the newer top-level ones — quirks included;
 // test/mail/fast-body.test.ts checks it against mailparser byte for byte.
-import type { Body } from './extract-body.ts';
+import type { Body } from './body.ts';
 import { repairC1 } from './extract-charset.ts';
 
 /**
