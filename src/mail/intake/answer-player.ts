@@ -7,11 +7,9 @@ import type { Lang } from '../../adjudicator/types.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
 import type { Player } from '../../db/players.ts';
-import { newMessageId } from '../../db/outbox.ts';
 import type { Turn } from '../../db/turns.ts';
 import { ordersReceivedOf } from '../../games/orders-received.ts';
 import { decidePlayerMail, type PlayerMailDecision } from '../../games/accept-sheet.ts';
-import { gameThread } from '../../games/thread.ts';
 import { formatInstant } from '../../games/time-format.ts';
 import { privateAddress } from '../../games/welcome.ts';
 import type { ExtractedMail } from '../read/extract.ts';
@@ -34,6 +32,7 @@ import {
   unreadableText,
   type AckFacts,
 } from './reply-texts.ts';
+import { gameMail } from '../../games/game-mail.ts';
 
 export interface PlayerMailContext {
   store: IntakeStore;
@@ -179,8 +178,8 @@ function damageOf(mail: ExtractedMail, lang: Lang): string[] {
   return mail.brokenReasons.length > MAX_DAMAGE_LISTED ? [...shown, '…'] : shown;
 }
 
-const privateAddressOf = (c: PlayerMailContext, p: Player) =>
-  privateAddress({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart }, p.secret);
+const addressingOf = (c: PlayerMailContext) => ({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart });
+const privateAddressOf = (c: PlayerMailContext, p: Player) => privateAddress(addressingOf(c), p.secret);
 
 /** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
 function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts): void {
@@ -195,19 +194,7 @@ function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: L
 
 /** Not a reply: the broadcast does not count towards any player's hourly limit. */
 function enqueueOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string): void {
-  const thread = gameThread(c.game.id, c.replyCtx.domain);
-  c.store.enqueue({
-    kind: 'chancellor-sheet',
-    gameId: c.game.id,
-    toAddress: p.email,
-    replyTo: privateAddressOf(c, p),
-    subject,
-    inReplyTo: thread,
-    references: thread,
-    messageId: newMessageId(c.replyCtx.domain),
-    bodyText: text,
-    dedupeKey,
-  }, false);
+  c.store.enqueue(gameMail(addressingOf(c), { kind: 'chancellor-sheet', gameId: c.game.id, to: p.email, replySecret: p.secret, subject, text, dedupeKey }), false);
 }
 
 function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): string {
