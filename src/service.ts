@@ -6,7 +6,7 @@
 // control socket there, so that they never open it beside us (issue 7).
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
-import { ConfigError, mailFromAddress, type Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { closeMapPool } from './edict/png-pool.ts';
@@ -16,6 +16,7 @@ import { IntakeQueue } from './mail/intake/intake-queue.ts';
 import type { RawMail } from './mail/sources/types.ts';
 import { BodyReader } from './mail/intake/body-reader.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
+import { intakeDeps } from './mail/intake/intake-deps.ts';
 import type { ArrivedMail } from './mail/intake/receive.ts';
 import { sendDueMail } from './mail/send/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
@@ -34,21 +35,6 @@ export interface Service {
   database: Database;
   url: string;
   stop(): Promise<void>;
-}
-
-export function intakeDeps(config: Config, database: Database, log: Logger, now: () => Date = () => new Date()): IntakeDeps {
-  return {
-    db: database.db,
-    log,
-    now,
-    mail: {
-      domain: config.mail.domain,
-      ordersLocalPart: config.mail.ordersLocalPart,
-      maxBytes: config.mail.maxBytes,
-      replyRateLimitPerHour: config.mail.replyRateLimitPerHour,
-      ourAddresses: [mailFromAddress(config.mail)],
-    },
-  };
 }
 
 export function createTransport(config: Config, log: Logger): MailTransport {
@@ -195,20 +181,26 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   if (opts.turnJob !== false) loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
 
   let control: ControlServer | null = null;
+  /** Ends what was started here, in order: first what starts new work, the database last. */
+  const teardown = async (): Promise<void> => {
+    await control?.close(); // no new operations; those under way finish first
+    controller.abort();
+    await Promise.allSettled(loops);
+    await queue.idle(); // what was stored is processed before the database closes
+    await deps.bodyReader?.close();
+    await closeMapPool(); // the turn job has stopped: no edict is drawing its map
+    await app.close();
+    await transport.close?.();
+    await database.close();
+  };
   try {
     if (lock) {
       const ctx = { db: database.db, config, log, receive: (m: ArrivedMail) => queue.receive(m) };
       control = await startControlServer(socketPath(config.dataDir), (actor) => ({ ...ctx, actor }), log);
     }
   } catch (err) {
-    controller.abort();
-    await Promise.allSettled(loops);
-    await queue.idle();
-    await deps.bodyReader?.close();
-    await app.close();
-    await transport.close?.();
-    await database.close();
-    throw err;
+    await teardown();
+    throw err; // startService releases the lock
   }
   running = { db: database.db, stuck: () => liveness.stuck(startedAt) };
   log.info({ url, database: database.kind, mail: config.mail.imap ? 'imap' : `maildir ${config.mail.maildir}` }, 'service started');
@@ -217,15 +209,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
     database,
     url,
     async stop() {
-      await control?.close(); // no new operations; those under way finish first
-      controller.abort();
-      await Promise.allSettled(loops);
-      await queue.idle(); // what was stored is processed before the database closes
-      await deps.bodyReader?.close();
-      await closeMapPool(); // the turn job has stopped: no edict is drawing its map
-      await app.close();
-      await transport.close?.();
-      await database.close();
+      await teardown();
       await lock?.release();
     },
   };

@@ -23,12 +23,20 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * The one backoff of the program (mail sources, the outbox's retries, the database at start-up):
+ * `initialMs` doubled on each attempt, at most `maxMs`. `attempt` counts from 0.
+ */
+export function exponentialDelay(attempt: number, opts: BackoffOptions): number {
+  return Math.min(opts.maxMs, opts.initialMs * 2 ** Math.min(Math.max(0, attempt), 30));
+}
+
+/**
  * Exponential backoff with "equal jitter": half the delay is fixed, half random, so many clients
  * restarted together (e.g. after a mail server reboot) spread out but never retry in a hot loop.
  * `attempt` counts from 0; `random` is injectable so tests are deterministic.
  */
 export function backoffDelay(attempt: number, opts: BackoffOptions, random: () => number): number {
-  const exp = Math.min(opts.maxMs, opts.initialMs * 2 ** Math.min(attempt, 30));
+  const exp = exponentialDelay(attempt, opts);
   return Math.round(exp / 2 + random() * (exp / 2));
 }
 

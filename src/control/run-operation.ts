@@ -11,7 +11,7 @@ import { openDatabase } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { describeStartupError, StartupError } from '../startup-errors.ts';
 import { receiveMail } from '../mail/intake/receive.ts';
-import { intakeDeps } from '../service.ts';
+import { intakeDeps } from '../mail/intake/intake-deps.ts';
 import { DatabaseBusyError, describeOwner, lockDatabase, ownerAlive, type DbOwner } from './db-lock.ts';
 import { OperationError, runOperation } from './operations.ts';
 import { callControl, NoServiceError, socketPath } from './socket.ts';

@@ -10,9 +10,23 @@
 // The worst a forger can do is put one address on the referee's list with a reason that says how
 // it was matched; no player is cut off by it.
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Bounce } from '../mail/intake/bounces.ts';
 import type { Db } from './client.ts';
 import { outbox } from './schema.ts';
+
+export type BounceSeverity = 'permanent' | 'transient' | 'unknown';
+
+export interface Bounce {
+  /** Our Message-IDs the report names, bare (as the outbox stores them). */
+  messageIds: string[];
+  /** The recipients its machine-readable part names as failed, lower-case. */
+  recipients: string[];
+  /** The addresses in its human-readable text, lower-case: a last resort (src/db/bounces.ts bounds it). */
+  mentioned: string[];
+  /** 5.x.x permanent, 4.x.x transient; unknown when the report gives no class (never marks). */
+  severity: BounceSeverity;
+  /** `Status: 5.1.1` and the diagnostic, as the report gives them, for the referee. */
+  reason: string;
+}
 
 /** How far back a report may be about: MTAs retry for up to 5 days (Postfix, Sendmail) before bouncing. */
 export const BOUNCE_WINDOW_MS = 7 * 86_400_000;

@@ -1,10 +1,25 @@
 // Where IMAP polling left off, per mailbox: UIDs only mean something under one UIDVALIDITY.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import type { MailboxCursor, MailboxCursorStore } from '../mail/sources/types.ts';
 import { mailboxCursors } from './schema.ts';
 
-// The store the IMAP source asks for (its shape is the source's, in mail/sources/types.ts).
+/** Where an IMAP mailbox has been read up to. UIDs only mean something within one UIDVALIDITY. */
+export interface MailboxCursor {
+  uidValidity: string;
+  lastUid: number;
+}
+
+export interface MailboxCursorStore {
+  get(mailbox: string): Promise<MailboxCursor | null>;
+  set(mailbox: string, cursor: MailboxCursor): Promise<void>;
+  /**
+   * Moves a stored batch out of the mailbox and then sets the cursor past it, one reader of the
+   * mailbox at a time. `move` is told how far the cursor already stands under this UIDVALIDITY
+   * (null: nowhere): another instance has moved what lies at or below it, and moving a message
+   * twice at once makes two copies of it in the processed mailbox (Dovecot copies, then expunges).
+   */
+  settle(mailbox: string, cursor: MailboxCursor, move: (settledUpTo: number | null) => Promise<void>): Promise<void>;
+}
 
 /**
  * `shared`: other service instances may read the same mailbox (PostgreSQL). Settling a batch then

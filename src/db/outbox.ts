@@ -2,6 +2,7 @@
 // by whichever service instance claims them; several instances may share one PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { exponentialDelay } from '../timing.ts';
 import { pgArray, recordsetInsert, rowsOf } from './arrays.ts';
 import type { AttachmentRef } from './assets.ts';
 import type { Db } from './client.ts';
@@ -29,6 +30,12 @@ export interface OutboxInput {
 /** A Message-ID of ours, without angle brackets (the outbox stores it bare, as inbound does). */
 export function newMessageId(domain: string): string {
   return `${randomUUID()}@${domain}`;
+}
+
+/** `id@host` → `<id@host>`; Message-ID, In-Reply-To and References want the angle brackets. */
+export function bracketed(id: string): string {
+  const t = id.trim();
+  return t.startsWith('<') ? t : `<${t}>`;
 }
 
 /** Enqueues a mail unless its dedupe key is already there; returns the row either way. */
@@ -159,7 +166,7 @@ const MIN_ATTEMPTS = 10;
 
 /** Retry delay after the n-th failed attempt: 1, 2, 4 … minutes, at most an hour. */
 export function backoffMs(attempts: number): number {
-  return Math.min(60_000 * 2 ** Math.max(0, Math.min(attempts, 20) - 1), 3_600_000);
+  return exponentialDelay(attempts - 1, { initialMs: 60_000, maxMs: 3_600_000 });
 }
 
 export async function markFailed(db: Db, id: number, error: string, opts: FailOptions = {}): Promise<OutboxMail | null> {

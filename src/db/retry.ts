@@ -2,6 +2,7 @@
 // reachable (containers started together) is retried with backoff; a wrong password, a missing
 // database or a failing migration is not — waiting cannot fix those (issue 8).
 import type { Logger } from 'pino';
+import { exponentialDelay } from '../timing.ts';
 
 // Node's network errors, and PostgreSQL's "starting up / shutting down / too many clients".
 const TRANSIENT_CODES = new Set([
@@ -53,20 +54,20 @@ export async function connectWithRetry<T>(attempt: () => Promise<T>, opts: Retry
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const start = now();
-  let delay = opts.initialDelayMs ?? 500;
+  // No jitter: one process waits for its one database.
+  const backoff = { initialMs: opts.initialDelayMs ?? 500, maxMs: opts.maxDelayMs ?? 10_000 };
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (err) {
       const left = start + opts.retryForMs - now();
       if (!isTransient(err) || left <= 0) throw err;
-      const wait = Math.min(delay, left);
+      const wait = Math.min(exponentialDelay(n - 1, backoff), left);
       opts.log?.warn(
         { attempt: n, err: err instanceof Error ? err.message : String(err) },
         `database unreachable (DATABASE_URL), attempt ${n}; retrying in ${(wait / 1000).toFixed(1)} s`,
       );
       await sleep(wait);
-      delay = Math.min(delay * 2, opts.maxDelayMs ?? 10_000);
     }
   }
 }

@@ -5,7 +5,7 @@ import { absencesOfGame, endAbsencesOf, insertAbsence, unrecordedAbsenceMail } f
 import { listAudit, recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { sideName } from '../adjudicator/render/vocabulary.ts';
@@ -14,9 +14,8 @@ import { boardFor } from './input.ts';
 import { deadlineAfterAbsences, localDay, type AbsenceDays } from './absence.ts';
 import type { GamesContext } from './context.ts';
 import { declarationDeadlineOf } from './schedule.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
+import { playerMail } from './game-mail.ts';
 
 const MOVED = 'turn.deadline-moved';
 
@@ -116,17 +115,5 @@ function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Pl
     deadline: formatInstant(to, tz, p.lang),
     declarationDeadline: formatInstant(declarationDeadlineOf(game, to), tz, p.lang),
   });
-  const thread = gameThread(game.id, ctx.mail.domain);
-  return {
-    kind: 'deadline-moved',
-    gameId: game.id,
-    toAddress: p.email,
-    replyTo: privateAddress(ctx.mail, p.secret),
-    subject: rendered.subject,
-    inReplyTo: thread,
-    references: thread,
-    messageId: newMessageId(ctx.mail.domain),
-    bodyText: rendered.text,
-    dedupeKey: `deadline-moved:${game.id}:${turn}:${to.toISOString()}:${p.id}`,
-  };
+  return playerMail(ctx.mail, p, { kind: 'deadline-moved', gameId: game.id, rendered, dedupeKey: `deadline-moved:${game.id}:${turn}:${to.toISOString()}:${p.id}` });
 }

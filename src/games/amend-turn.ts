@@ -11,7 +11,7 @@ import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
 import { lockGame, updateGame } from '../db/games.ts';
-import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { enqueueMany } from '../db/outbox.ts';
 import { listPlayers, setJoinedTurn } from '../db/players.ts';
 import { sheetsById } from '../db/sheets.ts';
 import { deleteTurnAndSheets, lockTurn, updateTurn } from '../db/turns.ts';
@@ -21,10 +21,9 @@ import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import { cleanText } from '../text/typed-text.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
+import { playerMail } from './game-mail.ts';
 
 export interface Amendment {
   gameId: string;
@@ -131,17 +130,12 @@ export async function rollBackTurn(db: Db, gameId: string, typedReason: string, 
     await updateGame(tx, gameId, { status: 'active', currentTurn: last });
     await recordAudit(tx, { actor: ctx.actor, gameId, action: 'turn.rollback', detail: { turn: last, reason, deadline: newDeadline.toISOString() } });
     const players = await listPlayers(tx, gameId);
-    const thread = gameThread(gameId, ctx.mail.domain);
     await enqueueMany(tx, players.map((p) => {
-      const r = refereeTexts[p.lang].turnRolledBack({
+      const rendered = refereeTexts[p.lang].turnRolledBack({
         game: gameId, gameName: game.name, turn: last, reason: reason.trim(),
         deadline: formatInstant(newDeadline, p.timeZone ?? game.timeZone, p.lang),
       });
-      return {
-        kind: 'rollback', gameId, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
-        inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
-        dedupeKey: `rollback:${gameId}:${last}:${now.toISOString()}:${p.id}`,
-      };
+      return playerMail(ctx.mail, p, { kind: 'rollback', gameId, rendered, dedupeKey: `rollback:${gameId}:${last}:${now.toISOString()}:${p.id}` });
     }));
   });
 }

@@ -10,7 +10,7 @@ import type { Edict, GameState } from '../adjudicator/types.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { insertEdictVersion, latestEdict } from '../db/edicts.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { refereeAddressesOf } from '../db/referee-addresses.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
 import { listPlayers, type Player } from '../db/players.ts';
@@ -21,9 +21,9 @@ import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { moveForAbsences } from './absence-record.ts';
 import { declarationDeadlineOf, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { turnTexts } from '../text/turn-mail.ts';
+import { gameMail } from './game-mail.ts';
 
 export interface LateClose {
   deadline: Date;
@@ -142,11 +142,7 @@ async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, no
 /** The service was down across the deadline: the players read it in the edict, the referees by mail. */
 async function tellRefereesClosedLate(tx: Db, game: Game, turn: number, late: LateClose, ctx: GamesContext): Promise<void> {
   const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
-  const thread = gameThread(game.id, ctx.mail.domain);
   const values = { game: game.id, gameName: game.name, turn, deadline: formatInstant(late.deadline, game.timeZone, 'en'), closedAt: formatInstant(late.closedAt, game.timeZone, 'en') };
   const text = turnTexts.en.closedLate(values); // referees use the console, in English
-  await enqueueMany(tx, referees.map((to) => ({
-    kind: 'closed-late', gameId: game.id, toAddress: to, subject: text.subject, bodyText: text.text,
-    inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), dedupeKey: `closed-late:${game.id}:${turn}:${to}`,
-  })));
+  await enqueueMany(tx, referees.map((to) => gameMail(ctx.mail, { kind: 'closed-late', gameId: game.id, to, replySecret: null, ...text, dedupeKey: `closed-late:${game.id}:${turn}:${to}` })));
 }

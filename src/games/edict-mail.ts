@@ -10,16 +10,16 @@ import type { Edict, Lang } from '../adjudicator/types.ts';
 import { putAssets, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
 import type { Game } from '../db/games.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { activeObservers, type Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
 import { edictTexts } from '../text/edict-mail.ts';
-import { escapeHtml } from '../text/escape.ts';
-import { gameThread } from './thread.ts';
+import { escapeHtml } from '../html.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
+import { gameMail } from './game-mail.ts';
 
 export interface EdictAssets {
   json: AttachmentRef;
@@ -132,21 +132,18 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
     };
     const { subject, text } = T.edictObserver({ ...values, edict: renderEdict(a.edict, a.board, lang, deadlines) });
     const intro = T.edictObserver({ ...values, edict: '' }).text;
-    const thread = gameThread(a.game.id, a.mail.domain);
-    return {
+    return gameMail(a.mail, {
       kind: 'edict-observer',
       gameId: a.game.id,
-      toAddress: o.email,
+      to: o.email,
+      replySecret: null,
       subject,
-      inReplyTo: thread,
-      references: thread,
-      messageId: newMessageId(a.mail.domain),
-      bodyText: text,
-      bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
+      text,
+      html: edictHtml(a, lang, subject, intro, deadlines),
       attachments: [a.assets.json, a.assets.map.png(lang)],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
-    };
+    });
   });
 }
 
@@ -176,22 +173,17 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
   };
   const { subject, text: body } = T.edict({ ...values, edict: text });
   const intro = T.edict({ ...values, edict: '' }).text;
-  const thread = gameThread(game.id, a.mail.domain);
-  const attachments = [a.assets.json, a.assets.map.png(lang)];
-  return {
+  return gameMail(a.mail, {
     kind: a.version > 1 ? 'edict-amended' : 'edict',
     gameId: game.id,
-    toAddress: player.email,
-    replyTo: privateAddress(a.mail, player.secret),
+    to: player.email,
+    replySecret: player.secret,
     subject,
-    inReplyTo: thread,
-    references: thread,
-    messageId: newMessageId(a.mail.domain),
-    bodyText: body,
-    bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
-    attachments,
+    text: body,
+    html: edictHtml(a, lang, subject, intro, deadlines),
+    attachments: [a.assets.json, a.assets.map.png(lang)],
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
-  };
+  });
 }
 
 /** The mail's page: the client's own colours (light or dark), one readable column, nothing wider than the screen. */

@@ -5,14 +5,13 @@
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
-import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { enqueueMany } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
-import { gameThread } from './thread.ts';
-import { privateAddress } from './welcome.ts';
+import { playerMail } from './game-mail.ts';
 
 /**
  * Sets the game's last turn (null: none). R-WIN-2: a change never makes a turn already closed the
@@ -35,14 +34,9 @@ export async function setLastTurn(db: Db, gameId: string, lastTurn: number | nul
     const updated = (await updateGame(tx, gameId, { lastTurn })) ?? game;
     await recordAudit(tx, { actor: ctx.actor, gameId, action: 'game.length', detail: { reason, from: game.lastTurn, to: lastTurn } });
     const players = await listPlayers(tx, gameId);
-    const thread = gameThread(gameId, ctx.mail.domain);
     await enqueueMany(tx, players.map((p) => {
-      const r = refereeTexts[p.lang].lengthChanged({ game: gameId, gameName: game.name, reason, lastTurn, turn: game.currentTurn });
-      return {
-        kind: 'game-length', gameId, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
-        inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
-        dedupeKey: `game-length:${gameId}:${now.toISOString()}:${lastTurn ?? 'none'}:${p.id}`,
-      };
+      const rendered = refereeTexts[p.lang].lengthChanged({ game: gameId, gameName: game.name, reason, lastTurn, turn: game.currentTurn });
+      return playerMail(ctx.mail, p, { kind: 'game-length', gameId, rendered, dedupeKey: `game-length:${gameId}:${now.toISOString()}:${lastTurn ?? 'none'}:${p.id}` });
     }));
     return updated;
   });

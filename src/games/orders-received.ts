@@ -3,7 +3,10 @@
 import { latestSheet, latestSheets, type Sheet } from '../db/sheets.ts';
 import type { Db } from '../db/client.ts';
 
-export type OrdersReceived = 'none' | 'problems' | 'valid';
+// The type is named beside its words (src/text/web.ts), which every layer above may read.
+import type { OrdersReceived } from '../text/web.ts';
+
+export type { OrdersReceived };
 
 export function ordersReceivedOf(sheet: Pick<Sheet, 'status'> | null): OrdersReceived {
   return sheet === null ? 'none' : sheet.status;

@@ -5,17 +5,16 @@
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, updateGame, type Game } from '../db/games.ts';
-import { enqueueMany, newMessageId } from '../db/outbox.ts';
+import { enqueueMany } from '../db/outbox.ts';
 import { listPlayers } from '../db/players.ts';
 import { lockTurn, updateTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { declarationDeadlineOf } from './schedule.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
+import { playerMail } from './game-mail.ts';
 
 export async function pauseGame(db: Db, gameId: string, reason: string, ctx: GamesContext): Promise<void> {
   const now = ctx.now?.() ?? new Date();
@@ -52,17 +51,12 @@ async function locked(tx: Db, gameId: string): Promise<Game> {
 
 async function tell(tx: Db, game: Game, kind: 'game-paused' | 'game-resumed', v: { reason: string; deadline?: Date }, ctx: GamesContext, now: Date): Promise<void> {
   const players = await listPlayers(tx, game.id);
-  const thread = gameThread(game.id, ctx.mail.domain);
   await enqueueMany(tx, players.map((p) => {
     const values = {
       game: game.id, gameName: game.name, reason: v.reason, turn: game.currentTurn,
       deadline: v.deadline ? formatInstant(v.deadline, p.timeZone ?? game.timeZone, p.lang) : '',
     };
-    const r = kind === 'game-paused' ? refereeTexts[p.lang].gamePaused(values) : refereeTexts[p.lang].gameResumed(values);
-    return {
-      kind, gameId: game.id, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
-      inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
-      dedupeKey: `${kind}:${game.id}:${now.toISOString()}:${p.id}`,
-    };
+    const rendered = kind === 'game-paused' ? refereeTexts[p.lang].gamePaused(values) : refereeTexts[p.lang].gameResumed(values);
+    return playerMail(ctx.mail, p, { kind, gameId: game.id, rendered, dedupeKey: `${kind}:${game.id}:${now.toISOString()}:${p.id}` });
   }));
 }

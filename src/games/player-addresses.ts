@@ -5,15 +5,14 @@
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame, type Game } from '../db/games.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { addAddress, addressesOfGame, listPlayers, removeAddress, setPrimaryAddress, type Player } from '../db/players.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { parseInput, playerInput } from './input.ts';
-import { gameThread } from './thread.ts';
-import { privateAddress } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
+import { gameMail } from './game-mail.ts';
 
 /** D-SEAT-3: enough for home, work and a phone; a bound on what a mistake or a prank can add. */
 export const MAX_ADDRESSES = 5;
@@ -67,10 +66,5 @@ export async function changePlayerAddress(db: Db, gameId: string, faction: strin
 
 function notice(game: Game, p: Player, to: string, addresses: string[], reason: string, auditId: number, ctx: GamesContext): OutboxInput {
   const r = refereeTexts[p.lang].addressesChanged({ game: game.id, gameName: game.name, primary: p.email, addresses: addresses.join(', '), reason });
-  const thread = gameThread(game.id, ctx.mail.domain);
-  return {
-    kind: 'addresses-changed', gameId: game.id, toAddress: to, replyTo: privateAddress(ctx.mail, p.secret), subject: r.subject,
-    inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: r.text,
-    dedupeKey: `addresses-changed:${auditId}:${to}`,
-  };
+  return gameMail(ctx.mail, { kind: 'addresses-changed', gameId: game.id, to, replySecret: p.secret, ...r, dedupeKey: `addresses-changed:${auditId}:${to}` });
 }

@@ -5,13 +5,13 @@ import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { lockGame, type Game } from '../db/games.ts';
-import { enqueue, enqueueMany, giveUpMail, lockGameMail, newMessageId, requeueMail, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
+import { enqueue, enqueueMany, giveUpMail, lockGameMail, requeueMail, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
 import { findTurn, lockTurn, updateTurn } from '../db/turns.ts';
 import { edictMails, storeEdictAssets } from './edict-mail.ts';
 import { boardFor } from './input.ts';
 import { declarationDeadlineOf } from './schedule.ts';
-import { gameThread } from './thread.ts';
+import { playerMail } from './game-mail.ts';
 import { formatInstant } from './time-format.ts';
 import { privateAddress, welcomeMail } from './welcome.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
@@ -64,7 +64,6 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
       detail: { turn: turn.number, from: previous.toISOString(), to: deadline.toISOString(), minutes, reason },
     });
     const players = await listPlayers(tx, game.id);
-    const thread = gameThread(game.id, ctx.mail.domain);
     await enqueueMany(
       tx,
       players.map((p): OutboxInput => {
@@ -82,11 +81,7 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
           reason,
           address: privateAddress(ctx.mail, p.secret),
         });
-        return {
-          kind: 'deadline-extended', gameId: game.id, toAddress: p.email, replyTo: privateAddress(ctx.mail, p.secret), subject,
-          inReplyTo: thread, references: thread, messageId: newMessageId(ctx.mail.domain), bodyText: text,
-          dedupeKey: `deadline-extended:${audit.id}:${p.id}`,
-        };
+        return playerMail(ctx.mail, p, { kind: 'deadline-extended', gameId: game.id, rendered: { subject, text }, dedupeKey: `deadline-extended:${audit.id}:${p.id}` });
       }),
     );
     return { turn: turn.number, deadline, previous };

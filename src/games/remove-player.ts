@@ -7,7 +7,7 @@ import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame } from '../db/games.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { listSeats, recordSeatHistory, releaseAddresses, vacateSeat, type Player } from '../db/players.ts';
 import { lockTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
@@ -15,10 +15,9 @@ import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
 import { endAbsences } from './absence-record.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
-import { privateAddress } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
+import { gameMail } from './game-mail.ts';
 
 export interface RemovedPlayer {
   /** The vacant seat, as it now stands. */
@@ -55,21 +54,17 @@ export async function removePlayer(db: Db, gameId: string, faction: string, reas
     });
 
     const board = boardFor(game.map);
-    const thread = gameThread(game.id, ctx.mail.domain);
-    const mail = (p: Player, template: 'seat-removed' | 'seat-vacant', replyTo: string | null): OutboxInput => {
+    const mail = (p: Player, template: 'seat-removed' | 'seat-vacant', replySecret: string | null): OutboxInput => {
       const values = {
         game: game.id, gameName: game.name, faction: sideName(board, faction, p.lang), reason: why, turn: game.currentTurn,
         since: formatInstant(now, p.timeZone ?? game.timeZone, p.lang),
       };
       const r = template === 'seat-removed' ? refereeTexts[p.lang].seatRemoved(values) : refereeTexts[p.lang].seatVacant(values);
-      return {
-        kind: template, gameId: game.id, toAddress: p.email, replyTo, subject: r.subject, inReplyTo: thread, references: thread,
-        messageId: newMessageId(ctx.mail.domain), bodyText: r.text, dedupeKey: `${template}:${audit.id}:${p.id}`,
-      };
+      return gameMail(ctx.mail, { kind: template, gameId: game.id, to: p.email, replySecret, ...r, dedupeKey: `${template}:${audit.id}:${p.id}` });
     };
     // The one who leaves gets no reply-to: their private address no longer works.
     const others = seats.filter((p) => p.id !== old.id && !p.removedAt);
-    await enqueueMany(tx, [mail(old, 'seat-removed', null), ...others.map((p) => mail(p, 'seat-vacant', privateAddress(ctx.mail, p.secret)))]);
+    await enqueueMany(tx, [mail(old, 'seat-removed', null), ...others.map((p) => mail(p, 'seat-vacant', p.secret))]);
     return { seat: seat!, addresses };
   });
 }

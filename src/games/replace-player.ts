@@ -6,7 +6,7 @@
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { lockGame } from '../db/games.ts';
-import { enqueue, enqueueMany, newMessageId } from '../db/outbox.ts';
+import { enqueue, enqueueMany } from '../db/outbox.ts';
 import { addAddress, findByEmail, listSeats, recordSeatHistory, releaseAddresses, seatPlayer, type Player } from '../db/players.ts';
 import { lockTurn } from '../db/turns.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
@@ -14,10 +14,10 @@ import { freshSecret, type GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { boardFor, parseInput, playerInput, type PlayerInput } from './input.ts';
 import { endAbsences } from './absence-record.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { welcomeMail } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
+import { gameMail } from './game-mail.ts';
 
 export async function replacePlayer(db: Db, gameId: string, faction: string, substitute: PlayerInput, reason: string, ctx: GamesContext): Promise<Player> {
   if (!reason.trim()) throw new GameError('invalid-input', 'a replacement needs a reason', 'reason');
@@ -48,11 +48,8 @@ export async function replacePlayer(db: Db, gameId: string, faction: string, sub
     });
     if (!vacant) {
       const rendered = refereeTexts[old.lang].seatLeft({ game: game.id, gameName: game.name, reason: reason.trim(), since: formatInstant(ctx.now?.() ?? new Date(), old.timeZone ?? game.timeZone, old.lang) });
-      const thread = gameThread(game.id, ctx.mail.domain);
-      await enqueueMany(tx, [{
-        kind: 'seat-left', gameId: game.id, toAddress: old.email, subject: rendered.subject, inReplyTo: thread, references: thread,
-        messageId: newMessageId(ctx.mail.domain), bodyText: rendered.text, dedupeKey: `seat-left:${old.id}:${secret}`,
-      }]);
+      // No reply-to: the private address left with the seat.
+      await enqueueMany(tx, [gameMail(ctx.mail, { kind: 'seat-left', gameId: game.id, to: old.email, replySecret: null, ...rendered, dedupeKey: `seat-left:${old.id}:${secret}` })]);
     }
     await recordAudit(tx, {
       actor: ctx.actor, gameId: game.id, action: 'player.replace',

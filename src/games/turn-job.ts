@@ -9,7 +9,7 @@ import { sideName } from '../adjudicator/render/vocabulary.ts';
 import type { Lang, Problem } from '../adjudicator/types.ts';
 import type { Db } from '../db/client.ts';
 import { findGames, lockGame, type Game } from '../db/games.ts';
-import { enqueueMany, newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
@@ -20,10 +20,10 @@ import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
 import { explainAbsenceLines } from './player-commands.ts';
 import { dueReminderOffset, nextTurnDeadlines, turnClosesAt } from './schedule.ts';
-import { gameThread } from './thread.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress } from './welcome.ts';
-import { problemLine } from '../mail/intake/reply-texts.ts';
+import { problemLine } from '../text/replies.ts';
+import { playerMail } from './game-mail.ts';
 
 export interface TurnJobDeps {
   db: Db;
@@ -209,19 +209,7 @@ function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): Ou
 const when = (game: Game, p: Player, at: Date) => formatInstant(at, p.timeZone ?? game.timeZone, p.lang);
 
 function notice(deps: TurnJobDeps, game: Game, p: Player, kind: string, dedupeKey: string, rendered: { subject: string; text: string }): OutboxInput {
-  const thread = gameThread(game.id, deps.ctx.mail.domain);
-  return {
-    kind,
-    gameId: game.id,
-    toAddress: p.email,
-    replyTo: privateAddress(deps.ctx.mail, p.secret),
-    subject: rendered.subject,
-    inReplyTo: thread,
-    references: thread,
-    messageId: newMessageId(deps.ctx.mail.domain),
-    bodyText: rendered.text,
-    dedupeKey,
-  };
+  return playerMail(deps.ctx.mail, p, { kind, gameId: game.id, rendered, dedupeKey });
 }
 
 /** One per offset per deadline: a moved deadline is a new version, and gets its own reminders. */

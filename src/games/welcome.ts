@@ -3,20 +3,15 @@
 import { sideName } from '../adjudicator/render/vocabulary.ts';
 import type { Board } from '../adjudicator/map.ts';
 import type { FactionId, Lang } from '../adjudicator/types.ts';
-import type { Config } from '../config.ts';
 import type { Game } from '../db/games.ts';
-import { newMessageId, type OutboxInput } from '../db/outbox.ts';
+import type { OutboxInput } from '../db/outbox.ts';
 import type { Player } from '../db/players.ts';
 import { LOCALE } from '../text/locale.ts';
 import { welcomeTexts } from '../text/welcome.ts';
 import { formatInstant } from './time-format.ts';
+import { gameMail, privateAddress, type MailAddressing } from './game-mail.ts';
 
-export type MailAddressing = Pick<Config['mail'], 'domain' | 'ordersLocalPart'>;
-
-/** `orders+<secret>@<domain>`: the secret names game and player (MAIL.md). */
-export function privateAddress(mail: MailAddressing, secret: string): string {
-  return `${mail.ordersLocalPart}+${secret}@${mail.domain}`;
-}
+export { privateAddress, type MailAddressing };
 
 /**
  * `every Monday at 04:00`: the weekday and time of the first deadline on the player's own clock,
@@ -78,15 +73,7 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     secret: player.secret,
     page: gamePageUrl(a.publicUrl, game.id),
   });
-  return {
-    kind: 'welcome',
-    gameId: game.id,
-    toAddress: player.email,
-    // Replying to the welcome mail reaches the private address: the easiest first sheet.
-    replyTo: privateAddress(mail, player.secret),
-    subject,
-    messageId: newMessageId(mail.domain),
-    bodyText: text,
-    dedupeKey: `welcome:${player.id}`,
-  };
+  // Replying to the welcome mail reaches the private address: the easiest first sheet. It starts
+  // the player's own conversation rather than the game's thread.
+  return gameMail(mail, { kind: 'welcome', gameId: game.id, to: player.email, replySecret: player.secret, subject, text, dedupeKey: `welcome:${player.id}`, threaded: false });
 }

@@ -1,5 +1,5 @@
-// Pages: every string a user supplied goes through escapeHtml before it reaches one.
-import { escapeHtml } from '../text/escape.ts';
+// The frame of the few plain pages (status); escaping is src/html.ts's, the one for every page.
+import { escapeHtml } from '../html.ts';
 
 export { escapeHtml };
 

@@ -4,7 +4,7 @@
 // need the database. Only /static/ passes: those files are read from disk.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../adjudicator/types.ts';
-import { escapeHtml } from '../text/escape.ts';
+import { escapeHtml } from '../html.ts';
 import { pageLang } from './web/lang.ts';
 
 /** Seconds a client is asked to wait before trying again: the database wait retries about this often. */

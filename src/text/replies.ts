@@ -1,5 +1,6 @@
 // The words of every answer intake sends (src/mail/intake/reply-texts.ts puts them together).
 // Plain text: players read it on phones. Everything a player wrote is inserted as data.
+import type { Lang, Problem } from '../adjudicator/types.ts';
 import { defineTexts } from './define.ts';
 
 export const replyTexts = defineTexts({
@@ -194,3 +195,13 @@ export const replyTexts = defineTexts({
     ].join('\n') + '\n',
   },
 });
+
+/**
+ * A problem as the reply lists it: always with its line (MAIL.md, D-MAIL-14). The parser's
+ * messages carry `Riga n:` already; the engine's order messages name only the order.
+ */
+export function problemLine(p: Problem, lang: Lang): string {
+  const m = p.message[lang];
+  const prefix = replyTexts[lang].linePrefix(p.line);
+  return p.line > 0 && !m.startsWith(prefix) ? prefix + m : m;
+}

@@ -1,6 +1,8 @@
 // The words of the public pages, in Italian and English.
-import type { OrdersReceived } from '../games/orders-received.ts';
 import { defineTexts } from './define.ts';
+
+/** Whether a player's orders for a turn are in: no sheet, one with problems, a valid one (R-TURN-4). */
+export type OrdersReceived = 'none' | 'problems' | 'valid';
 
 export const webTexts = defineTexts({
   it: {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cookieValue, fromAcceptLanguage } from '../../src/http/web/lang.ts';
 import { RenderCache, acceptedEncodings, safeJson, type Rendered } from '../../src/http/web/respond.ts';
 import { Html, html, renderTemplate, trusted } from '../../src/http/web/template.ts';
+import { html as consoleHtml, fromTemplate } from '../../src/http/referee/html.ts';
 
 describe('html templates', () => {
   it('escapes every interpolated string, lists included, and passes Html through', () => {
@@ -23,6 +24,13 @@ describe('html templates', () => {
     expect(() => renderTemplate('home', { heading: 'x', table: '<table>' })).toThrow(/takes markup/);
     expect(() => renderTemplate('home', { heading: 'x' })).toThrow(/no value for table/);
     expect(() => renderTemplate('../layout', {})).toThrow(/bad template name/);
+  });
+
+  it('is one Html for the public pages and the console: markup made by one is not escaped again by the other', () => {
+    const fromPage = html`<b>${'<x>'}</b>`;
+    expect(consoleHtml`<p>${fromPage}</p>`.value).toBe('<p><b>&lt;x&gt;</b></p>');
+    expect(fromTemplate('login', { csrf: html`c`, email: html`e`, message: consoleHtml`<i>${'&'}</i>` }).value).toContain('<i>&amp;</i>');
+    expect(renderTemplate('home', { heading: 'h', table: consoleHtml`<table>${'<'}</table>` }).value).toContain('<table>&lt;</table>');
   });
 });
 

@@ -39,7 +39,7 @@ describe('typed text', () => {
 
 describe('escapeHtml', () => {
   it('drops direction controls from text it puts on a page (old stored names included)', async () => {
-    const { escapeHtml } = await import('../../src/text/escape.ts');
+    const { escapeHtml } = await import('../../src/html.ts');
     expect(escapeHtml('Anna\u202E <b>\u2066x\u2069')).toBe('Anna &lt;b&gt;x');
   });
 });

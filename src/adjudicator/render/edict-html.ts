@@ -4,7 +4,7 @@
 // characters stays in the plain-text part only. Pure like the text edict: same input, same bytes.
 // Every string that did not come from this file is escaped (names come from the map, cells and
 // orders from sheets).
-import { escapeHtml } from '../../text/escape.ts';
+import { escapeHtml } from '../../html.ts';
 import type { Board } from '../map.ts';
 import { IMPERIAL, type Declaration, type Edict, type ElectionReport, type Lang, type OrderOutcome, type Side } from '../types.ts';
 import {

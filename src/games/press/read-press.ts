@@ -10,7 +10,7 @@
 // only, private messages, closed until the next edict, the size and hourly caps, a faction not in
 // play or the writer itself) is the press policy's, which knows the game.
 import { foldName } from '../../adjudicator/faction-names.ts';
-import { looksLikeSheetLine } from '../../mail/read/quoted.ts';
+import { looksLikeSheetLine } from '../../adjudicator/sheet-shape.ts';
 
 export type PressAudience =
   /** Faction ids, in the order written, each once. */

@@ -8,7 +8,7 @@ import { countAudit } from '../../db/audit.ts';
 import { findGame } from '../../db/games.ts';
 import { edictHeaders, publicEdict } from '../../db/public-views.ts';
 import { listTurns } from '../../db/turns.ts';
-import { escapeHtml } from '../../text/escape.ts';
+import { escapeHtml } from '../../html.ts';
 import { icalText, xmlText } from '../../text/typed-text.ts';
 import { webTexts } from '../../text/web.ts';
 import { fromAcceptLanguage } from '../web/lang.ts';

@@ -25,7 +25,7 @@ import {
   type GamesContext,
 } from '../../games/index.ts';
 import { gameOf, sendRefereeError } from './pages.ts';
-import type { ConsoleSettings } from './plugin.ts';
+import type { ConsoleSettings } from './settings.ts';
 
 type Form = Record<string, string | undefined>;
 type Req<P> = FastifyRequest<{ Params: P & { game: string }; Body: Form }>;

@@ -1,34 +1,12 @@
 // HTML for the console, built so that nothing a user supplied can reach a page unescaped: the
-// `html` tag escapes every value it is given unless that value is itself Html (made by the tag).
+// `html` tag (src/html.ts, shared with the public pages) escapes every value it is given unless
+// that value is itself Html.
 // Page frames come from templates/referee/*.html, filled with Html values only.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { escapeHtml } from '../html.ts';
+import { html, Html } from '../../html.ts';
 
-export class Html {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-type Value = Html | string | number | null | undefined | readonly Value[];
-
-function piece(v: Value): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Html) return v.value;
-  if (Array.isArray(v)) return (v as readonly Value[]).map(piece).join('');
-  return escapeHtml(String(v as string | number));
-}
-
-export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += piece(values[i]) + strings[i + 1]!;
-  return new Html(out);
-}
-
-/** Markup we made ourselves (the map renderer's SVG, which escapes its own text). */
-export const trusted = (markup: string): Html => new Html(markup);
+export { html, Html, trusted } from '../../html.ts';
 
 const frames = new Map<string, string>();
 const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g;

@@ -10,7 +10,7 @@ import { authenticate, normaliseEmail, type LoginOutcome } from '../../referee/a
 import { createSession, endSession } from '../../referee/sessions.ts';
 import { clientBucket, throttleKeys } from '../../referee/throttle.ts';
 import { fromTemplate, html, layout } from './html.ts';
-import { SESSION_COOKIE, type ConsoleSettings } from './plugin.ts';
+import { SESSION_COOKIE, type ConsoleSettings } from './settings.ts';
 
 type Form = Record<string, string | undefined>;
 

@@ -11,7 +11,7 @@ import { GameError, previewTurn } from '../../games/index.ts';
 import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
 import { html, layout, trusted, when, type Html } from './html.ts';
 import { logoutRoute } from './login.ts';
-import type { ConsoleSettings } from './plugin.ts';
+import type { ConsoleSettings } from './settings.ts';
 
 const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
 const NUMBER = /^[1-9][0-9]{0,8}$/;

@@ -11,7 +11,7 @@ import { throttleKeys } from '../../referee/throttle.ts';
 import { html, type Html } from './html.ts';
 import { waitWords } from './login.ts';
 import { sendPage } from './pages.ts';
-import { SESSION_COOKIE, type ConsoleSettings } from './plugin.ts';
+import { SESSION_COOKIE, type ConsoleSettings } from './settings.ts';
 
 type Form = Record<string, string | undefined>;
 

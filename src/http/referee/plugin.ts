@@ -14,6 +14,7 @@ import { loginRoutes } from './login.ts';
 import { pageRoutes } from './pages.ts';
 import { passwordRoutes } from './password.ts';
 import { refuseNul } from '../security.ts';
+import { SESSION_COOKIE, type ConsoleSettings } from './settings.ts';
 
 export interface RefereeConsoleOptions {
   /** For the mail the actions send; without it, `orders@localhost`. */
@@ -27,16 +28,6 @@ export interface RefereeConsoleOptions {
   /** Password hashes at once, and logins waiting for one, before more are refused (default 1 and 8). */
   hashing?: { concurrency?: number; maxWaiting?: number };
 }
-
-export interface ConsoleSettings {
-  mail: MailAddressing;
-  publicUrl?: string;
-  cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean | 'auto' };
-  throttle: ThrottlePolicy;
-  hashing: HashingQueue;
-}
-
-export const SESSION_COOKIE = 'sf_referee';
 
 /** What a session opened with a one-time password may reach before a new password is set. */
 const MAY_BEFORE_NEW_PASSWORD = new Set(['/referee/password', '/referee/logout']);

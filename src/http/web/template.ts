@@ -1,39 +1,12 @@
 // Server-rendered HTML without a template engine: page skeletons live in templates/web/*.html and
-// fragments are built with the `html` tag. Everything interpolated is escaped unless it is Html
-// (built by this module), so a string a user supplied (a game name, a reason) can never become
+// fragments are built with the `html` tag (src/html.ts, the one escaper). Everything interpolated is
+// escaped unless it is Html, so a string a user supplied (a game name, a reason) can never become
 // markup. `{{name}}` in a template is escaped text; `{{{name}}}` takes Html (or a list, whose text items are still escaped).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { escapeHtml } from '../../text/escape.ts';
+import { fragment, Html, type HtmlValue } from '../../html.ts';
 
-/** Markup this module built or vouched for; anything else is text. */
-export class Html {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-export type HtmlValue = Html | string | number | null | undefined | false | readonly HtmlValue[];
-
-function fragment(v: HtmlValue): string {
-  if (v === null || v === undefined || v === false) return '';
-  if (v instanceof Html) return v.value;
-  if (Array.isArray(v)) return v.map(fragment).join('');
-  return escapeHtml(String(v));
-}
-
-/** Tagged template: literal parts are markup, interpolations are escaped text (or Html). */
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += fragment(values[i]!) + strings[i + 1]!;
-  return new Html(out);
-}
-
-/** Markup produced by a trusted renderer (the map SVG, which escapes its own text). */
-export function trusted(markup: string): Html {
-  return new Html(markup);
-}
+export { html, Html, trusted, type HtmlValue } from '../../html.ts';
 
 export class WebTemplateError extends Error {
   override name = 'WebTemplateError';

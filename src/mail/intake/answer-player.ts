@@ -7,9 +7,8 @@ import type { Lang } from '../../adjudicator/types.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead, InboundOutcome } from '../../db/inbound.ts';
 import type { Player } from '../../db/players.ts';
-import { newMessageId } from '../../db/outbox.ts';
 import type { Turn } from '../../db/turns.ts';
-import { decidePlayerMail, formatInstant, gameThread, ordersReceivedOf, type PlayerMailDecision, privateAddress } from '../../games/index.ts';
+import { decidePlayerMail, formatInstant, ordersReceivedOf, type PlayerMailDecision, privateAddress } from '../../games/index.ts';
 import type { ExtractedMail } from '../read/extract.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { IntakeStore } from './intake-store.ts';
@@ -19,17 +18,17 @@ import { enqueueReply, replySubject, type ReplyContext, type ReplyKind, type Thr
 import {
   absenceText,
   ackText,
+  ANSWERED_ONCE_A_DAY,
   chancellorBroadcastSubject,
   chancellorBroadcastText,
   helpText,
-  lateText,
-  notAcceptedText,
+  refusalReply,
   sideName,
   statusText,
-  supersededText,
-  unreadableText,
   type AckFacts,
+  type PlayerRefusal,
 } from './reply-texts.ts';
+import { gameMail } from '../../games/game-mail.ts';
 
 export interface PlayerMailContext {
   store: IntakeStore;
@@ -62,28 +61,24 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
       dedupeKey: `${kind}:${row.id}`,
       echoKey: echo,
     });
-  const refuse = (outcome: string, kind: ReplyKind, text: string): InboundOutcome => ({
-    ...base, status: 'rejected', outcome, detail: { answered: reply(kind, text) },
-  });
-  // Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24).
   const { echo } = c;
-  const refuseOnce = (outcome: string, kind: ReplyKind, text: string, extra: Record<string, unknown> = {}): InboundOutcome => {
+  const refuse = (r: PlayerRefusal, extra: Record<string, unknown> = {}): InboundOutcome => {
+    const { kind, text } = refusalReply(lang, r);
+    if (!ANSWERED_ONCE_A_DAY.has(r.outcome)) return { ...base, status: 'rejected', outcome: r.outcome, detail: { answered: reply(kind, text) } };
     const repeated = echo !== null && store.answered(echo);
     const answered = reply(kind, text, echo);
-    return { ...base, status: 'rejected', outcome, detail: { answered, ...(repeated ? { repeated } : {}), ...extra } };
+    return { ...base, status: 'rejected', outcome: r.outcome, detail: { answered, ...(repeated ? { repeated } : {}), ...extra } };
   };
 
-  if (mail.oversized) return refuse('too-large', 'unreadable', unreadableText(lang, 'too-large', `${row.size} bytes`));
+  if (mail.oversized) return refuse({ outcome: 'too-large', size: row.size });
   // A body over its reading budget is set aside for the referee (the stored mail, this outcome)
   // and answered once: the sender can send their orders again as plain text.
-  if (mail.bodyFailure) {
-    return refuseOnce('too-costly', 'unreadable', unreadableText(lang, 'too-costly', ''), { bodyFailure: mail.bodyFailure });
-  }
+  if (mail.bodyFailure) return refuse({ outcome: 'too-costly' }, { bodyFailure: mail.bodyFailure });
   // Broken MIME is read as far as it goes (MAIL.md); only a mail with nothing readable is refused.
   // The reply names what is wrong with the mail in the player's language, never an internal error
   // (issue 8); the stored outcome keeps the reasons for the referee.
   if (mail.broken && mail.sheetSource === 'none') {
-    return refuseOnce('broken', 'unreadable', unreadableText(lang, 'broken', damageOf(mail, lang).join('; ')), { broken: mail.broken });
+    return refuse({ outcome: 'broken', damage: damageOf(mail, lang) }, { broken: mail.broken });
   }
   const turn = store.turn(game.id, game.currentTurn);
   const standing = turn ? store.latestSheet(game.id, turn.number, player.faction) : null;
@@ -105,15 +100,13 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
       return { ...base, status: 'processed', outcome: 'absence', detail: { absence, answered: reply('status', absenceText(lang, absence)) } };
     }
     case 'refused':
-      if (decision.reason === 'absence-dates') return refuse('absence-dates', 'refusal', absenceText(lang, null));
-      return refuse(decision.reason, 'refusal', notAcceptedText(lang, decision.reason));
+      return refuse({ outcome: decision.reason });
     case 'late':
-      return refuse('late', 'late', lateText(lang, when(row.receivedAt), when(decision.closedAt), decision.declaration));
-    // Mail that is not a sheet is answered once a day (D-MAIL-24).
+      return refuse({ outcome: 'late', receivedAt: when(row.receivedAt), closedAt: when(decision.closedAt), declaration: decision.declaration });
     case 'no-sheet':
-      return refuseOnce('no-sheet', 'unreadable', unreadableText(lang, 'no-sheet', ''));
+      return refuse({ outcome: 'no-sheet' });
     case 'superseded':
-      return refuse('superseded', 'refusal', supersededText(lang, when(row.receivedAt), when(decision.by)));
+      return refuse({ outcome: 'superseded', receivedAt: when(row.receivedAt), by: when(decision.by) });
     case 'accepted':
       return storeSheet(c, decision, { base, tz, reply, refuse });
   }
@@ -123,7 +116,7 @@ interface Answering {
   base: { gameId: string; playerId: number };
   tz: string;
   reply: (kind: ReplyKind, text: string) => boolean;
-  refuse: (outcome: string, kind: ReplyKind, text: string) => InboundOutcome;
+  refuse: (r: PlayerRefusal) => InboundOutcome;
 }
 
 /** An accepted sheet: stored as the faction's next version, acknowledged, and the Chancellor's published (R-TURN-3). */
@@ -142,7 +135,7 @@ function storeSheet(c: PlayerMailContext, decision: Extract<PlayerMailDecision<T
     receivedAt: row.receivedAt,
     inboundId: row.id,
   });
-  if (!added.ok) return refuse('no-open-turn', 'refusal', notAcceptedText(lang, 'no-open-turn'));
+  if (!added.ok) return refuse({ outcome: 'no-open-turn' });
 
   const facts = (l: Lang): AckFacts => ({
     lang: l,
@@ -175,8 +168,8 @@ function damageOf(mail: ExtractedMail, lang: Lang): string[] {
   return mail.brokenReasons.length > MAX_DAMAGE_LISTED ? [...shown, '…'] : shown;
 }
 
-const privateAddressOf = (c: PlayerMailContext, p: Player) =>
-  privateAddress({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart }, p.secret);
+const addressingOf = (c: PlayerMailContext) => ({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart });
+const privateAddressOf = (c: PlayerMailContext, p: Player) => privateAddress(addressingOf(c), p.secret);
 
 /** R-TURN-3: the Chancellor's sheet goes to every player as soon as it is accepted. */
 function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: Lang) => AckFacts): void {
@@ -191,19 +184,7 @@ function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: L
 
 /** Not a reply: the broadcast does not count towards any player's hourly limit. */
 function enqueueOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string): void {
-  const thread = gameThread(c.game.id, c.replyCtx.domain);
-  c.store.enqueue({
-    kind: 'chancellor-sheet',
-    gameId: c.game.id,
-    toAddress: p.email,
-    replyTo: privateAddressOf(c, p),
-    subject,
-    inReplyTo: thread,
-    references: thread,
-    messageId: newMessageId(c.replyCtx.domain),
-    bodyText: text,
-    dedupeKey,
-  }, false);
+  c.store.enqueue(gameMail(addressingOf(c), { kind: 'chancellor-sheet', gameId: c.game.id, to: p.email, replySecret: p.secret, subject, text, dedupeKey }), false);
 }
 
 function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): string {

@@ -5,25 +5,15 @@
 // nothing else). Which of those we actually mailed is decided against the outbox (src/db/bounces.ts).
 // Only a permanent failure (5.x.x) marks an address; a transient one (4.x.x, "delayed") is logged.
 // Read line by line, linear and capped: a report is attacker-controlled text.
+// The shape of a report is the data layer's, which records it.
+import type { Bounce, BounceSeverity } from '../../db/bounces.ts';
+
+export type { Bounce, BounceSeverity };
+
 const MAX_REPORT_BYTES = 256 * 1024;
 const MAX_LINE = 1000;
 const MAX_IDS = 20;
 const MAX_ADDRESSES = 50;
-
-export type BounceSeverity = 'permanent' | 'transient' | 'unknown';
-
-export interface Bounce {
-  /** Our Message-IDs the report names, bare (as the outbox stores them). */
-  messageIds: string[];
-  /** The recipients its machine-readable part names as failed, lower-case. */
-  recipients: string[];
-  /** The addresses in its human-readable text, lower-case: a last resort (src/db/bounces.ts bounds it). */
-  mentioned: string[];
-  /** 5.x.x permanent, 4.x.x transient; unknown when the report gives no class (never marks). */
-  severity: BounceSeverity;
-  /** `Status: 5.1.1` and the diagnostic, as the report gives them, for the referee. */
-  reason: string;
-}
 
 /**
  * The automatic reasons (src/mail/read/automatic.ts) that make a mail a non-delivery report: a

@@ -2,24 +2,16 @@
 // which order, how many. Everything a player wrote is quoted back as data, never as markup.
 import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
-import type { Lang, Problem } from '../../adjudicator/types.ts';
-import { replyTexts } from '../../text/replies.ts';
+import type { Lang } from '../../adjudicator/types.ts';
+import { problemLine, replyTexts } from '../../text/replies.ts';
+import type { Refusal } from '../../games/accept-sheet.ts';
 import type { RefusalReason } from './identify-sender.ts';
+import type { ReplyKind } from './outgoing.ts';
 import { MAX_ORDERS_LISTED, MAX_PROBLEMS_LISTED, MAX_QUOTED_LINE, MAX_STATUS_LINES, headLines } from './reply-limits.ts';
 
 // One way to name a side, the edict's: the Imperial Troops are named alike in replies and edicts.
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
-export { sideName };
-
-/**
- * A problem as the reply lists it: always with its line (MAIL.md, D-MAIL-14). The parser's
- * messages carry `Riga n:` already; the engine's order messages name only the order.
- */
-export function problemLine(p: Problem, lang: Lang): string {
-  const m = p.message[lang];
-  const prefix = replyTexts[lang].linePrefix(p.line);
-  return p.line > 0 && !m.startsWith(prefix) ? prefix + m : m;
-}
+export { problemLine, sideName };
 
 export interface AckFacts {
   lang: Lang;
@@ -138,20 +130,20 @@ export function spoofWarningText(lang: Lang, sender: string, at: string, summary
   return summary ? T.warningSummary(summary.since, summary.attempts, at, sender, reach) : T.warningOnce(at, sender, reach);
 }
 
-export type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';
-export function unreadableText(lang: Lang, reason: UnreadableReason, detail: string): string {
+type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';
+function unreadableText(lang: Lang, reason: UnreadableReason, detail: string): string {
   const T = replyTexts[lang];
   const why = { 'too-large': T.tooLarge(detail), broken: T.broken(detail), 'too-costly': T.tooCostly, 'no-sheet': T.noSheet }[reason];
   const again = reason === 'broken' || reason === 'too-costly' ? T.sendAsText : '';
   return T.notReadAsSheet(why, again);
 }
 
-export function lateText(lang: Lang, receivedAt: string, deadline: string, chancellor: boolean): string {
+function lateText(lang: Lang, receivedAt: string, deadline: string, chancellor: boolean): string {
   const T = replyTexts[lang];
   return chancellor ? T.lateChancellor(receivedAt, deadline) : T.late(receivedAt, deadline);
 }
 
-export function notAcceptedText(lang: Lang, why: 'chancellor-final' | 'not-in-play' | 'game-not-active' | 'no-open-turn'): string {
+function notAcceptedText(lang: Lang, why: Exclude<Refusal, 'absence-dates'>): string {
   const T = replyTexts[lang];
   return { 'chancellor-final': T.chancellorFinal, 'not-in-play': T.notInPlay, 'game-not-active': T.gameNotActive, 'no-open-turn': T.noOpenTurn }[why];
 }
@@ -163,8 +155,48 @@ export function absenceText(lang: Lang, days: { fromDay: string; toDay: string }
 }
 
 /** D-MAIL-20: a sheet received before the one that stands, but processed after it (an outage). */
-export function supersededText(lang: Lang, receivedAt: string, standing: string): string {
+function supersededText(lang: Lang, receivedAt: string, standing: string): string {
   return replyTexts[lang].superseded(receivedAt, standing);
+}
+
+/**
+ * Why intake refuses a player's mail: each is the outcome stored for the referee, and
+ * refusalReply below is the one place that turns it into the player's answer.
+ */
+export type PlayerRefusal =
+  | { outcome: 'too-large'; size: number }
+  /** The body was over its reading budget (set aside for the referee). */
+  | { outcome: 'too-costly' }
+  /** Broken MIME with nothing readable: what is wrong, in the player's language. */
+  | { outcome: 'broken'; damage: readonly string[] }
+  /** D-MAIL-1: nothing in it reads as a sheet. */
+  | { outcome: 'no-sheet' }
+  | { outcome: Refusal }
+  | { outcome: 'late'; receivedAt: string; closedAt: string; declaration: boolean }
+  /** D-MAIL-20: a newer sheet was received before this one was read. */
+  | { outcome: 'superseded'; receivedAt: string; by: string };
+
+/** Mail that is not a sheet is answered once a day per sender and text (D-MAIL-24). */
+export const ANSWERED_ONCE_A_DAY: ReadonlySet<PlayerRefusal['outcome']> = new Set(['too-costly', 'broken', 'no-sheet']);
+
+export function refusalReply(lang: Lang, r: PlayerRefusal): { kind: ReplyKind; text: string } {
+  switch (r.outcome) {
+    case 'too-large':
+      return { kind: 'unreadable', text: unreadableText(lang, 'too-large', `${r.size} bytes`) };
+    case 'too-costly':
+    case 'no-sheet':
+      return { kind: 'unreadable', text: unreadableText(lang, r.outcome, '') };
+    case 'broken':
+      return { kind: 'unreadable', text: unreadableText(lang, 'broken', r.damage.join('; ')) };
+    case 'absence-dates':
+      return { kind: 'refusal', text: absenceText(lang, null) };
+    case 'late':
+      return { kind: 'late', text: lateText(lang, r.receivedAt, r.closedAt, r.declaration) };
+    case 'superseded':
+      return { kind: 'refusal', text: supersededText(lang, r.receivedAt, r.by) };
+    default:
+      return { kind: 'refusal', text: notAcceptedText(lang, r.outcome) };
+  }
 }
 
 export interface StatusFacts {

@@ -2,24 +2,11 @@
 // HTML as they are and do the rest (HTML → text, quotes, the sheet) ourselves.
 import { simpleParser, type SimpleParserOptions } from 'mailparser';
 import { endBase64AtPadding } from './base64-end.ts';
+import type { Body, TextAttachment } from './body.ts';
 import { decodeBytes, repairC1 } from './extract-charset.ts';
 import { fastBody, withoutEnvelope } from './fast-body.ts';
 import { hardenDepthChanges } from './flowed-depth.ts';
 import { shortenBlankRuns } from './linear.ts';
-
-export interface TextAttachment {
-  filename: string | null;
-  text: string;
-}
-
-export interface Body {
-  /** The text/plain parts, or null when the mail has none. */
-  text: string | null;
-  /** The text/html parts, or null. */
-  html: string | null;
-  /** `.txt` and other text/plain attachments, decoded, in order. */
-  attachments: TextAttachment[];
-}
 
 const OPTIONS: SimpleParserOptions = {
   // The HTML is converted by html-text.ts, which keeps quotes recognisable; mailparser's own

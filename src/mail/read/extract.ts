@@ -3,7 +3,8 @@
 // person wrote it, answered — so a failure here is reported in `broken`, never raised.
 import { mailDamageTexts } from '../../text/mail-damage.ts';
 import { automaticReasons } from './automatic.ts';
-import { parseBody, type Body } from './extract-body.ts';
+import type { Body } from './body.ts';
+import { parseBody } from './extract-body.ts';
 import { addresses, decodeWords, header, headers, readHead, receivedAt, type Head } from './extract-headers.ts';
 import { mimeProblems, type MimeProblem } from './extract-mime.ts';
 import { htmlToText } from './html-text.ts';

@@ -2,7 +2,7 @@
 // reads it, or null when we are not certain (the caller then runs mailparser). Every step below
 // mirrors the code mailparser really runs — the packages of MIRRORED_VERSIONS — quirks included;
 // test/mail/fast-body.test.ts checks it against mailparser byte for byte.
-import type { Body } from './extract-body.ts';
+import type { Body } from './body.ts';
 import { repairC1 } from './extract-charset.ts';
 
 /**

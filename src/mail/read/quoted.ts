@@ -57,6 +57,10 @@ const SEPARATOR = [
 // Yahoo Mail writes a forward's marker and its header block on one indented line, the fields run
 // together ("----- Messaggio inoltrato ----- Da: … A: … Inviato: … Oggetto: …"): the marker
 // followed by a From label is history as surely as the marker alone.
+import { looksLikeSheetLine } from '../../adjudicator/sheet-shape.ts';
+
+export { looksLikeSheetLine };
+
 const SEPARATOR_WITH_HEADERS =
   /^-{2,}\s*(?:original message|messaggio originale|forwarded message|messaggio inoltrato|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,}\s*\*?(?:from|da|de|von|van)\s?:/i;
 const RULE = /^_{10,}$/;
@@ -77,26 +81,6 @@ const INLINE_SUBJECT = /\s\*?(?:subject|oggetto|objet|betreff|asunto|assunto|ond
 const FOOTER =
   /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
 
-const MAYBE_SHEET = /[0-9:：]/;
-const FOLDABLE = /[^\S ]|\s\s/;
-
-/**
- * Whether a line looks like part of a sheet: an order, or an `H:` / `V:` / `E:` line (in any of
- * the spellings the parser knows). A shape test, not a parser: it only decides which part of a
- * mail to hand to the parser, never what an order means.
- */
-export function looksLikeSheetLine(line: string): boolean {
-  // Two exact shortcuts, as most lines are chatter with single spaces: both patterns below need a
-  // colon or a digit, which folding never adds, and folding changes only a run of blanks or a
-  // blank other than a space.
-  if (!MAYBE_SHEET.test(line)) return false;
-  const folded = FOLDABLE.test(line) ? line.replace(/[\s\u00a0\u2000-\u200a\u202f\u3000]+/g, ' ') : line;
-  const t = folded.trim().replace(/^[-*•] /, '');
-  return (
-    /^(?:h|v|e|ostili|ostilità|ostilita|hostile|hostility|voto|vote|elimina|eliminate) ?[:：]/i.test(t) ||
-    /^[A-Za-z] ?\d{1,3} ?[-=#\u2010-\u2015\u2212\ufe58\ufe63\uff0d\uff1d\uff03]/.test(t)
-  );
-}
 
 type Kind = 'text' | 'quote' | 'footer' | 'signature' | 'loose-signature' | 'attribution' | 'blank';
 

@@ -1,7 +1,10 @@
 // Headers every outgoing mail carries, and the one place that turns an OutgoingMail into
 // nodemailer's options, so the SMTP and file transports write the same message.
 import type { SendMailOptions } from 'nodemailer';
+import { bracketed } from '../../db/outbox.ts';
 import type { OutgoingMail } from './types.ts';
+
+export { bracketed };
 
 /** Marks our own mail so the intake recognises and never answers it (MAIL.md: loops). */
 export const SF_ORIGIN_HEADER = 'X-SF-Origin';
@@ -21,11 +24,6 @@ export const OUTGOING_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'X-Auto-Response-Suppress': 'All',
 });
 
-/** `id@host` → `<id@host>`; Message-ID, In-Reply-To and References want the angle brackets. */
-export function bracketed(id: string): string {
-  const t = id.trim();
-  return t.startsWith('<') ? t : `<${t}>`;
-}
 
 export function toMailOptions(mail: OutgoingMail): SendMailOptions {
   // Callers may add headers but never override or duplicate ours (header names are case-insensitive).

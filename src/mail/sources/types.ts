@@ -1,26 +1,10 @@
-// Shapes shared by the mail sources (IMAP, Maildir). Free of database imports so the sources do not
-// depend on the database layer: src/db/cursors.ts implements MailboxCursorStore structurally.
+// Shapes shared by the mail sources (IMAP, Maildir).
 import type { BackoffOptions } from '../../timing.ts';
 
 export type { BackoffOptions };
 
-/** Where an IMAP mailbox has been read up to. UIDs only mean something within one UIDVALIDITY. */
-export interface MailboxCursor {
-  uidValidity: string;
-  lastUid: number;
-}
-
-export interface MailboxCursorStore {
-  get(mailbox: string): Promise<MailboxCursor | null>;
-  set(mailbox: string, cursor: MailboxCursor): Promise<void>;
-  /**
-   * Moves a stored batch out of the mailbox and then sets the cursor past it, one reader of the
-   * mailbox at a time. `move` is told how far the cursor already stands under this UIDVALIDITY
-   * (null: nowhere): another instance has moved what lies at or below it, and moving a message
-   * twice at once makes two copies of it in the processed mailbox (Dovecot copies, then expunges).
-   */
-  settle(mailbox: string, cursor: MailboxCursor, move: (settledUpTo: number | null) => Promise<void>): Promise<void>;
-}
+// The cursor's shape is the data layer's, which keeps it; type-only, so no source loads the database.
+export type { MailboxCursor, MailboxCursorStore } from '../../db/cursors.ts';
 
 /** One mail as it arrived, before any parsing. */
 export interface RawMail {

@@ -1,0 +1,15 @@
+// What the console's routes share, apart from the plugin that registers them: a leaf, so that
+// the routes do not import their own plugin.
+import type { MailAddressing } from '../../games/welcome.ts';
+import type { HashingQueue } from '../../referee/hashing-queue.ts';
+import type { ThrottlePolicy } from '../../referee/throttle.ts';
+
+export interface ConsoleSettings {
+  mail: MailAddressing;
+  publicUrl?: string;
+  cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean | 'auto' };
+  throttle: ThrottlePolicy;
+  hashing: HashingQueue;
+}
+
+export const SESSION_COOKIE = 'sf_referee';
