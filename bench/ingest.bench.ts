@@ -1,4 +1,4 @@
-// Intake speed against a real Dovecot, measured fairly (issue 8): on the same mailbox, timed over
+// Intake speed against a real Dovecot, measured fairly: on the same mailbox, timed over
 // the same steps (connect, login and select included in all three):
 //   (a) the raw fetch: imapflow fetching every message with its source;
 //   (b) the floor: the same fetch, in batches of 500, each stored by one bulk INSERT of the raw bytes

@@ -1,4 +1,4 @@
-// What the console shows of a game (issue 10, "see everything"): every sheet of every player with
+// What the console shows of a game, everything a dispute may need: every sheet of every player with
 // all its versions and the mail behind each, mail set aside as unprocessable, outbox failures and
 // the addresses that keep failing, and the audit log. Read-only.
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';

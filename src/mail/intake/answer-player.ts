@@ -85,7 +85,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   }
   // Broken MIME is read as far as it goes (MAIL.md); only a mail with nothing readable is refused.
   // The reply names what is wrong with the mail in the player's language, never an internal error
-  // (issue 8); the stored outcome keeps the reasons for the referee.
+  // (it may reveal ours); the stored outcome keeps the reasons for the referee.
   if (mail.broken && mail.sheetSource === 'none') {
     return refuseOnce('broken', 'unreadable', unreadableText(lang, 'broken', damageOf(mail, lang).join('; ')), { broken: mail.broken });
   }

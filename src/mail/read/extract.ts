@@ -66,7 +66,8 @@ function envelope(head: Head) {
     inReplyTo: ids(header(head, 'in-reply-to'))[0] ?? null,
     references: ids(headers(head, 'references').join(' ')),
     from: fromAddr ? fromAddr.address.toLowerCase() : null,
-    // Shown in replies and pages: control and direction characters escaped (issue 8).
+    // Shown in replies and pages: control and direction characters escaped, so that a name
+    // cannot hide or reorder the text around it.
     fromName: fromAddr?.name ? visible(fromAddr.name) : null,
     subject: subject === null ? null : visible(decodeWords(subject)),
     replyTo: addresses(header(head, 'reply-to'))[0]?.address.toLowerCase() ?? null,
@@ -146,7 +147,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
         sheet = chooseSheet(await parseBody(raw));
       } catch {
         // What went wrong inside a library is no business of the sender's, and may reveal ours:
-        // replies quote these reasons, so they never quote the error (issue 8).
+        // replies quote these reasons, so they never quote the error.
         problems.push({ en: mailDamageTexts.en.notParsed, it: mailDamageTexts.it.notParsed });
       }
     }
