@@ -72,7 +72,7 @@ export async function openDatabase(config: { database: DatabaseConfig }, log?: L
 /**
  * V8 compiles PGlite's WebAssembly twice, a quick baseline and then optimised code for what runs
  * hot, and keeps both: ~60 MiB of the idle RSS. The baseline compiler alone is enough for a
- * service whose queries are small: bench:ingest on PGlite ran ~245 against ~270 mails/s, within
+ * service whose queries are small: bench:ingest on PGlite ran as fast, within
  * its noise (idle memory: bench/memory.bench.ts). The flag must be set before the module is
  * compiled; it only concerns WebAssembly.
  */
