@@ -1,4 +1,4 @@
-// `npm run bench:deadline` (issue 9): 1,000 games of 4–8 players, mid-game, all due at the same
+// `npm run bench:deadline`: 1,000 games of 4–8 players, mid-game, all due at the same
 // minute, on PostgreSQL, mail to a local SMTP server. Prints:
 //   - the time from the deadline until every turn is closed and every edict mail (with its map)
 //     is queued — target < 60 s on this 2-core machine;

@@ -1,4 +1,4 @@
-// Reading hostile mail: each shape that once made reading super-linear (issue 8), fed at 100 KB,
+// Reading hostile mail: each shape that once made reading super-linear, fed at 100 KB,
 // 1 MB and 10 MB through extractMail — the extraction `sf mail inspect` and intake run — printing
 // seconds per MB and the 10 MB / 1 MB time ratio. Targets: linear (10 MB ≤ 12 × 1 MB) and ≤ 0.5 s
 // per MB for every shape. The last column adds the sheet parser (all of `sf mail inspect`) at

@@ -3,6 +3,9 @@
 // losses) and a crowded 8-faction board (about 110 units, dozens of arrows and losses). For each,
 // the SVG render and the PNG render (resvg at MAP_PNG_WIDTH px, bundled fonts, 8-bit palette) are timed after a warm-up,
 // each for at least BENCH_SECONDS (default 2), and printed per map. Always exits 0.
+// Figures behind map-png.ts's choices, as measured when they were made: ~50 ms of CPU a typical
+// map at 900 px (~60 at 1,000 px), of which zlib's deflate ~6 ms at level 3 against ~13 at the
+// default level 6.
 import { classicMap } from '../src/adjudicator/map.ts';
 import type { Edict } from '../src/adjudicator/types.ts';
 import { MAP_PNG_WIDTH, renderMapPng } from '../src/edict/map-png.ts';

@@ -1,7 +1,7 @@
 // Idle memory of the service as deployed (`npm start`, with its node flags read from package.json):
 // with one game on the embedded PGlite (the default) and on PostgreSQL, and on PGlite's first
 // start, when the service creates its database. Prints the resident set size (RSS) once the
-// service has answered /health and sat idle for a while. Target on PGlite: ≤ 250 MiB (issue 7).
+// service has answered /health and sat idle for a while. Target on PGlite: ≤ 250 MiB.
 // Always exits 0 (a benchmark is never a failing test).
 //
 //   npm run bench:memory            BENCH_DB=pglite|postgres for one database only,

@@ -3,7 +3,7 @@
 // listens first and answers 503 until the database is open. Every loop logs and carries on
 // after a failure; stop() ends them in order and closes the database last. On the embedded
 // database the service is its one owner (a lock in DATA_DIR) and answers `sf` commands on a
-// control socket there, so that they never open it beside us (issue 7).
+// control socket there, so that they never open it beside us (two owners of one PGlite directory lose games).
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
 import { ConfigError, type Config } from './config.ts';
@@ -125,7 +125,7 @@ export async function startService(config: Config, log: Logger, opts: ServiceOpt
 async function startOwned(config: Config, log: Logger, opts: ServiceOptions, lock: HeldLock | null): Promise<Service> {
   // First, before anything opens: a bad DKIM key is a configuration error, said in one line.
   const transport = createTransport(config, log);
-  // The web app listens before the database is open (issue 9): a PostgreSQL that takes minutes to
+  // The web app listens before the database is open: a PostgreSQL that takes minutes to
   // appear leaves /health answering 503 "database", not silent, and a port in use is said at once.
   let running: { db: Database['db']; stuck: () => string[] } | null = null;
   const app = await buildApp({ db: () => running?.db ?? null, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), trustProxy: config.http.trustProxy, stuck: () => running?.stuck() ?? [] });
@@ -141,7 +141,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
     throw err;
   }
   const now = opts.now ?? (() => new Date());
-  // Bodies are read in a worker with a time and memory budget: no mail can hold up the service (issue 8).
+  // Bodies are read in a worker with a time and memory budget: no mail can hold up the service.
   const deps: IntakeDeps = { ...intakeDeps(config, database, log, now), bodyReader: new BodyReader() };
   const progress = new SourceProgress(() => now().getTime());
   const controller = new AbortController();
@@ -169,7 +169,8 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   } else {
     loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll, progress }));
   }
-  // /health fails when a loop stops moving, not only when the database is away (issue 9).
+  // /health fails when a loop stops moving, not only when the database is away: a
+  // stopped loop leaves the service up and doing nothing.
   const liveness = new Liveness(() => now().getTime());
   const startedAt = now().getTime();
   liveness.watch('intake', STUCK_AFTER_MS, () => progress.caughtUpAsOf());

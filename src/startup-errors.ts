@@ -1,5 +1,5 @@
 // What an operator reads when `sf serve` cannot start: one line naming the cause and the variable
-// to change, never a stack trace, and never a silent hang (issue 7). The data directory is checked
+// to change, never a stack trace, and never a silent hang. The data directory is checked
 // before anything opens it, because PGlite and the Maildir reader fail late and obscurely on it.
 import { constants } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';

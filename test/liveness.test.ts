@@ -1,4 +1,4 @@
-// /health's view of the service's loops (issue 9): a loop silent beyond its limit is stuck.
+// /health's view of the service's loops: a loop silent beyond its limit is stuck.
 import { describe, expect, it } from 'vitest';
 import { Liveness } from '../src/liveness.ts';
 

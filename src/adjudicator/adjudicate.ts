@@ -109,7 +109,6 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
   for (const f of joining) {
     for (const c of board.startingCells(f)) if (ctx.isEmpty(c)) nextUnits.push({ side: f, at: board.name(c) });
   }
-  ctx.release();
 
   // Hostility in force, as named (R-TURN-5 keeps it for a faction that misses the next turn).
   const nextHostility: Record<FactionId, Side[]> = {};

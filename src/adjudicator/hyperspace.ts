@@ -1,5 +1,4 @@
 // Hyperspace jumps, after the move step and all at once (R-HYP-2..5).
-import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { CellIndex } from './map.ts';
 import type { TurnContext, UnitRecord } from './turn-context.ts';
 import type { Destruction } from './types.ts';
@@ -14,9 +13,9 @@ export function resolveJumps(ctx: TurnContext): Destruction[] {
   if (jumpers.length === 0) return [];
   // Jumpers leave first, so another jump may land where one took off (R-HYP-2).
   for (const j of jumpers) ctx.leave(j);
-  // R-HYP-5: the first jumper into each cell, or SEVERAL, in a borrowed array (cell-arrays.ts);
-  // collisions are rare, and only their cells get the list of jumpers, in board order.
-  const landing = borrowCells(ctx.board);
+  // R-HYP-5: the first jumper into each cell, or SEVERAL; collisions are rare, and only their
+  // cells get the list of jumpers, in board order.
+  const landing = new Int32Array(ctx.board.size).fill(-1);
   for (const j of jumpers) landing[j.target] = landing[j.target] === -1 ? j.id : SEVERAL;
   const collisions = new Map<CellIndex, UnitRecord[]>();
   for (const j of jumpers) {
@@ -25,8 +24,6 @@ export function resolveJumps(ctx: TurnContext): Destruction[] {
     if (list) list.push(j);
     else collisions.set(j.target, [j]);
   }
-  for (const j of jumpers) landing[j.target] = -1;
-  returnCells(ctx.board, landing);
 
   // Ids follow board order of the starting cells, and no jumper has moved: `destroyed` is in
   // board order of `from` as it is built.

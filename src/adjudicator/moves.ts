@@ -1,7 +1,6 @@
 // Normal moves, all at once (R-MOVE-2..5). A move succeeds when its target is empty at the end
 // of the step; standoffs and swaps stall; rings of three or more turn; a move into a cell whose
 // occupant stays is an attack when the mover is hostile to it.
-import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { CellIndex } from './map.ts';
 import type { TurnContext, UnitRecord } from './turn-context.ts';
 
@@ -41,12 +40,10 @@ export function resolveMoves(ctx: TurnContext): void {
   if (movers.length === 0) return;
   const status = new Uint8Array(ctx.units.length);
   // R-MOVE-3: two or more units moving into one cell all stall. The first mover into each cell,
-  // or SEVERAL, in a borrowed array (cell-arrays.ts).
-  const into = borrowCells(ctx.board);
+  // or SEVERAL.
+  const into = new Int32Array(ctx.board.size).fill(-1);
   for (const m of movers) into[target(m)] = into[target(m)] === -1 ? m.id : SEVERAL;
   for (const m of movers) if (into[target(m)] === SEVERAL) status[m.id] = STANDOFF;
-  for (const m of movers) into[target(m)] = -1;
-  returnCells(ctx.board, into);
 
   /** The unit that `m` follows: its target's occupant, before anyone moves. */
   const next = (m: UnitRecord): UnitRecord => ctx.unitAt(target(m))!;

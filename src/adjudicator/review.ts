@@ -42,7 +42,6 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
   );
   const mine = declarations.filter((d) => d.faction === faction);
   assignAllOrders(ctx, mine, sheets, state.turn === 1);
-  ctx.release();
   const d = mine[0];
   const outcomes = d?.orders ?? [];
   // The parser already reported off-board cells on their line; say it once.

@@ -1,7 +1,6 @@
 // A position the engine can trust: every unit on the board, one unit a cell, every side in play,
 // the Chancellor in play. Callers that read positions from outside (scenarios, the database)
 // get a one-line reason instead of a wrong edict.
-import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { Board, CellIndex } from './map.ts';
 import { IMPERIAL, type GameState } from './types.ts';
 
@@ -36,8 +35,8 @@ export function readPosition(board: Board, state: GameState): Position {
   if (state.chancellor !== null && !inPlay.has(state.chancellor)) fail(`the Chancellor "${state.chancellor}" is not in play`);
   // Sides a unit may belong to, by number: the Imperial Troops and the factions in play.
   const allowed = board.sides.map((side) => side === IMPERIAL || inPlay.has(side));
-  // One unit a cell, checked with a borrowed array (cell-arrays.ts); on a failure it is not given back.
-  const seen = borrowCells(board);
+  // One unit a cell.
+  const seen = new Uint8Array(board.size);
   const cells: CellIndex[] = [];
   const sides: number[] = [];
   for (const u of state.units) {
@@ -48,13 +47,11 @@ export function readPosition(board: Board, state: GameState): Position {
     }
     const cell = board.parseCell(u.at);
     if (cell === null) fail(`cell ${u.at} is off the board`);
-    if (seen[cell!] !== -1) fail(`two units on ${board.name(cell!)}`);
-    seen[cell!] = 0;
+    if (seen[cell!]) fail(`two units on ${board.name(cell!)}`);
+    seen[cell!] = 1;
     cells.push(cell!);
     sides.push(side);
   }
-  for (const c of cells) seen[c] = -1;
-  returnCells(board, seen);
   for (const f of state.joining ?? []) if (!board.factions.has(f)) fail(`unknown joining faction id "${f}"`);
   if (!Number.isInteger(state.settings.victoryPlanets) || state.settings.victoryPlanets < 1) {
     fail(`victoryPlanets must be a positive integer`);

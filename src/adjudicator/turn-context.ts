@@ -1,6 +1,5 @@
 // The working position of one turn: units as records with numeric cells, an occupancy array,
 // and the hostility relation in force (R-COMB-2/3). Each step of adjudicate.ts reads and updates it.
-import { borrowCells, returnCells } from './cell-arrays.ts';
 import type { Board, CellIndex } from './map.ts';
 import type { Position } from './state-check.ts';
 import { IMPERIAL, type FactionId, type OrderKind, type OrderOutcome, type Side, type Unit } from './types.ts';
@@ -67,7 +66,7 @@ export class TurnContext {
     this.chancellorNo = chancellor === null ? -1 : board.sideNumber(chancellor);
     this.hostile = hostilityTable(board, chancellor, hostility);
     this.sideCount = board.sides.length;
-    this.occupant = borrowCells(board); // given back by release()
+    this.occupant = new Int32Array(board.size).fill(-1);
     // Ids in board order, so every step iterates the same way whatever order the units came in
     // (R-EDICT-2): mark the cells, then read them back in order (linear, no sort).
     const { cells, sides } = position;
@@ -154,16 +153,6 @@ export class TurnContext {
       if (id >= 0) out.push({ side: this.units[id]!.side, at: this.board.name(c) });
     }
     return out;
-  }
-
-  /**
-   * Gives the occupancy array back for the next turn (cell-arrays.ts): the context must not be
-   * used after. Every cell that holds an id holds that unit's `at`, so clearing the units' cells
-   * clears them all.
-   */
-  release(): void {
-    for (const u of this.units) this.occupant[u.at] = -1;
-    returnCells(this.board, this.occupant);
   }
 
   cellName(cell: CellIndex): string {

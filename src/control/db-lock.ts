@@ -1,5 +1,5 @@
 // One owner for an embedded (PGlite) database directory: two processes that open one PGlite
-// directory each believe they own it, and games are lost (issue 7). Whoever opens it — the service
+// directory each believe they own it, and games are lost. Whoever opens it — the service
 // for its whole life, a CLI command for the length of the command — first takes this lock.
 // proper-lockfile makes the lock (an atomic mkdir, kept fresh while we live, stale once we die);
 // the owner file beside it only says who holds it, for the message of whoever has to wait.

@@ -1,5 +1,5 @@
 // The control socket: while the service owns an embedded database, `sf` commands reach it here
-// instead of opening the database themselves (issue 7). A unix domain socket in DATA_DIR, mode
+// instead of opening the database themselves (db-lock.ts: one owner). A unix domain socket in DATA_DIR, mode
 // 0600 (only the service's user), serving POST /operations/<name> with JSON arguments; the answer
 // is { result } or { error: { code, message, field? } } — never an internal error's text.
 import { chmod, rm } from 'node:fs/promises';

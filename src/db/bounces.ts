@@ -1,4 +1,4 @@
-// A bounce recorded against the mail it is about (issue 9): that outbox mail becomes `failed` with
+// A bounce recorded against the mail it is about: that outbox mail becomes `failed` with
 // the report's reason, and its address shows among the referee's bouncing addresses. Anyone can
 // write a report to the orders address, so what one report can do is bounded:
 // - only mail already handed to the mail server (`sent`) is ever marked: a bounce cannot stop a

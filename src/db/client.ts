@@ -61,8 +61,8 @@ async function migrating(run: () => Promise<void>): Promise<void> {
 /**
  * PGlite's PostgreSQL keeps its default 128 MB of shared buffers inside the WebAssembly memory,
  * which never shrinks: touched once, they stay resident (~130 MiB of the service's idle RSS).
- * A game's working set is a few hundred kilobytes; 16 MB holds it many times over (issue 7,
- * measured by bench/memory.bench.ts).
+ * A game's working set is a few hundred kilobytes; 16 MB holds it many times over (idle
+ * memory measured by bench/memory.bench.ts).
  */
 export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
@@ -78,8 +78,8 @@ export async function openDatabase(config: { database: DatabaseConfig }, log?: L
 /**
  * V8 compiles PGlite's WebAssembly twice, a quick baseline and then optimised code for what runs
  * hot, and keeps both: ~60 MiB of the idle RSS. The baseline compiler alone is enough for a
- * service whose queries are small: bench:ingest on PGlite ran ~245 against ~270 mails/s, within
- * its noise (issue 7; bench/memory.bench.ts). The flag must be set before the module is
+ * service whose queries are small: bench:ingest on PGlite ran as fast, within
+ * its noise (idle memory: bench/memory.bench.ts). The flag must be set before the module is
  * compiled; it only concerns WebAssembly.
  */
 let baselineWasmOnly = false;
@@ -149,7 +149,7 @@ function originalErrorsOfTransactions(db: Db): Db {
 /**
  * A server restart, a failover or pg_terminate_backend ends connections under us. pg reports it
  * as an `error` event on the pool (an idle client) or on the client itself (one checked out, say
- * between two statements of a transaction); unheard, either kills the process (issue 8). The
+ * between two statements of a transaction); unheard, either kills the process. The
  * query in flight fails on its own and its caller retries; the pool drops the broken client and
  * opens a new one on next use, so listening is all it takes to carry on.
  */

@@ -169,7 +169,7 @@ export type InboundHead = Omit<InboundMessage, 'raw'>;
 export async function lockInboundMany(tx: Db, ids: number[]): Promise<Map<number, InboundHead>> {
   if (ids.length === 0) return new Map();
   const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
-  // One array parameter, not one per id: drizzle builds and types each parameter (issue 8).
+  // One array parameter, not one per id: drizzle builds and types each parameter, and a batch has many ids.
   const rows = await tx.select(columns).from(inboundMessages).where(sql`${inboundMessages.id} = any(${pgArray(ids)}::bigint[])`).orderBy(asc(inboundMessages.id)).for('no key update');
   return new Map(rows.map((r) => [r.id, r]));
 }

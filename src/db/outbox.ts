@@ -60,7 +60,7 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
 
 /**
  * Which of `values` are in a unique text column of the outbox: one array parameter, not one per
- * value (drizzle builds and types each parameter, and intake asks for a whole batch's, issue 8).
+ * value (drizzle builds and types each parameter, and intake asks for a whole batch's at once).
  */
 async function presentIn(db: Db, column: typeof outbox.messageId | typeof outbox.dedupeKey, values: readonly string[]): Promise<Set<string>> {
   if (values.length === 0) return new Set();

@@ -1,6 +1,6 @@
 // Creating a new PGlite data directory (initdb) takes a process to ~700 MiB, and WebAssembly
 // memory never shrinks: a service that created its own database on first start kept that for
-// its whole life (issue 7). So a new directory is created by a short-lived child process, and the
+// its whole life. So a new directory is created by a short-lived child process, and the
 // service only ever opens an existing one (idle ~210 MiB; bench/memory.bench.ts).
 import { execFile } from 'node:child_process';
 import { access } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The addresses of games' referees: what players' mail names as the referee to tell (issue 10).
+// The addresses of games' referees: what players' mail names as the referee to tell.
 // Apart from src/referee (accounts, passwords) so that intake reads them without loading argon2.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';

@@ -1,4 +1,5 @@
-// What the referee console shows of a game (its read model; the public one is public-views.ts): every sheet of every player with
+// What the referee console shows of a game, everything a dispute may need (its read model; the public one
+// is public-views.ts): every sheet of every player with
 // all its versions and the mail behind each, mail set aside as unprocessable, outbox failures and
 // the addresses that keep failing, and the audit log. Read-only.
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 // Waiting for PostgreSQL at start-up: a database that is still booting, restarting or not yet
 // reachable (containers started together) is retried with backoff; a wrong password, a missing
-// database or a failing migration is not — waiting cannot fix those (issue 8).
+// database or a failing migration is not — waiting cannot fix those, and the operator should hear at once.
 import type { Logger } from 'pino';
 import { exponentialDelay } from '../timing.ts';
 

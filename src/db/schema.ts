@@ -274,7 +274,7 @@ export const edicts = pgTable(
   ],
 );
 
-/** Who held each seat (faction) of a game, when: a replaced player's time at the table (issue 10). */
+/** Who held each seat (faction) of a game, when: a replaced player's time at the table. */
 export const seatHistory = pgTable(
   'seat_history',
   {
@@ -294,7 +294,7 @@ export const seatHistory = pgTable(
 );
 
 /**
- * Every address a player may write from (issue 10), the primary one (players.email) included:
+ * Every address a player may write from, the primary one (players.email) included:
  * intake knows a sender by any of them. A removed or replaced player's rows are deleted.
  */
 export const playerAddresses = pgTable(
@@ -398,7 +398,7 @@ export const mailboxCursors = pgTable('mailbox_cursors', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** People who run games from the referee console (issue 10); the password only as an argon2id hash. */
+/** People who run games from the referee console; the password only as an argon2id hash. */
 export const referees = pgTable(
   'referees',
   {

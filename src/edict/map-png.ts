@@ -10,8 +10,8 @@ import { textAsPaths } from './text-outlines.ts';
 /**
  * Wide enough for the unit codes, coordinates and legend to read on a desktop mail client and on a
  * phone zoomed in, the planets' names (the smallest text, ~9 px) still legible; at 800 px they
- * were not. Each step down draws faster: ~1,000 maps at one deadline (bench:deadline: ~60 ms of
- * CPU a map at 1,000 px, ~50 at 900).
+ * were not. Each step down draws faster, and ~1,000 maps are drawn at one deadline (bench:map,
+ * bench:deadline).
  */
 export const MAP_PNG_WIDTH = 900;
 
@@ -49,13 +49,13 @@ function renderOptions(options: MapPngOptions): ResvgRenderOptions {
 
 /**
  * zlib level 3: ~10 % larger than the default level 6 (88 against 78 kB for a typical map) in
- * half its time (~6 against ~13 ms a map); a thousand maps at one deadline (bench:deadline).
+ * about half its time (bench:map); a thousand maps at one deadline (bench:deadline).
  */
 const DEFLATE_LEVEL = 3;
 
 /**
  * The PNG of a map's SVG, 8-bit indexed (png-indexed.ts: a third of the bytes of resvg's RGBA).
- * About 50 ms of CPU for a typical board at MAP_PNG_WIDTH: render it once per edict, not per recipient.
+ * Tens of milliseconds of CPU a map (bench:map): render it once per edict, not per recipient.
  */
 export function renderMapPng(svg: string, options: MapPngOptions = {}): Buffer {
   const opts = renderOptions(options);

@@ -1,4 +1,4 @@
-// Map PNGs drawn on worker threads, one per core (at most 4): drawing (~50 ms a map) and the
+// Map PNGs drawn on worker threads, one per core (at most 4): drawing (bench:map) and the
 // PNG encoding run on the calling thread (resvg encodes there even in its async API), so at a busy
 // deadline the event loop would be the bottleneck (bench:deadline). Workers start on first use; an
 // idle one never keeps the process alive.

@@ -26,7 +26,7 @@ const canonicalZone = (tz: string) => new Intl.DateTimeFormat('en', { timeZone: 
 /**
  * The canonical spelling of a valid IANA zone (`europe/rome` → `Europe/Rome`). An alias that names
  * another zone (`CET` → Europe/Brussels, `US/Eastern`) is refused, saying which: silently storing
- * another zone than the one written would surprise the referee (issue 7).
+ * another zone than the one written would surprise the referee.
  */
 const timeZone = z
   .string()
@@ -65,7 +65,7 @@ const minutes = (min: number, max = WEEK_MINUTES - 1) =>
 
 export const playerInput = z.object({
   email,
-  // English unless the game says otherwise: the README and the CLI are in English (issue 7).
+  // English unless the game says otherwise: the README and the CLI are in English.
   lang: lang.default('en'),
   name: typedName(100).optional(),
   /** Deadlines in this player's mail are shown in this zone; the game's when absent. */

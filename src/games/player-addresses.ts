@@ -1,4 +1,4 @@
-// A player may write from several addresses (issue 10): the referee adds and removes them, and
+// A player may write from several addresses: the referee adds and removes them, and
 // chooses the primary one, where every mail to the player goes (D-SEAT-3). Intake knows the
 // player by any of them. Each change is audited and told to the player at the primary address
 // (and at the old primary when it changes), so an address added in their name is noticed.

@@ -1,4 +1,4 @@
-// Preview (issue 10): what would happen if the open turn closed now, with the sheets as they stand
+// Preview: what would happen if the open turn closed now, with the sheets as they stand
 // — the pure engine on the turn's state, rendered as the edict would be. Nothing is stored, mailed
 // or published: this module only reads.
 import { adjudicate } from '../adjudicator/adjudicate.ts';

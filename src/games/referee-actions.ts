@@ -1,4 +1,4 @@
-// What a referee may do from the console or `sf referee …` (issue 10), each with a reason: the
+// What a referee may do from the console or `sf referee …`, each with a reason: the
 // change, its audit-log entry (who, when, what, why) and the mail that tells players all commit in
 // one transaction. Amending and rolling back turns are amend-turn.ts.
 import { recordAudit } from '../db/audit.ts';

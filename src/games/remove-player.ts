@@ -1,4 +1,4 @@
-// The referee removes a player (issue 10). The seat becomes vacant rather than disappearing: its
+// The referee removes a player. The seat becomes vacant rather than disappearing: its
 // faction stays on the board and is adjudicated as if no sheet came (R-TURN-5, D-SEAT-1) until
 // the referee gives the seat to someone (replace-player.ts). The player's code and addresses stop
 // naming anyone at once (D-SEAT-2); the seat's history keeps who played it when. One transaction,

@@ -1,4 +1,4 @@
-// The referee replaces a player (issue 10): a substitute takes the seat — the faction, its units
+// The referee replaces a player: a substitute takes the seat — the faction, its units
 // and its sheets — with a new secret, so a new private address, and their own welcome mail; the
 // old addresses can no longer send orders. The seat's history keeps who played it when. One
 // transaction, audited; the player who leaves is told. A seat left vacant by a removed player

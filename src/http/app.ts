@@ -1,5 +1,6 @@
 // The Fastify app, built apart from the launcher so tests use app.inject. One plugin per route
-// group; repositories are reached through the `db` decorator. Later: edict archive, referee console.
+// group (health, status, the referee console under /referee, the public pages with the edict
+// archive); repositories are reached through the `db` decorator.
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -22,7 +23,7 @@ declare module 'fastify' {
 
 export async function buildApp(opts: {
   /**
-   * The database; or, while the service is still opening it (issue 9: it listens first), a way to
+   * The database; or, while the service is still opening it (it listens first, so /health answers), a way to
    * ask whether it is open yet: until then every request is answered 503 and no route runs.
    */
   db: Db | (() => Db | null);

@@ -1,4 +1,4 @@
-// Request logging at the price of one line (issue 10, bench:http). Fastify makes a pino child
+// Request logging at the price of one line (bench:http measures it). Fastify makes a pino child
 // logger for every request (a measurable share of a cached page's cost even when nothing is
 // logged) and, at info, writes two lines per request. Here a request's logger is made only when
 // something logs through it, and the request is logged once, when it completes, with everything

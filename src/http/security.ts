@@ -1,4 +1,4 @@
-// What every answer of the web app carries, and what it refuses before any route runs (issue 8):
+// What every answer of the web app carries, and what it refuses before any route runs:
 // security headers on every response (there is no helmet here: one hook sets them), and a
 // NUL anywhere in the URL answered 400 — PostgreSQL text cannot hold one, and a route should never
 // get to find that out as an internal error.

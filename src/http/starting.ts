@@ -1,5 +1,5 @@
 // While the service still opens its database (PostgreSQL may take minutes to appear), it already
-// listens, so that an orchestrator sees /health answer 503 instead of nothing (issue 9). Every
+// listens, so that an orchestrator sees /health answer 503 instead of nothing. Every
 // other request gets a friendly 503 in the reader's language and never runs a route that would
 // need the database. Only /static/ passes: those files are read from disk.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

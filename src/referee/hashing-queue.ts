@@ -1,6 +1,6 @@
-// Password hashing (argon2, ~19 ms of a core each) runs through a small queue: a few at a time and
-// a bounded number waiting; beyond that a login is refused at once, before any hashing, so that a
-// flood of logins cannot take the CPU the public pages need.
+// Password hashing (argon2, costly by design; bench:http's login flood) runs through a small
+// queue: a few at a time and a bounded number waiting; beyond that a login is refused at once,
+// before any hashing, so that a flood of logins cannot take the CPU the public pages need.
 export interface HashingPlace {
   /** Runs the work when its turn comes; the place is given up when it ends. */
   run<T>(work: () => Promise<T>): Promise<T>;

@@ -1,4 +1,4 @@
-// Referee passwords: stored only as an argon2id hash (issue 10); one-time passwords are random.
+// Referee passwords: stored only as an argon2id hash, so a leak gives none away; one-time passwords are random.
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 

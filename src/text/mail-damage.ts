@@ -16,7 +16,7 @@ export const mailDamageTexts = defineTexts({
     notClosed: (where: string) => `${where} non è chiuso dal suo separatore: il messaggio potrebbe essere troncato`,
     endsInHeaders: 'il messaggio finisce dentro le intestazioni: manca il corpo',
     malformedHeaders: (n: number) => `${n} righe di intestazione non sono intestazioni`,
-    // What went wrong inside a library is no business of the sender's (issue 8): never quoted.
+    // What went wrong inside a library is no business of the sender's, and may reveal ours: never quoted.
     notParsed: 'il messaggio non si è potuto analizzare',
     notRead: 'il messaggio non si è potuto leggere',
 

@@ -1,4 +1,4 @@
-// The mail the referee's actions send to players (issue 10). `reason` is the referee's own text,
+// The mail the referee's actions send to players. `reason` is the referee's own text,
 // inserted as written.
 import { defineTexts, mail, type MailText } from './define.ts';
 

@@ -1,4 +1,4 @@
-// One owner for the embedded database (issue 7), end to end with the real `sf serve` and `sf`
+// One owner for the embedded database, end to end with the real `sf serve` and `sf`
 // commands as child processes on one temp DATA_DIR: with the service running, every command goes
 // through its control socket and the service sees the change at once; a second service refuses
 // to start; without a service, commands take turns on the lock (one waits, saying so) and no

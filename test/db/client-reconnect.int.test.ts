@@ -1,4 +1,4 @@
-// The service survives its PostgreSQL going away (issue 8): connections killed under it by
+// The service survives its PostgreSQL going away: connections killed under it by
 // pg_terminate_backend are logged and replaced, and a server that is not reachable at start is
 // waited for, with a log line per attempt. The real `sf serve` runs against the local server; a
 // TCP proxy the test controls plays the server that is down, then up.

@@ -25,7 +25,7 @@ describe('openDatabase on PGlite', () => {
       expect(database.kind).toBe('pglite');
       expect(await publicTables(database.db)).toEqual(TABLES);
       expect(await appliedMigrations(database.db)).toBe(await migrationFiles());
-      // Small shared buffers: PGlite keeps them resident for good (idle memory, issue 7).
+      // Small shared buffers: PGlite keeps them resident for good (idle memory, bench:memory).
       const { rows } = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: { shared_buffers: string }[] };
       expect(rows[0]?.shared_buffers).toBe('16MB');
     } finally {

@@ -1,4 +1,4 @@
-// A whole 4-player game through real mail (issue 9): players' sheets APPENDed to a real Dovecot
+// A whole 4-player game through real mail: players' sheets APPENDed to a real Dovecot
 // mailbox, the real service (IMAP source, intake, turn job, outbox) on PostgreSQL, everything it
 // sends captured by an SMTP server, and a clock the test moves from deadline to deadline.
 //

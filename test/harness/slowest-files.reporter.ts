@@ -1,5 +1,5 @@
 // Prints the slowest test files at the end of a run, so that a file growing slow is seen the day
-// it happens (issue 7: the whole `npm test` stays under 10 minutes on a 2-core machine).
+// it happens (the whole `npm test` is to stay under 10 minutes on a 2-core machine).
 // "Time" is the file's wall time in its worker: importing it plus its tests and hooks.
 import type { Reporter, TestModule } from 'vitest/node';
 

@@ -1,5 +1,5 @@
 // Settling a dispute end to end in a real browser (Debian's Chromium through playwright-core,
-// offline; issue 10): a referee logs in at /referee, previews the open turn, amends the closed one
+// offline): a referee logs in at /referee, previews the open turn, amends the closed one
 // — the other unit advances into the contested cell (R-ADV-2) — with a reason, and the public game
 // page, the archive (permanent links to both versions, what changed and why, R-EDICT-3) and the
 // Atom feed all show the new version at once, through the public pages' cache as served. Then a

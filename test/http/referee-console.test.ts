@@ -1,4 +1,4 @@
-// The referee console through app.inject (issue 10): one session check in front of every route,
+// The referee console through app.inject: one session check in front of every route,
 // CSRF on every form, escaping of everything players and referees wrote, the login throttle,
 // one-time passwords and changing a password.
 import pino from 'pino';

@@ -1,4 +1,4 @@
-// Settling a dispute from the referee console (issue 10): a contested advance amended with a
+// Settling a dispute from the referee console: a contested advance amended with a
 // reason (R-ADV-2, R-EDICT-3), a roll-back, a pause — through app.inject, the same session check
 // and CSRF token as every other action, with what the engine refuses shown as the referee's page.
 import pino from 'pino';

@@ -1,4 +1,4 @@
-// Request logging (bench:http, issue 10): one line per request with what an operator needs, the
+// Request logging (bench:http measures its cost): one line per request with what an operator needs, the
 // request's child logger made only when something logs through it, route logs still carry reqId.
 import Fastify from 'fastify';
 import pino from 'pino';

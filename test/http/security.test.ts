@@ -1,4 +1,4 @@
-// Issue 8, the web side: no URL makes an internal error, and every answer carries security headers.
+// Hostile requests, the web side: no URL makes an internal error, and every answer carries security headers.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';

@@ -1,4 +1,4 @@
-// The lint rule that keeps src/adjudicator pure (issue 7): imports from the database, mail, web,
+// The lint rule that keeps src/adjudicator pure: imports from the database, mail, web,
 // logging or Node's I/O, a clock or unseeded randomness are errors there, and only there.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';

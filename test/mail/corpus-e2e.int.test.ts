@@ -254,7 +254,7 @@ function ordersInReply(text: string): string[] {
   return lines!.filter((l) => !/^\s+(nessun ordine|no orders)/.test(l)).map((l) => l.trim().split(/\s+/)[0]!);
 }
 
-/** What a sheet row keeps of its reading: line numbers and codes, never the text again (issue 8). */
+/** What a sheet row keeps of its reading: line numbers and codes, never the text again (one long line copied per problem grew a sheet to tens of MB). */
 interface StoredParse {
   orders: { order: string; line: number; applies: boolean }[];
   hostility: string[];

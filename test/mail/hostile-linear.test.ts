@@ -1,4 +1,4 @@
-// Every reader linear in its input (issue 8): each shape below took seconds to minutes at 200 KB
+// Every reader linear in its input: each shape below took seconds to minutes at 200 KB
 // when a regular expression backtracked over it. The assertions are on what is read; the test
 // timeout is the hang guard (no wall-clock budget: the machine may be loaded).
 import fc from 'fast-check';

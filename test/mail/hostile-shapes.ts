@@ -1,4 +1,4 @@
-// Mail shapes that made reading super-linear (issue 8), each built at any size: used by
+// Mail shapes that made reading super-linear, each built at any size: used by
 // hostile-linear.test.ts (once, at a size that took seconds to minutes before the fix) and by
 // bench/hostile-mail.bench.ts (at 100 KB, 1 MB and 10 MB). `orders` is what must be read.
 

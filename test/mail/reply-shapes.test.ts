@@ -1,4 +1,4 @@
-// Real clients' replies read as their author meant (issue 8, "Every real client's reply"). Each
+// Real clients' replies read as their author meant, whichever client wrote them. Each
 // case is the shape of a reply a parser's fixture suite or a client shows; the source is named.
 import { describe, expect, it } from 'vitest';
 import { inspectMail } from '../../src/mail/read/inspect.ts';

@@ -1,4 +1,4 @@
-// Crash safety of the weekly turn (issue 9): the real service (`sf serve`, a child process) on
+// Crash safety of the weekly turn: the real service (`sf serve`, a child process) on
 // PostgreSQL finds 50 games due at once, closes their turns and sends every edict through a slow
 // SMTP relay, and is killed with SIGKILL at random moments (a seeded PRNG; at least 20 kills),
 // each time restarted. At the end every turn is closed exactly once, and every player has every

@@ -1,5 +1,5 @@
 // Two real service processes (`sf serve`) on one PostgreSQL, through several deadlines of many
-// games at once (issue 9): every turn is closed once, every edict mail queued once and sent once.
+// games at once: every turn is closed once, every edict mail queued once and sent once.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

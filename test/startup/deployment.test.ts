@@ -1,4 +1,4 @@
-// The deployment files say what the service needs (issue 7, issue 9 "Deployment"): no Docker
+// The deployment files say what the service needs: no Docker
 // engine runs here, so these read the files themselves. Every variable loadConfig reads
 // (CONFIG_VARIABLES, held to what it reads by config.test.ts) is passed through by compose and
 // documented with its default in the README.
@@ -58,7 +58,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('docker-compose.yml, stopping', () => {
-  it('waits longer than Docker\'s default 10 s before SIGKILL, so mail under way is finished (issue 9)', async () => {
+  it('waits longer than Docker\'s default 10 s before SIGKILL, so mail under way is finished', async () => {
     const compose = await text('docker-compose.yml');
     const app = compose.slice(compose.indexOf('\n  app:\n'));
     const grace = /^ {4}stop_grace_period: (\d+)s$/m.exec(app);
@@ -98,7 +98,7 @@ describe('Dockerfile', () => {
 
 describe('npm start', () => {
   // npm runs scripts through sh; without exec, SIGTERM to npm stops sh and leaves node running
-  // (issue 7). start.int.test.ts stops a real `npm start` by its pid.
+  // holding the port. npm-start.int.test.ts stops a real `npm start` by its pid.
   it('replaces the shell with node, so npm passes signals to the service', async () => {
     const pkg = JSON.parse(await text('package.json')) as { scripts: { start: string } };
     expect(pkg.scripts.start).toMatch(/^exec node .*bin\/sf\.js serve$/);

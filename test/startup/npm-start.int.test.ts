@@ -1,4 +1,4 @@
-// `npm start`, stopped by its pid, stops the service (issue 7: npm ran the script through sh,
+// `npm start`, stopped by its pid, stops the service (npm once ran the script through sh,
 // passed SIGTERM to sh alone, and `node bin/sf.js serve` stayed up holding the port).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The web app while the service still opens its database (issue 9): /health says 503 "database",
+// The web app while the service still opens its database: /health says 503 "database",
 // pages a friendly 503 in the reader's language, no route runs; once open, everything answers.
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';

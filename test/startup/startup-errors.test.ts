@@ -1,4 +1,4 @@
-// Start-up failures in the operator's words (issue 7): one line naming the cause and the variable
+// Start-up failures in the operator's words: one line naming the cause and the variable
 // to change. The real processes are spawned in startup.int.test.ts; here, the wording and the
 // retry policy, without a server.
 import { execFile } from 'node:child_process';

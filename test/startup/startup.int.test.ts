@@ -1,5 +1,5 @@
 // Every start-up failure of `sf serve` is one line naming the cause and the variable to change,
-// and the process exits non-zero without hanging (issue 7). Each case spawns the real service;
+// and the process exits non-zero without hanging. Each case spawns the real service;
 // "at once" is bounded by the test's timeout, never measured.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -58,7 +58,7 @@ async function relay(port: number, target: URL): Promise<{ close(): Promise<void
   };
 }
 
-describe('sf serve while PostgreSQL is not there yet (issue 9)', () => {
+describe('sf serve while PostgreSQL is not there yet', () => {
   let fresh: Awaited<ReturnType<typeof freshDatabase>>;
   beforeAll(async () => {
     fresh = await freshDatabase();

@@ -1,5 +1,5 @@
 // The public side of the web app, no login: pages, their files, feeds and the JSON API, each an
-// encapsulated plugin (issue 10).
+// encapsulated plugin, so that no hook of one reaches another.
 import type { FastifyInstance } from 'fastify';
 import { apiRoutes } from '../api/api.ts';
 import { publicFeeds, type FeedOptions } from './feeds.ts';

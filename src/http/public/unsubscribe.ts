@@ -1,4 +1,4 @@
-// An observer's unsubscribe link (issue 9): GET shows one button, POST ends the subscription —
+// An observer's unsubscribe link: GET shows one button, POST ends the subscription —
 // also as RFC 8058's one-click POST that mail clients send from the List-Unsubscribe-Post header.
 // A GET never unsubscribes: link checkers and mail scanners follow links. The page is the site's,
 // in the observer's language (the reader's when the link is unknown), and names the game.

@@ -1,4 +1,4 @@
-// The referee console under /referee (issue 10): one encapsulated plugin. The login routes stand
+// The referee console under /referee: one encapsulated plugin. The login routes stand
 // outside the session check; everything else is registered in a child scope behind ONE onRequest
 // hook that refuses without a live session (a redirect to the login page for a page, 401 for a
 // POST), and every POST there must carry the CSRF token of the form it came from (403 otherwise).

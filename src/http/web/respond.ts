@@ -5,12 +5,12 @@
 // Why a time-to-live and not "until the state changes": several service instances may share one
 // PostgreSQL, and the turn job, the referee console and `sf` write from any of them, so this process
 // cannot know when another one changed a game. A per-request version check would cost a query
-// per request (more than serving the cached bytes: a page from the cache costs ~60 µs of CPU, a
-// PGlite round trip more) and every table a page reads would have to bump it. So every instance
-// re-renders at most once per TTL (1 s by default; under load a render is < 1% of the CPU, the
-// rest is HTTP and bytes), a page is at most one TTL old, and Cache-Control says so (max-age, so
-// a proxy in front may share the same second). Nothing secret can leak through the cache: a page
-// only ever holds what public-views.ts returns, and a page from before a deadline holds less.
+// per request (more than serving the cached bytes: bench:http has the figures) and every table
+// a page reads would have to bump it. So every instance re-renders at most once per TTL (1 s by
+// default; under load a render is < 1% of the CPU, the rest is HTTP and bytes), a page is at most
+// one TTL old, and Cache-Control says so (max-age, so a proxy in front may share the same
+// second). Nothing secret can leak through the cache: a page only ever holds what
+// public-views.ts returns, and a page from before a deadline holds less.
 import { createHash } from 'node:crypto';
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';

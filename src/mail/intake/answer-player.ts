@@ -76,7 +76,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   if (mail.bodyFailure) return refuse({ outcome: 'too-costly' }, { bodyFailure: mail.bodyFailure });
   // Broken MIME is read as far as it goes (MAIL.md); only a mail with nothing readable is refused.
   // The reply names what is wrong with the mail in the player's language, never an internal error
-  // (issue 8); the stored outcome keeps the reasons for the referee.
+  // (it may reveal ours); the stored outcome keeps the reasons for the referee.
   if (mail.broken && mail.sheetSource === 'none') {
     return refuse({ outcome: 'broken', damage: damageOf(mail, lang) }, { broken: mail.broken });
   }

@@ -1,10 +1,10 @@
-// Reading a mail's body in a worker thread with a time and a memory budget (issue 8): whatever a
+// Reading a mail's body in a worker thread with a time and a memory budget: whatever a
 // body does to the readers, it cannot hold up the event loop that serves intake and HTTP, nor
 // exhaust the process. A mail over budget has its worker ended (and a new one started for the
 // mails after it) and is reported, never retried for ever.
 //
 // Mails travel to the worker a group at a time, one message each way for the group: a message per
-// mail each way cost more than reading a small mail (bench:ingest, issue 8). A group over budget
+// mail each way cost more than reading a small mail (bench:ingest). A group over budget
 // says nothing about which of its mails is to blame, so its mails are read again one by one,
 // each with the whole budget: only a mail over budget on its own is reported.
 import type { Worker } from 'node:worker_threads';

@@ -1,4 +1,4 @@
-// Bounces that come back to the orders mailbox (issue 9). What a report says about our mail, in
+// Bounces that come back to the orders mailbox. What a report says about our mail, in
 // the order of trust: a Message-ID of ours it quotes; the recipient it names in its machine-readable
 // part (RFC 3464 Final-Recipient / Original-Recipient, or the X-Failed-Recipients header of Exim and
 // Gmail); failing both, the addresses in its human-readable text (qmail, old Exim and Gmail send

@@ -1,6 +1,6 @@
 // Mail that is not a sheet, answered once (D-MAIL-24): an out-of-office reply with none of the
 // headers that mark automatic mail answers our answer, and we would answer it again, up to the
-// hourly limit, for ever (issue 8). So the answers to mail that is not a sheet (chatter, a mail we
+// hourly limit, for ever. So the answers to mail that is not a sheet (chatter, a mail we
 // cannot read, a refusal) carry a key made of the sender and a fingerprint of what they wrote:
 // the same sender writing the same thing again within the day is not answered again. Humans
 // rarely write the same words twice in a day; robots always do.
@@ -15,7 +15,7 @@ const NOT_LETTERS = /\P{L}+/gu;
 /**
  * What a text says, ignoring what robots vary: case, digits (dates, counters), spaces and
  * punctuation. Linear: one pass over at most a few thousand characters, by one regular expression
- * rather than one per character: every mail's key is taken (issue 8).
+ * rather than one per character: every mail's key is taken, hostile ones too.
  */
 export function fingerprint(text: string): string {
   const letters = text.slice(0, FINGERPRINT_LETTERS * 4).toLowerCase().replace(NOT_LETTERS, '');

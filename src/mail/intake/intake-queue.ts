@@ -3,7 +3,7 @@
 // batch at a time and in arrival order, while the source fetches and stores the next batch.
 // A batch is read (its bodies in the body reader's worker) as soon as the batch before it is
 // read, so that reading overlaps the transaction of the batch before instead of waiting for it
-// (issue 8: processing one batch at a time while everything else waited was the time). At most
+// (processing one batch at a time while everything else waited was most of intake's time). At most
 // two batches wait behind the one being processed (and the source then waits), so memory stays
 // bounded and a slow database slows the source down instead of piling mail up. The sweep of mail
 // left pending (a crash, a failure) runs in the same line, so one instance never processes two

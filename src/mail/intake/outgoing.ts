@@ -46,7 +46,7 @@ export interface Reply {
 
 /**
  * An acknowledgement of an authenticated sheet goes out even past the hourly limit: refusals to
- * mail forged in the player's name must not starve it (issue 8). It still counts, and this many
+ * mail forged in the player's name must not starve it. It still counts, and this many
  * times the limit stops it, a last guard against a loop through the player's own robot.
  */
 export const ACK_CEILING_FACTOR = 5;

@@ -1,4 +1,4 @@
-// How intake reads a batch of stored mail (issue 8): the headers first, for everyone — who wrote,
+// How intake reads a batch of stored mail: the headers first, for everyone — who wrote,
 // to which address, for which game, whether a robot did — and the body only of mail whose sender
 // is a registered player, since nothing a stranger writes in a body changes what we do with it
 // (we do not answer strangers, and a code is looked for in the addresses). So a stranger's body

@@ -3,7 +3,7 @@
 // - The sender learns nothing about other players: a code that belongs to someone else is
 //   answered exactly as an unknown one (same words, same subject, same language choice).
 // - The owner is warned at most once an hour, and the warning counts the attempts since the last
-//   one (issue 8: twenty forged mails were twenty warnings and used up the hourly replies).
+//   one (twenty forged mails would be twenty warnings and use up the hourly replies).
 // - Failed codes are counted per sender and per game; past a threshold the referee is alerted
 //   (secret-probes.ts, D-MAIL-23).
 import type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-// How much of what a player wrote a reply may carry back (issue 8): a sheet of one 50 KB line
+// How much of what a player wrote a reply may carry back: a sheet of one 50 KB line
 // has thousands of problems, and each reply must stay a mail a phone can show. Every helper here
 // is linear in what it keeps, never in what it was given.
 

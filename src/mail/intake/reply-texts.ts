@@ -104,7 +104,7 @@ export function refusalText(lang: Lang, reason: RefusalReason, game: string | nu
   const T = replyTexts[lang];
   switch (reason) {
     // A code that belongs to another address reads exactly as an unknown one: a prober must not
-    // learn that a guess was someone's code (issue 8).
+    // learn that a guess was someone's code.
     case 'sender-mismatch':
     case 'unknown-code':
       return T.unknownCode;
@@ -124,7 +124,7 @@ export function spoofWarningSubject(lang: Lang, game: string): string {
 
 /** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
 export function spoofWarningText(lang: Lang, sender: string, at: string, summary: { attempts: number; since: string } | null = null, referees: readonly string[] = []): string {
-  // Players are told how to reach the game's referees (issue 10), when the game has any.
+  // Players are told how to reach the game's referees when the game has any.
   const reach = referees.length ? ` (${referees.join(', ')})` : '';
   const T = replyTexts[lang];
   return summary ? T.warningSummary(summary.since, summary.attempts, at, sender, reach) : T.warningOnce(at, sender, reach);

@@ -1,4 +1,4 @@
-// Someone guessing codes (issue 8): every mail whose code is unknown, or belongs to another
+// Someone guessing codes: every mail whose code is unknown, or belongs to another
 // address, counts against its sender and, when the code names one, against that game. Past a
 // threshold in a day the referee is alerted (D-MAIL-23): a warning in the log, an `alert` in the
 // mail's stored outcome and one audit-log entry per sender or game and day, which the referee

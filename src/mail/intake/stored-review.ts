@@ -1,5 +1,5 @@
 // What a sheet row keeps of its reading (sheets.parsed). The text is stored once, in
-// sheets.text; the reading refers to it by line number and never copies it (issue 8: a problem
+// sheets.text; the reading refers to it by line number and never copies it (a problem
 // per order on a 15 KB line copied the line thousands of times, 61 MB for one sheet). Nothing
 // reads this back to adjudicate — the edict reads the text again — so it is for the referee.
 import type { SheetReview } from '../../adjudicator/review.ts';

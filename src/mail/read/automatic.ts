@@ -67,7 +67,7 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   if (origin !== null && lower(origin) === SF_ORIGIN) reasons.push(`${SF_ORIGIN_HEADER}: ${origin}`);
   const ours = new Set(ourAddresses.map(lower));
   // A player's private address is ours too: nobody writes From it but our own mail coming back or
-  // a forger, and answering would tell its owner "someone used your code" (issue 8).
+  // a forger, and answering would tell its owner "someone used your code".
   for (const a of addresses(header(head, 'from')))
     if (ours.has(lower(a.address)) || (ourPrivate && secretFromAddress(a.address, ourPrivate.domain, ourPrivate.localPart) !== null))
       reasons.push(`From: ${a.address} (ours)`);

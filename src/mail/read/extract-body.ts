@@ -24,7 +24,7 @@ const OPTIONS: SimpleParserOptions = {
 const BOM = /^\ufeff/;
 
 // mailparser's typings promise strings, but `Content-Type: ;` gives a contentType that is not one
-// (issue 8: it threw here, and a mail with a valid text part was answered "could not be parsed").
+// (it once threw here, and a mail with a valid text part was answered "could not be parsed").
 function isTextAttachment(a: { filename?: unknown; contentType?: unknown }): boolean {
   return (typeof a.filename === 'string' && /\.txt$/i.test(a.filename)) || (typeof a.contentType === 'string' && a.contentType.toLowerCase() === 'text/plain');
 }

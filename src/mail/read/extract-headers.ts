@@ -110,9 +110,10 @@ export interface Address {
 
 // Most address headers are one plain mailbox: `a@b`, `<a@b>`, `Name Words <a@b>` or
 // `"Name, Words" <a@b>`, of atext and dots (a comma too inside the quotes), with no whitespace but
-// the single spaces shown. addressparser (some 3 µs a header) reads those as the groups below
-// do; test/mail/address-fast-path.test.ts holds the two together. Linear: words are parted by
-// a space, which no word holds, so no quantifier can backtrack into another.
+// the single spaces shown. addressparser (costly per header; bench/ingest.bench.ts has the
+// figure) reads those as the groups below do; test/mail/address-fast-path.test.ts holds the two
+// together. Linear: words are parted by a space, which no word holds, so no quantifier can
+// backtrack into another.
 const WORD = "[-A-Za-z0-9!#$%&'*+/=?^_`{|}~.]+";
 const QUOTED_WORD = "[-A-Za-z0-9!#$%&'*+/=?^_`{|}~.,]+";
 const SPEC = `${WORD}@${WORD}`;

@@ -1,6 +1,6 @@
 // The plain way to read HTML, for what html-to-text cannot take: tags stripped in one pass, a
 // line break where a block starts or ends, the common entities decoded. It loses quote marks, so
-// it is kept for HTML no mail client writes (issue 8: nesting thousands deep, which costs
+// it is kept for HTML no mail client writes (nesting thousands deep, which costs
 // htmlparser2 time in proportion to the depth at every tag).
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);

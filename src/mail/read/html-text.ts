@@ -21,7 +21,7 @@ const block = (n = 1) => ({ format: 'block', options: { leadingLineBreaks: n, tr
 
 // Every <br> becomes this character before html-to-text sees the HTML, and a line break after:
 // a run of <br>s is then one text node instead of thousands of elements, each costing the
-// library a selector match and its own layout (issue 8: `a<br>` repeated cost seconds per MB).
+// library a selector match and its own layout (`a<br>` repeated cost seconds per MB).
 const BR_MARK = '\ue001';
 // `[^<>]*` stops at the next `<`, so an unclosed `<br` rescans nothing.
 const BR = /<br(?=[\s/>])[^<>]*>/gi;

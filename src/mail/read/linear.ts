@@ -1,4 +1,4 @@
-// Linear-time replacements for the string operations that backtrack on hostile mail (issue 8).
+// Linear-time replacements for the string operations that backtrack on hostile mail.
 // A trailing-blank regex such as `/[ \t]+$/` is tried at every position of a run of blanks that
 // does not end the line, so one 200 KB run costs 200 000² steps; these loops look at each
 // character once or twice, whatever the input.

@@ -8,7 +8,7 @@
 // line ("On … wrote:") is removed with the marked quote that follows it; when no marked quote
 // follows, the client quoted without marks and the rest is history.
 //
-// Why our own reader and not email-reply-parser or planer (issue 8): measured on the fixture
+// Why our own reader and not email-reply-parser or planer: measured on the fixture
 // corpus it reads every reply right, email-reply-parser misses Outlook's Italian "Messaggio
 // originale" history and planer (plain text only without a DOM) misses more; running
 // email-reply-parser first adds nothing. test/mail/reply-readers.test.ts keeps the comparison.

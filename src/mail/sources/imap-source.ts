@@ -140,9 +140,9 @@ async function runSession(ctx: Ctx, onConnected: () => void): Promise<void> {
  *
  * While the handler stores a batch, the next one is already being fetched (imapflow queues the
  * commands on the one connection), and the batch before is moved out and the cursor advanced
- * (in order, behind): fetching, storing and the slow MOVE overlap instead of taking turns
- * (issue 8). A crash mid-way re-delivers the batches not moved yet, which the contract allows
- * (downstream dedupes).
+ * (in order, behind): fetching, storing and the slow MOVE overlap instead of taking turns.
+ * A crash mid-way re-delivers the batches not moved yet, which the contract allows (downstream
+ * dedupes).
  */
 async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Promise<boolean> {
   const { log, mailbox } = ctx;

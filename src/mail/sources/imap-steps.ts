@@ -102,7 +102,7 @@ export const SMALL_MAIL_BYTES = 32 * 1024;
 /**
  * Messages above `lastUid`, ascending by UID, with their sizes (SMALL_MAIL_BYTES for a small one).
  * Two SEARCHes, each answered by one line of numbers, then the sizes of the large ones: a FETCH
- * of every message's size cost imapflow as much as fetching half the messages (issue 8).
+ * of every message's size cost imapflow as much as fetching half the messages.
  */
 export async function listNewMessages(client: ImapFlow, lastUid: number): Promise<WaitingMessage[]> {
   // No shortcut on `mailbox.exists === 0`: when polling, this command is what makes the server

@@ -4,7 +4,7 @@
 // a crash between onMessage and the rename delivers that file again.
 // An entry that can never be read — a directory, a FIFO or a link, a file too large to hold, a name
 // that is not UTF-8 — is moved to quarantine/ beside new/ and cur/ with a log line, so that it
-// does not hold up the mail behind it (issue 8: one directory in new/ stopped intake for ever; D-MAIL-25).
+// does not hold up the mail behind it (one directory in new/ once stopped intake for ever; D-MAIL-25).
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';

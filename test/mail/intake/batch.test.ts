@@ -122,7 +122,7 @@ describe('one batch holding several mails that depend on each other', () => {
   });
 
   it('the ceiling on acknowledgements is reached within one batch: every sheet is kept, only the first replies are sent', async () => {
-    // Acks go past the hourly limit (issue 8) up to ACK_CEILING_FACTOR times it: 2 × 5 here.
+    // Acks go past the hourly limit (forged mail must not starve them) up to ACK_CEILING_FACTOR times it: 2 × 5 here.
     world = await makeWorld({ rateLimit: 2 });
     const t0 = world.clock.now;
     const ceiling = 2 * ACK_CEILING_FACTOR;

@@ -1,4 +1,4 @@
-// Issue 8: a body is read in a worker with a time and memory budget; a mail over it is set aside
+// A body is read in a worker with a time and memory budget; a mail over it is set aside
 // and answered once, and never holds up the mail behind it. A stranger's body is never read.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findInbound } from '../../../src/db/inbound.ts';

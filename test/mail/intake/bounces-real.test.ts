@@ -1,5 +1,5 @@
 // Bounces in the shapes real mail systems send (test/mail/fixtures/bounces, sources in its README),
-// none quoting our Message-ID (issue 9): the address is found by the report's recipient fields or,
+// none quoting our Message-ID: the address is found by the report's recipient fields or,
 // failing them, its human text — but only an address we mailed recently, only a permanent failure,
 // and never mail still to be sent: a forged report must not cut a player off.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Bounces that come back to the orders mailbox (issue 9): a delivery report naming our mail marks
+// Bounces that come back to the orders mailbox: a delivery report naming our mail marks
 // it failed against its address, with the report's status, for the referee; never answered.
 import { describe, expect, it } from 'vitest';
 import { enqueue, listOutbox, markSent, newMessageId } from '../../../src/db/outbox.ts';

@@ -1,4 +1,4 @@
-// Issue 8, the intake side: mail forged in a player's name, and codes guessed.
+// Hostile mail, the intake side: mail forged in a player's name, and codes guessed.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../../../src/db/audit.ts';
 import { findInbound } from '../../../src/db/inbound.ts';
@@ -47,7 +47,7 @@ describe('refusals to forged mail never starve a player\'s acknowledgements', ()
 });
 
 describe('the referee is named', () => {
-  it('a warning about a misused code tells the player how to reach the game\'s referees (issue 10)', async () => {
+  it('a warning about a misused code tells the player how to reach the game\'s referees', async () => {
     const db = world.database.db;
     const gameId = (await listOutbox(db)).find((m) => m.kind === 'welcome')!.gameId!;
     await assignReferee(db, gameId, (await addReferee(db, 'Ref@Example.org', 'test')).referee.email, 'test');

@@ -1,4 +1,4 @@
-// Issue 8, the intake side: sheets that grow without bound in storage or in the reply.
+// Hostile mail, the intake side: sheets that grow without bound in storage or in the reply.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';

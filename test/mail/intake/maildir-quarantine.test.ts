@@ -1,4 +1,4 @@
-// Issue 8: one bad entry in new/ must not stop the Maildir source for ever. Such entries are
+// One bad entry in new/ must not stop the Maildir source for ever. Such entries are
 // moved to quarantine/ with a log line, and the mail behind them is delivered.
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Reading a batch (issue 8): who wrote is read first, and only a player's mail is read whole — once,
+// Reading a batch: who wrote is read first, and only a player's mail is read whole — once,
 // by the reader — while everyone else's has its headers read alone. What each mail is read as
 // must not depend on that order: these are the mails where it could.
 import { beforeEach, describe, expect, it } from 'vitest';

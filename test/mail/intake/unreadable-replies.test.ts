@@ -1,4 +1,4 @@
-// Issue 8: a reply to mail we cannot read says, in the player's language, what to do about it —
+// A reply to mail we cannot read says, in the player's language, what to do about it —
 // never an internal error; the reasons are kept in the stored outcome for the referee.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findInbound } from '../../../src/db/inbound.ts';

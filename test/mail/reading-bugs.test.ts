@@ -1,4 +1,5 @@
-// The smaller reading bugs of issue 8, each reproduced.
+// Smaller reading bugs, each reproduced: odd headers, automatic mail, control characters, our
+// own private address as From.
 import { describe, expect, it } from 'vitest';
 import { automaticReasons } from '../../src/mail/read/automatic.ts';
 import { readHead } from '../../src/mail/read/extract-headers.ts';
