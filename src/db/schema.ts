@@ -60,6 +60,8 @@ export const games = pgTable(
     currentTurn: integer('current_turn').notNull(),
     /** While paused: since when (the deadlines move on by the pause's length when it resumes). */
     pausedAt: timestamp('paused_at', { withTimezone: true }),
+    /** Press settings (src/games/press/settings.ts; read through pressSettingsOf, so `{}` is the defaults). */
+    pressSettings: jsonb('press_settings').notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [
@@ -464,4 +466,233 @@ export const loginThrottle = pgTable(
   },
   // Pruning finds the forgotten rows by age.
   (t) => [index('login_throttle_last_at').on(t.lastAt)],
+);
+
+
+// Press and disputes (docs/press.md §6). An anonymous writer is stored (referees see them, the
+// hourly cap counts them); only repositories that say so return it.
+
+/**
+ * A conversation: signed ones per set of participants (so a Reply reaches the same people), the
+ * game's one "everyone" thread, each player's thread with the referees; every anonymous message
+ * starts one of its own (D-PRESS-7).
+ */
+export const pressThreads = pgTable(
+  'press_threads',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    kind: text('kind', { enum: ['factions', 'all', 'referee'] }).notNull(),
+    /** Sorted faction ids of the visible participants; empty for `all` (whoever is seated then); the player's faction for `referee`. */
+    participants: text('participants').array().notNull(),
+    anonymous: boolean('anonymous').notNull().default(false),
+    /** The writer whose name an anonymous thread hides: replies in it reach them. */
+    hiddenWriterPlayerId: bigint('hidden_writer_player_id', { mode: 'number' }).references(() => players.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A signed conversation is found again, whoever writes in it first; anonymous ones never are.
+    uniqueIndex('press_threads_signed').on(t.gameId, t.kind, t.participants).where(sql`not ${t.anonymous}`),
+    check('press_threads_kind', sql`${t.kind} in ('factions', 'all', 'referee')`),
+    check('press_threads_hidden', sql`${t.anonymous} = (${t.hiddenWriterPlayerId} is not null)`),
+    check('press_threads_referee_signed', sql`not (${t.anonymous} and ${t.kind} = 'referee')`),
+  ],
+);
+
+/** One message (a block of a mail, a reply by token, or a referee's), relayed or refused, stored before any relay. */
+export const pressMessages = pgTable(
+  'press_messages',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    /** Null when refused before any conversation was named. */
+    threadId: bigint('thread_id', { mode: 'number' }).references(() => pressThreads.id),
+    /** The turn open when it was written. */
+    turn: integer('turn').notNull(),
+    /** Null when a referee writes. */
+    writerPlayerId: bigint('writer_player_id', { mode: 'number' }).references(() => players.id),
+    writerRefereeId: bigint('writer_referee_id', { mode: 'number' }).references(() => referees.id),
+    writerFaction: text('writer_faction'),
+    sign: text('sign', { enum: ['signed', 'anonymous'] }).notNull(),
+    audienceKind: text('audience_kind', { enum: ['factions', 'all', 'referee'] }).notNull(),
+    /** The factions it went to (for `all`, those seated then); as named, when refused. */
+    audienceFactions: text('audience_factions').array().notNull().default(sql`'{}'::text[]`),
+    text: text('text').notNull(),
+    chars: integer('chars').notNull(),
+    /** The mail it came in and its block there (0-based): unique together, so a mail is applied once. */
+    inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
+    block: integer('block').notNull().default(0),
+    inReplyToMessageId: bigint('in_reply_to_message_id', { mode: 'number' }),
+    status: text('status', { enum: ['relayed', 'refused'] }).notNull(),
+    /** The PressRefusal (src/games/press/decide-press.ts), when refused. */
+    refusal: jsonb('refusal'),
+    /** When our server received the mail (R-TURN-4): what the hourly cap counts, never the insert time. */
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /**
+     * When players may see it: the receipt for a signed message, its relays' random delay for an
+     * anonymous one (D-PRESS-10), so that a page never shows it sooner, nor at its writer's time.
+     */
+    visibleAt: timestamp('visible_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('press_messages_inbound_block').on(t.inboundId, t.block),
+    foreignKey({ name: 'press_messages_reply_fk', columns: [t.inReplyToMessageId], foreignColumns: [t.id] }),
+    index('press_messages_game').on(t.gameId, t.createdAt),
+    index('press_messages_thread').on(t.threadId),
+    // The hourly cap (D-PRESS-12) counts a writer's accepted messages only.
+    index('press_messages_writer_recent').on(t.writerPlayerId, t.receivedAt).where(sql`${t.status} = 'relayed'`),
+    check('press_messages_sign', sql`${t.sign} in ('signed', 'anonymous')`),
+    check('press_messages_audience', sql`${t.audienceKind} in ('factions', 'all', 'referee')`),
+    check('press_messages_status', sql`${t.status} in ('relayed', 'refused')`),
+    check('press_messages_writer', sql`(${t.writerPlayerId} is null) <> (${t.writerRefereeId} is null)`),
+    check('press_messages_faction', sql`${t.writerPlayerId} is null or ${t.writerFaction} is not null`),
+    check('press_messages_refusal', sql`(${t.status} = 'refused') = (${t.refusal} is not null)`),
+    check('press_messages_relayed_thread', sql`${t.status} = 'refused' or ${t.threadId} is not null`),
+    check('press_messages_block', sql`${t.block} >= 0 and ${t.chars} >= 0`),
+  ],
+);
+
+/** Who a message went to, and how: mailed at once, kept for the daily digest, or muted (stored, not mailed). */
+export const pressRecipients = pgTable(
+  'press_recipients',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => pressMessages.id),
+    recipientKind: text('recipient_kind', { enum: ['player', 'referee', 'observer'] }).notNull(),
+    /** players.id, referees.id or observers.id, as the kind says. */
+    recipientId: bigint('recipient_id', { mode: 'number' }).notNull(),
+    /** The address it was sent to, at the time. */
+    address: text('address').notNull(),
+    delivery: text('delivery', { enum: ['immediate', 'digest', 'muted'] }).notNull(),
+    /** The relay, or the digest that carried it. */
+    outboxId: bigint('outbox_id', { mode: 'number' }).references(() => outbox.id),
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'press_recipients_pk', columns: [t.messageId, t.recipientKind, t.recipientId] }),
+    // The turn job's digest reads only what waits for it.
+    index('press_recipients_digest').on(t.recipientKind, t.recipientId).where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
+    index('press_recipients_outbox').on(t.outboxId),
+    check('press_recipients_kind', sql`${t.recipientKind} in ('player', 'referee', 'observer')`),
+    check('press_recipients_delivery', sql`${t.delivery} in ('immediate', 'digest', 'muted')`),
+  ],
+);
+
+/**
+ * Reply-To tokens (`orders+p-…@`), one per conversation and recipient. Lower case only (mail
+ * servers fold case; src/games/press/press-token.ts makes and reads them so), hence a plain key.
+ */
+export const pressTokens = pgTable(
+  'press_tokens',
+  {
+    token: text('token').primaryKey(),
+    threadId: bigint('thread_id', { mode: 'number' })
+      .notNull()
+      .references(() => pressThreads.id),
+    ownerKind: text('owner_kind', { enum: ['player', 'referee'] }).notNull(),
+    /** players.id or referees.id. */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    /** This recipient's thread root (`t.<uuid>@domain`, never sent): In-Reply-To/References of every relay to them in the thread. */
+    rootMessageId: text('root_message_id').notNull(),
+    createdAt: createdAt(),
+    /** The seat changed hands (D-SEAT-1/2) or the referee left the game: the token names nobody. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    // One live token per (thread, owner); a referee assigned again gets a fresh one.
+    uniqueIndex('press_tokens_owner').on(t.threadId, t.ownerKind, t.ownerId).where(sql`${t.revokedAt} is null`),
+    index('press_tokens_owner_all').on(t.ownerKind, t.ownerId),
+    check('press_tokens_lower', sql`${t.token} = lower(${t.token})`),
+    check('press_tokens_owner_kind', sql`${t.ownerKind} in ('player', 'referee')`),
+  ],
+);
+
+/** A player's REPORT of a message they received: the stored original goes to the referees. */
+export const pressReports = pgTable(
+  'press_reports',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => pressMessages.id),
+    playerId: bigint('player_id', { mode: 'number' })
+      .notNull()
+      .references(() => players.id),
+    reason: text('reason').notNull(),
+    inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'press_reports_pk', columns: [t.messageId, t.playerId] })],
+);
+
+/** MUTE: `muted` is a faction id, or `*anonymous*` for every anonymous message (D-PRESS-11). */
+export const mutes = pgTable(
+  'mutes',
+  {
+    playerId: bigint('player_id', { mode: 'number' })
+      .notNull()
+      .references(() => players.id),
+    muted: text('muted').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'mutes_pk', columns: [t.playerId, t.muted] })],
+);
+
+/** DIGEST / IMMEDIATE; no row: immediate. */
+export const pressPreferences = pgTable(
+  'press_preferences',
+  {
+    playerId: bigint('player_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => players.id),
+    delivery: text('delivery', { enum: ['immediate', 'digest'] }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('press_preferences_delivery', sql`${t.delivery} in ('immediate', 'digest')`)],
+);
+
+/** DISPUTE / CONTESTA of an edict version (R-TURN-2 step 5), until amended, rejected or lapsed (D-PRESS-14/15). */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: id(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    turn: integer('turn').notNull(),
+    /** The version disputed. */
+    edictVersion: integer('edict_version').notNull(),
+    playerId: bigint('player_id', { mode: 'number' })
+      .notNull()
+      .references(() => players.id),
+    faction: text('faction').notNull(),
+    /** The mail and its block (a mail may hold several disputes): unique together, so a mail is applied once. */
+    inboundId: bigint('inbound_id', { mode: 'number' }).references(() => inboundMessages.id),
+    block: integer('block').notNull().default(0),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['open', 'rejected', 'amended', 'lapsed'] })
+      .notNull()
+      .default('open'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** Who settled it, as edicts.created_by (`system` when it lapsed). */
+    settledBy: text('settled_by'),
+    settlementReason: text('settlement_reason'),
+    amendedVersion: integer('amended_version'),
+  },
+  (t) => [
+    unique('disputes_inbound_block').on(t.inboundId, t.block),
+    foreignKey({ name: 'disputes_edict_fk', columns: [t.gameId, t.turn, t.edictVersion], foreignColumns: [edicts.gameId, edicts.turn, edicts.version] }),
+    foreignKey({ name: 'disputes_amended_fk', columns: [t.gameId, t.turn, t.amendedVersion], foreignColumns: [edicts.gameId, edicts.turn, edicts.version] }),
+    index('disputes_game_turn').on(t.gameId, t.turn, t.status),
+    check('disputes_status', sql`${t.status} in ('open', 'rejected', 'amended', 'lapsed')`),
+    check('disputes_settled', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),
+    check('disputes_rejected_reason', sql`${t.status} <> 'rejected' or ${t.settlementReason} is not null`),
+    check('disputes_amended_version', sql`(${t.status} = 'amended') = (${t.amendedVersion} is not null)`),
+  ],
 );

@@ -1,0 +1,441 @@
+// Press between players (docs/press.md §4, §6): conversations, messages stored before any relay,
+// who each went to and how, Reply-To tokens, mutes, the digest, reports. Every function takes a
+// Db, so intake's batch transaction stores a mail's messages, relays and acknowledgement at once.
+// The writer of an anonymous message is stored (the referees see them, the hourly cap counts them)
+// and leaves the database only through the functions that say so.
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { MuteTarget } from '../games/press/press-commands.ts';
+import { newPressToken } from '../games/press/press-token.ts';
+import { pgArray } from './arrays.ts';
+import type { Db } from './client.ts';
+import { outbox, players, pressMessages, pressPreferences, pressRecipients, pressReports, pressThreads, pressTokens, mutes } from './schema.ts';
+
+export type PressThread = typeof pressThreads.$inferSelect;
+export type PressMessage = typeof pressMessages.$inferSelect;
+export type NewPressMessage = typeof pressMessages.$inferInsert;
+export type PressToken = typeof pressTokens.$inferSelect;
+export type PressRecipientRow = typeof pressRecipients.$inferSelect;
+
+/** Who receives a relay or owns a token: a player, a referee (or, for relays, an observer), by id. */
+export interface Recipient {
+  kind: 'player' | 'referee' | 'observer';
+  id: number;
+}
+
+// ——— conversations ———
+
+/**
+ * The signed conversation of these participants (sorted here: the order they were named in does
+ * not make another one), made on first use. With `hiddenWriterPlayerId`, a new anonymous
+ * conversation, every time (D-PRESS-7: two anonymous messages are never linked).
+ */
+export async function findOrCreateThread(
+  db: Db,
+  t: { gameId: string; kind: PressThread['kind']; participants: readonly string[]; hiddenWriterPlayerId?: number | null },
+): Promise<PressThread> {
+  // Broadcasts are one conversation per game, whoever is seated.
+  const participants = t.kind === 'all' ? [] : [...new Set(t.participants)].sort();
+  const values = { gameId: t.gameId, kind: t.kind, participants, anonymous: t.hiddenWriterPlayerId != null, hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null };
+  if (values.anonymous) return (await db.insert(pressThreads).values(values).returning())[0]!;
+  const [made] = await db
+    .insert(pressThreads)
+    .values(values)
+    .onConflictDoNothing({ target: [pressThreads.gameId, pressThreads.kind, pressThreads.participants], where: sql`not ${pressThreads.anonymous}` })
+    .returning();
+  if (made) return made;
+  const [found] = await db
+    .select()
+    .from(pressThreads)
+    .where(and(eq(pressThreads.gameId, t.gameId), eq(pressThreads.kind, t.kind), sql`${pressThreads.participants} = ${pgArray(participants)}::text[]`, eq(pressThreads.anonymous, false)));
+  if (!found) throw new Error(`press thread ${t.gameId}/${t.kind}/${participants.join(',')} conflicted but cannot be found`);
+  return found;
+}
+
+// ——— messages ———
+
+/** Stores a message; the same (mail, block) again returns the stored one (`duplicate`): a mail is applied once. */
+export async function insertPressMessage(db: Db, m: NewPressMessage): Promise<{ message: PressMessage; duplicate: boolean }> {
+  const [row] = await db.insert(pressMessages).values(m).onConflictDoNothing({ target: [pressMessages.inboundId, pressMessages.block] }).returning();
+  if (row) return { message: row, duplicate: false };
+  if (m.inboundId == null) throw new Error('a press message without a mail cannot conflict');
+  const [seen] = await db
+    .select()
+    .from(pressMessages)
+    .where(and(eq(pressMessages.inboundId, m.inboundId), eq(pressMessages.block, m.block ?? 0)));
+  if (!seen) throw new Error(`press message ${m.inboundId}/${m.block} conflicted but cannot be found`);
+  return { message: seen, duplicate: true };
+}
+
+/** The outbox dedupe key of a message's relay to one recipient: a retried batch never doubles it. */
+export function relayDedupeKey(messageId: number, r: Recipient): string {
+  return `press:${messageId}:${r.kind}:${r.id}`;
+}
+
+export interface NewRecipient extends Recipient {
+  messageId: number;
+  address: string;
+  delivery: PressRecipientRow['delivery'];
+  outboxId?: number | null;
+}
+
+/** Who a message went to; a row already there is kept (a retried batch). */
+export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(pressRecipients)
+    .values(rows.map((r) => ({ messageId: r.messageId, recipientKind: r.kind, recipientId: r.id, address: r.address, delivery: r.delivery, outboxId: r.outboxId ?? null })))
+    .onConflictDoNothing();
+}
+
+/**
+ * Links these messages' recipients to their relays, found by `relayDedupeKey` (for relays queued
+ * in bulk, which gives no ids back): one statement for a batch.
+ */
+export async function linkRelays(db: Db, messageIds: readonly number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await db.execute(sql`
+    update ${pressRecipients} r set outbox_id = o.id
+    from ${outbox} o
+    where r.message_id = any(${pgArray([...messageIds])}::bigint[]) and r.outbox_id is null
+      and o.dedupe_key = 'press:' || r.message_id || ':' || r.recipient_kind || ':' || r.recipient_id`);
+}
+
+/**
+ * When the writer's accepted messages were received since `since` (an hour ago), apart for those
+ * to the referees, which have a cap of their own (D-PRESS-4, D-PRESS-12): `decidePress`'s facts.
+ */
+export async function messageTimesSince(db: Db, playerId: number, since: Date): Promise<{ players: Date[]; referees: Date[] }> {
+  const rows = await db
+    .select({ at: pressMessages.receivedAt, kind: pressMessages.audienceKind })
+    .from(pressMessages)
+    .where(and(eq(pressMessages.writerPlayerId, playerId), eq(pressMessages.status, 'relayed'), gte(pressMessages.receivedAt, since)))
+    .orderBy(asc(pressMessages.receivedAt));
+  return { players: rows.filter((r) => r.kind !== 'referee').map((r) => r.at), referees: rows.filter((r) => r.kind === 'referee').map((r) => r.at) };
+}
+
+/**
+ * The message a reply (or REPORT) answers: the one whose relay to this recipient has a Message-ID
+ * among the reply's In-Reply-To/References (bare, as the outbox keeps them); failing that, the
+ * latest relayed in the conversation to them. Null when nothing in it reached them.
+ */
+export async function messageForReply(db: Db, q: { threadId: number; recipient: Recipient; references: readonly string[] }): Promise<PressMessage | null> {
+  const base = and(
+    eq(pressMessages.threadId, q.threadId),
+    eq(pressMessages.status, 'relayed'),
+    eq(pressRecipients.recipientKind, q.recipient.kind),
+    eq(pressRecipients.recipientId, q.recipient.id),
+  );
+  if (q.references.length) {
+    const [named] = await db
+      .select({ m: pressMessages })
+      .from(pressMessages)
+      .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
+      .innerJoin(outbox, eq(outbox.id, pressRecipients.outboxId))
+      .where(and(base, sql`${outbox.messageId} = any(${pgArray([...q.references])}::text[])`))
+      .orderBy(desc(pressMessages.id))
+      .limit(1);
+    if (named) return named.m;
+  }
+  const [latest] = await db
+    .select({ m: pressMessages })
+    .from(pressMessages)
+    .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
+    .where(base)
+    .orderBy(desc(pressMessages.id))
+    .limit(1);
+  return latest?.m ?? null;
+}
+
+// ——— Reply-To tokens ———
+
+/**
+ * The owner's live token in a conversation, made with their first relay there (and its random
+ * thread root, `t.<uuid>@domain`, D-PRESS-7) and reused after.
+ */
+export async function issueToken(db: Db, q: { threadId: number; owner: Recipient & { kind: 'player' | 'referee' }; domain: string }): Promise<PressToken> {
+  const live = () =>
+    db
+      .select()
+      .from(pressTokens)
+      .where(and(eq(pressTokens.threadId, q.threadId), eq(pressTokens.ownerKind, q.owner.kind), eq(pressTokens.ownerId, q.owner.id), isNull(pressTokens.revokedAt)));
+  const [found] = await live();
+  if (found) return found;
+  const [made] = await db
+    .insert(pressTokens)
+    .values({ token: newPressToken(), threadId: q.threadId, ownerKind: q.owner.kind, ownerId: q.owner.id, rootMessageId: `t.${randomUUID()}@${q.domain}` })
+    .onConflictDoNothing({ target: [pressTokens.threadId, pressTokens.ownerKind, pressTokens.ownerId], where: sql`${pressTokens.revokedAt} is null` })
+    .returning();
+  if (made) return made;
+  const [raced] = await live();
+  if (!raced) throw new Error(`press token of thread ${q.threadId} conflicted but cannot be found`);
+  return raced;
+}
+
+export type FoundToken = PressToken & { thread: PressThread };
+
+/** A live token and its conversation, in whatever case the address came back; null when unknown or revoked. */
+export async function findToken(db: Db, token: string): Promise<FoundToken | null> {
+  const [row] = await db
+    .select({ token: pressTokens, thread: pressThreads })
+    .from(pressTokens)
+    .innerJoin(pressThreads, eq(pressThreads.id, pressTokens.threadId))
+    .where(and(eq(pressTokens.token, token.trim().toLowerCase()), isNull(pressTokens.revokedAt)));
+  return row ? { ...row.token, thread: row.thread } : null;
+}
+
+/** The seat changed hands (D-SEAT-1/2, D-PRESS-9): the player's tokens name nobody from now on. */
+export async function revokeTokensOfPlayer(db: Db, playerId: number, at: Date = new Date()): Promise<number> {
+  const rows = await db
+    .update(pressTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(pressTokens.ownerKind, 'player'), eq(pressTokens.ownerId, playerId), isNull(pressTokens.revokedAt)))
+    .returning({ token: pressTokens.token });
+  return rows.length;
+}
+
+/** The referee left the game: their tokens in its conversations name nobody from now on. */
+export async function revokeTokensOfReferee(db: Db, gameId: string, refereeId: number, at: Date = new Date()): Promise<number> {
+  const rows = await db
+    .update(pressTokens)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(pressTokens.ownerKind, 'referee'),
+        eq(pressTokens.ownerId, refereeId),
+        isNull(pressTokens.revokedAt),
+        inArray(pressTokens.threadId, db.select({ id: pressThreads.id }).from(pressThreads).where(eq(pressThreads.gameId, gameId))),
+      ),
+    )
+    .returning({ token: pressTokens.token });
+  return rows.length;
+}
+
+// ——— mutes and delivery ———
+
+const ANONYMOUS = '*anonymous*';
+const muteKey = (t: MuteTarget): string => (t.kind === 'anonymous' ? ANONYMOUS : t.faction);
+const muteTarget = (key: string): MuteTarget => (key === ANONYMOUS ? { kind: 'anonymous' } : { kind: 'faction', faction: key });
+
+/** MUTE (D-PRESS-11); muting twice is muting. */
+export async function mute(db: Db, playerId: number, target: MuteTarget): Promise<void> {
+  await db.insert(mutes).values({ playerId, muted: muteKey(target) }).onConflictDoNothing();
+}
+
+/** UNMUTE; true when something was muted. */
+export async function unmute(db: Db, playerId: number, target: MuteTarget): Promise<boolean> {
+  const rows = await db
+    .delete(mutes)
+    .where(and(eq(mutes.playerId, playerId), eq(mutes.muted, muteKey(target))))
+    .returning({ muted: mutes.muted });
+  return rows.length > 0;
+}
+
+/** What each of these players muted (a player who muted nothing is absent): the command's answer, and the relays' deliveries. */
+export async function mutedBy(db: Db, playerIds: readonly number[]): Promise<Map<number, MuteTarget[]>> {
+  const out = new Map<number, MuteTarget[]>();
+  if (playerIds.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(mutes)
+    .where(inArray(mutes.playerId, [...playerIds]))
+    .orderBy(asc(mutes.playerId), asc(mutes.muted));
+  for (const r of rows) out.set(r.playerId, [...(out.get(r.playerId) ?? []), muteTarget(r.muted)]);
+  return out;
+}
+
+/** DIGEST / IMMEDIATE. */
+export async function setDelivery(db: Db, playerId: number, delivery: 'immediate' | 'digest', at: Date = new Date()): Promise<void> {
+  await db.insert(pressPreferences).values({ playerId, delivery, updatedAt: at }).onConflictDoUpdate({ target: pressPreferences.playerId, set: { delivery, updatedAt: at } });
+}
+
+/** Each player's choice; `immediate` for those who never chose. */
+export async function deliveryOf(db: Db, playerIds: readonly number[]): Promise<Map<number, 'immediate' | 'digest'>> {
+  const out = new Map<number, 'immediate' | 'digest'>(playerIds.map((id) => [id, 'immediate']));
+  if (playerIds.length === 0) return out;
+  const rows = await db.select().from(pressPreferences).where(inArray(pressPreferences.playerId, [...playerIds]));
+  for (const r of rows) out.set(r.playerId, r.delivery);
+  return out;
+}
+
+// ——— the digest ———
+
+export interface DigestItem {
+  messageId: number;
+  threadId: number;
+  recipientId: number;
+  address: string;
+  turn: number;
+  /** Null for an anonymous message, and for a referee's (`byReferee`). */
+  writerFaction: string | null;
+  byReferee: boolean;
+  sign: 'signed' | 'anonymous';
+  audienceKind: PressMessage['audienceKind'];
+  audienceFactions: string[];
+  text: string;
+  visibleAt: Date;
+}
+
+/**
+ * The game's messages waiting for players' digests, by player then message; an anonymous
+ * message's writer is not in them (the digest is a player's mail). Only what is visible by `now`:
+ * an anonymous message waits for its random delay here too.
+ */
+export async function pendingDigest(db: Db, gameId: string, now: Date = new Date()): Promise<DigestItem[]> {
+  return db
+    .select({
+      messageId: pressMessages.id,
+      threadId: sql<number>`${pressMessages.threadId}`.mapWith(Number),
+      recipientId: pressRecipients.recipientId,
+      address: pressRecipients.address,
+      turn: pressMessages.turn,
+      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+      sign: pressMessages.sign,
+      audienceKind: pressMessages.audienceKind,
+      audienceFactions: pressMessages.audienceFactions,
+      text: pressMessages.text,
+      visibleAt: pressMessages.visibleAt,
+    })
+    .from(pressRecipients)
+    .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
+    .where(
+      and(
+        eq(pressRecipients.recipientKind, 'player'),
+        eq(pressRecipients.delivery, 'digest'),
+        isNull(pressRecipients.digestedAt),
+        eq(pressMessages.gameId, gameId),
+        lte(pressMessages.visibleAt, now),
+      ),
+    )
+    .orderBy(asc(pressRecipients.recipientId), asc(pressMessages.visibleAt), asc(pressMessages.id));
+}
+
+/**
+ * These messages went to the player in a digest (`outboxId`: its mail). Named one by one, so a
+ * message that arrived after the digest was read waits for the next.
+ */
+export async function markDigested(db: Db, playerId: number, messageIds: readonly number[], d: { outboxId: number | null; at?: Date }): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const rows = await db
+    .update(pressRecipients)
+    .set({ digestedAt: d.at ?? new Date(), outboxId: d.outboxId })
+    .where(
+      and(
+        eq(pressRecipients.recipientKind, 'player'),
+        eq(pressRecipients.recipientId, playerId),
+        inArray(pressRecipients.messageId, [...messageIds]),
+        eq(pressRecipients.delivery, 'digest'),
+        isNull(pressRecipients.digestedAt),
+      ),
+    )
+    .returning({ id: pressRecipients.messageId });
+  return rows.length;
+}
+
+/** Messages a muted writer sent the player since `since` (D-PRESS-11: the digest counts them). */
+export async function countMutedSince(db: Db, playerId: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(pressRecipients)
+    .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
+    .where(and(eq(pressRecipients.recipientKind, 'player'), eq(pressRecipients.recipientId, playerId), eq(pressRecipients.delivery, 'muted'), gte(pressMessages.visibleAt, since)));
+  return row?.n ?? 0;
+}
+
+// ——— reports ———
+
+/** REPORT: once per message and player (a second report of the same message is the first: `duplicate`). */
+export async function reportMessage(db: Db, r: { messageId: number; playerId: number; reason: string; inboundId: number | null }): Promise<{ duplicate: boolean }> {
+  const rows = await db.insert(pressReports).values(r).onConflictDoNothing().returning({ id: pressReports.messageId });
+  return { duplicate: rows.length === 0 };
+}
+
+// ——— what people see ———
+
+export interface RefereePressRow {
+  id: number;
+  threadId: number | null;
+  turn: number;
+  /** The writer, anonymous or not: referees see who wrote (D-PRESS-10). */
+  writerPlayerId: number | null;
+  writerRefereeId: number | null;
+  writerFaction: string | null;
+  writerEmail: string | null;
+  sign: 'signed' | 'anonymous';
+  audienceKind: PressMessage['audienceKind'];
+  audienceFactions: string[];
+  text: string;
+  status: 'relayed' | 'refused';
+  refusal: unknown;
+  receivedAt: Date;
+  reports: { playerId: number; reason: string; at: Date }[];
+}
+
+/** The console's press view: every message of the game with its writer, reported ones first, then newest first. */
+export async function listPressForReferee(db: Db, gameId: string, limit = 500): Promise<RefereePressRow[]> {
+  const reported = sql<number>`(select count(*) from ${pressReports} where ${pressReports.messageId} = ${pressMessages.id})::int`;
+  const rows = await db
+    .select({
+      id: pressMessages.id,
+      threadId: pressMessages.threadId,
+      turn: pressMessages.turn,
+      writerPlayerId: pressMessages.writerPlayerId,
+      writerRefereeId: pressMessages.writerRefereeId,
+      writerFaction: pressMessages.writerFaction,
+      writerEmail: players.email,
+      sign: pressMessages.sign,
+      audienceKind: pressMessages.audienceKind,
+      audienceFactions: pressMessages.audienceFactions,
+      text: pressMessages.text,
+      status: pressMessages.status,
+      refusal: pressMessages.refusal,
+      receivedAt: pressMessages.receivedAt,
+      reported,
+    })
+    .from(pressMessages)
+    .leftJoin(players, eq(players.id, pressMessages.writerPlayerId))
+    .where(eq(pressMessages.gameId, gameId))
+    .orderBy(sql`${reported} > 0 desc`, desc(pressMessages.receivedAt), desc(pressMessages.id))
+    .limit(limit);
+  const ids = rows.filter((r) => r.reported > 0).map((r) => r.id);
+  const reports = ids.length
+    ? await db.select().from(pressReports).where(inArray(pressReports.messageId, ids)).orderBy(asc(pressReports.createdAt))
+    : [];
+  return rows.map(({ reported: _, ...r }) => ({
+    ...r,
+    reports: reports.filter((x) => x.messageId === r.id).map((x) => ({ playerId: x.playerId, reason: x.reason, at: x.createdAt })),
+  }));
+}
+
+/** A message to everyone as the public page and observers see it. */
+export interface PublicBroadcast {
+  turn: number;
+  /** The writer's faction when signed; null when anonymous or a referee's. */
+  writerFaction: string | null;
+  byReferee: boolean;
+  sign: 'signed' | 'anonymous';
+  text: string;
+  /** When players could first see it (an anonymous message's random delay included), never when it was written. */
+  at: Date;
+}
+
+/**
+ * The game's relayed messages to everyone, oldest first, as far as they are visible at `now`. An
+ * anonymous writer never leaves the database here; nor do ids or receipt times, which would line
+ * an anonymous message up with a signed one from the same mail (D-PRESS-10).
+ */
+export async function listBroadcasts(db: Db, gameId: string, now: Date = new Date()): Promise<PublicBroadcast[]> {
+  return db
+    .select({
+      turn: pressMessages.turn,
+      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+      sign: pressMessages.sign,
+      text: pressMessages.text,
+      at: pressMessages.visibleAt,
+    })
+    .from(pressMessages)
+    .where(and(eq(pressMessages.gameId, gameId), eq(pressMessages.audienceKind, 'all'), eq(pressMessages.status, 'relayed'), lte(pressMessages.visibleAt, now)))
+    .orderBy(asc(pressMessages.visibleAt), asc(pressMessages.id));
+}
