@@ -5,8 +5,6 @@
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { MuteTarget } from '../games/press/press-commands.ts';
-import { newPressToken } from '../games/press/press-token.ts';
 import { pgArray } from './arrays.ts';
 import type { Db } from './client.ts';
 import { outbox, players, pressMessages, pressPreferences, pressRecipients, pressReports, pressThreads, pressTokens, mutes } from './schema.ts';
@@ -153,7 +151,10 @@ export async function messageForReply(db: Db, q: { threadId: number; recipient: 
  * The owner's live token in a conversation, made with their first relay there (and its random
  * thread root, `t.<uuid>@domain`, D-PRESS-7) and reused after.
  */
-export async function issueToken(db: Db, q: { threadId: number; owner: Recipient & { kind: 'player' | 'referee' }; domain: string }): Promise<PressToken> {
+export async function issueToken(
+  db: Db,
+  q: { threadId: number; owner: Recipient & { kind: 'player' | 'referee' }; domain: string; newToken: () => string },
+): Promise<PressToken> {
   const live = () =>
     db
       .select()
@@ -163,7 +164,7 @@ export async function issueToken(db: Db, q: { threadId: number; owner: Recipient
   if (found) return found;
   const [made] = await db
     .insert(pressTokens)
-    .values({ token: newPressToken(), threadId: q.threadId, ownerKind: q.owner.kind, ownerId: q.owner.id, rootMessageId: `t.${randomUUID()}@${q.domain}` })
+    .values({ token: q.newToken(), threadId: q.threadId, ownerKind: q.owner.kind, ownerId: q.owner.id, rootMessageId: `t.${randomUUID()}@${q.domain}` })
     .onConflictDoNothing({ target: [pressTokens.threadId, pressTokens.ownerKind, pressTokens.ownerId], where: sql`${pressTokens.revokedAt} is null` })
     .returning();
   if (made) return made;
@@ -214,6 +215,9 @@ export async function revokeTokensOfReferee(db: Db, gameId: string, refereeId: n
 // ——— mutes and delivery ———
 
 const ANONYMOUS = '*anonymous*';
+/** What a player mutes: a faction, or every anonymous message. */
+export type MuteTarget = { kind: 'faction'; faction: string } | { kind: 'anonymous' };
+
 const muteKey = (t: MuteTarget): string => (t.kind === 'anonymous' ? ANONYMOUS : t.faction);
 const muteTarget = (key: string): MuteTarget => (key === ANONYMOUS ? { kind: 'anonymous' } : { kind: 'faction', faction: key });
 

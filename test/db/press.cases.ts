@@ -10,6 +10,7 @@ import { insertGame } from '../../src/db/games.ts';
 import { storeInbound } from '../../src/db/inbound.ts';
 import { enqueueMany, newMessageId } from '../../src/db/outbox.ts';
 import { insertPlayer } from '../../src/db/players.ts';
+import { newPressToken } from '../../src/games/press/press-token.ts';
 import {
   addRecipients,
   countMutedSince,
@@ -199,11 +200,11 @@ export function pressCases(open: () => Promise<Database>): void {
     it('issues one live token per conversation and owner, finds it in any case, and never after revocation (D-PRESS-9)', async () => {
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['aristocrats', 'hutt'] });
       const owner = { kind: 'player' as const, id: seat.aristocrats! };
-      const t = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example' });
+      const t = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken });
       expect(t.token).toMatch(/^p-[a-z2-7]{26}$/);
       expect(t.rootMessageId).toMatch(/^t\.[0-9a-f-]{36}@sf\.example$/);
-      expect((await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example' })).token).toBe(t.token);
-      const other = await issueToken(db, { threadId: thread.id, owner: { kind: 'player', id: seat.hutt! }, domain: 'sf.example' });
+      expect((await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken })).token).toBe(t.token);
+      const other = await issueToken(db, { threadId: thread.id, owner: { kind: 'player', id: seat.hutt! }, domain: 'sf.example', newToken: newPressToken });
       expect(other.token).not.toBe(t.token);
       expect(other.rootMessageId).not.toBe(t.rootMessageId);
 
@@ -215,14 +216,14 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(await findToken(db, t.token)).toBeNull();
       expect(await findToken(db, other.token)).not.toBeNull();
       // Only the owner's live token was revoked; a new one for them is a new token.
-      const fresh = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example' });
+      const fresh = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken });
       expect(fresh.token).not.toBe(t.token);
     });
 
     it('revokes a referee\'s tokens in one game only', async () => {
       const owner = { kind: 'referee' as const, id: refereeId };
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'referee', participants: ['hutt'] });
-      const t = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example' });
+      const t = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken });
       expect(await revokeTokensOfReferee(db, 'elsewhere', refereeId)).toBe(0);
       expect(await findToken(db, t.token)).not.toBeNull();
       expect(await revokeTokensOfReferee(db, GAME, refereeId)).toBe(1);

@@ -2,10 +2,11 @@
 // MUTE / SILENZIA <faction> | ANONYMOUS, UNMUTE / RIATTIVA, DIGEST / RIEPILOGO, IMMEDIATE / SUBITO.
 // Pure; src/games/player-commands.ts is to ask it for a mail's only line (D-PARSE-13's `Code:` aside).
 import { foldName } from '../../adjudicator/faction-names.ts';
+import type { MuteTarget } from '../../db/press.ts';
 import type { PressFaction } from './read-press.ts';
 
-/** What a mute names: a faction id, or every anonymous message (D-PRESS-11). */
-export type MuteTarget = { kind: 'faction'; faction: string } | { kind: 'anonymous' };
+/** What a mute names: a faction id, or every anonymous message (D-PRESS-11); the data layer's type. */
+export type { MuteTarget };
 
 export type PressCommand =
   | { kind: 'mute'; target: MuteTarget }
