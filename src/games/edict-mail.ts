@@ -40,14 +40,36 @@ export function mapLanguages(langs: Iterable<Lang>): Lang[] {
 const LANGS: readonly Lang[] = ['it', 'en'];
 
 /**
- * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
- * recipient language, drawn side by side on worker threads (src/edict/png-pool.ts). `langs`: the
- * recipients' languages, one per recipient.
+ * Map pictures already drawn, by the SVG they were drawn from: an SVG names everything the picture
+ * shows (edict, language, game name), so a picture is taken only for the very map it is.
  */
-export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
-  const drawn = mapLanguages(langs);
+export type DrawnMaps = ReadonlyMap<string, Buffer>;
+
+const mapSvg = (board: Board, game: Game, edict: Edict, lang: Lang) => renderMapSvg(board, edict, { lang, gameName: game.name });
+
+/**
+ * The map's PNG in each recipient language (D-EDICT-2), drawn side by side on worker threads
+ * (src/edict/png-pool.ts) with no transaction open: closing a turn draws them before it takes its
+ * locks, and passes them to storeEdictAssets.
+ */
+export async function drawEdictMaps(board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<DrawnMaps> {
+  const svgs = mapLanguages(langs).map((lang) => mapSvg(board, game, edict, lang));
+  const pngs = await Promise.all(svgs.map((svg) => renderMapPngOffThread(svg)));
+  return new Map(svgs.map((svg, k) => [svg, pngs[k]!]));
+}
+
+/**
+ * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
+ * recipient language, taken from `drawn` when it holds that very map, else drawn here on worker
+ * threads. `langs`: the recipients' languages, one per recipient.
+ */
+export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>, drawn: DrawnMaps = new Map()): Promise<EdictAssets> {
+  const langsDrawn = mapLanguages(langs);
   const json = Buffer.from(edictToJson(edict));
-  const pngs = await Promise.all(drawn.map((lang) => renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }))));
+  const pngs = await Promise.all(langsDrawn.map((lang) => {
+    const svg = mapSvg(board, game, edict, lang);
+    return drawn.get(svg) ?? renderMapPngOffThread(svg);
+  }));
   const [jsonId, ...pngIds] = await putAssets(tx, [
     { contentType: 'application/json', bytes: json },
     ...pngs.map((bytes) => ({ contentType: 'image/png', bytes })),
@@ -55,11 +77,11 @@ export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: 
   const alts = new Map<Lang, string>();
   const alt = (l: Lang) => alts.get(l) ?? alts.set(l, describeMap(board, edict, l, game.name)).get(l)!;
   const filename = `map-${game.id}-turn-${edict.turn}.png`;
-  const refs = new Map(drawn.map((lang, k) => [lang, { assetId: pngIds[k]!, filename, contentType: 'image/png', cid: MAP_CID }]));
+  const refs = new Map(langsDrawn.map((lang, k) => [lang, { assetId: pngIds[k]!, filename, contentType: 'image/png', cid: MAP_CID }]));
   return {
     json: { assetId: jsonId!, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' },
     // A reader whose language was not drawn (none, when `langs` named every recipient) gets the first.
-    map: { png: (lang) => refs.get(lang) ?? refs.get(drawn[0]!)!, alt },
+    map: { png: (lang) => refs.get(lang) ?? refs.get(langsDrawn[0]!)!, alt },
   };
 }
 
@@ -86,11 +108,11 @@ export interface EdictMailArgs {
 /**
  * Publishes an edict version: its files stored once, every player's mail and every observer's
  * (opt-in, with a one-click unsubscribe; only with a PUBLIC_URL for the link) queued — what closing
- * a turn and amending one both do, in their transaction.
+ * a turn and amending one both do, in their transaction. `drawn`: the maps drawn before it.
  */
-export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined): Promise<void> {
+export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined, drawn?: DrawnMaps): Promise<void> {
   const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
-  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)]);
+  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)], drawn);
   await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
