@@ -120,12 +120,12 @@ export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, pub
 type EdictDeadlines = Parameters<typeof renderEdict>[3] & object;
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
-  // The edict's text differs only by language and zone (the deadlines): rendered once for each.
-  const texts = new Map<string, string>();
-  const textFor = (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => {
+  // The edict's text and HTML sections differ only by language and zone (the deadlines): rendered once for each.
+  const texts = new Map<string, { text: string; sections: string }>();
+  const textFor = (lang: Lang, tz: string, deadlines: EdictDeadlines) => {
     const key = `${lang} ${tz}`;
     let t = texts.get(key);
-    if (t === undefined) texts.set(key, (t = renderEdict(a.edict, a.board, lang, deadlines)));
+    if (t === undefined) texts.set(key, (t = { text: renderEdict(a.edict, a.board, lang, deadlines), sections: edictSections(a, lang, deadlines) }));
     return t;
   };
   return a.players.map((p) => edictMail(a, p, textFor));
@@ -164,7 +164,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       references: thread,
       messageId: newMessageId(a.mail.domain),
       bodyText: text,
-      bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
+      bodyHtml: edictHtml(a, lang, subject, intro, edictSections(a, lang, deadlines)),
       attachments: [a.assets.json, a.assets.map.png(lang)],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
@@ -172,7 +172,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
   });
 }
 
-function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => string): OutboxInput {
+function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: EdictDeadlines) => { text: string; sections: string }): OutboxInput {
   const { game, edict } = a;
   const lang: Lang = player.lang;
   const tz = player.timeZone ?? game.timeZone;
@@ -182,7 +182,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
         ...(edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, tz, lang) } : {}),
       }
     : {};
-  const text = textFor(lang, tz, deadlines);
+  const { text, sections } = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
   const values = {
     game: game.id,
@@ -210,7 +210,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     references: thread,
     messageId: newMessageId(a.mail.domain),
     bodyText: body,
-    bodyHtml: edictHtml(a, lang, subject, intro, deadlines),
+    bodyHtml: edictHtml(a, lang, subject, intro, sections),
     attachments,
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   };
@@ -223,15 +223,15 @@ const BODY_STYLE =
 /**
  * The edict as real HTML for the mail's HTML part: the mail's own notes (amendment, address,
  * attachments) as paragraphs, then the edict's sections with the map inline where the text part
- * draws the board in characters. `intro` is the plain-text mail without the edict.
+ * draws the board in characters. `intro` is the plain-text mail without the edict; `sections`,
+ * edictSections.
  */
-function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, deadlines: EdictDeadlines): string {
+function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, sections: string): string {
   const notes = intro
     .split(/\n{2,}/)
     .map((para) => para.trim())
     .filter((para) => para.length > 0)
     .map((para) => `<p style="margin:.4em 0">${para.split('\n').map(escapeHtml).join('<br>')}</p>`);
-  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
   return [
     '<!doctype html>',
     `<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -240,9 +240,14 @@ function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: strin
     `<body style="${BODY_STYLE}"><div style="max-width:720px;margin:0 auto">`,
     `<h1 style="font-size:1.35em;line-height:1.25;margin:.3em 0 .5em">${escapeHtml(VOCABULARY[lang].title(a.edict.turn, a.edict.lastTurn ?? null))}</h1>`,
     ...notes,
-    edictHtmlLead(a.edict, a.board, lang, true),
-    renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true }),
+    sections,
     '</div></body></html>',
     '',
   ].join('\n');
+}
+
+/** The edict's own sections in HTML, the map inline: the same for every reader of one language and zone. */
+function edictSections(a: Omit<EdictMailArgs, 'players'>, lang: Lang, deadlines: EdictDeadlines): string {
+  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
+  return `${edictHtmlLead(a.edict, a.board, lang, true)}\n${renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true })}`;
 }
