@@ -56,8 +56,23 @@ export const LATE_CLOSE_MARGIN_MS = 15 * 60_000;
 export async function closeTurn(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions = {}): Promise<CloseOutcome> {
   const now = ctx.now?.() ?? new Date();
   // Drawn outside the transaction, so that no row lock or pooled connection waits on the pictures.
-  // A failure here only means the transaction draws them itself.
-  const drawn = await drawMapsAhead(db, gameId, number, now, ctx, opts).catch(() => undefined);
+  // A failure here only means the transaction draws them itself. Passes that overlap in this
+  // process (the turn job's, a referee's) share one drawing of a turn until the first has closed
+  // it: a picture is only ever taken for its own SVG, so sharing is safe.
+  const key = `${gameId}#${number}`;
+  let ahead = drawingAhead.get(key);
+  const first = ahead === undefined;
+  if (ahead === undefined) drawingAhead.set(key, (ahead = drawMapsAhead(db, gameId, number, now, ctx, opts).catch(() => undefined)));
+  try {
+    return await closeWith(db, gameId, number, ctx, opts, now, await ahead);
+  } finally {
+    if (first) drawingAhead.delete(key);
+  }
+}
+
+const drawingAhead = new Map<string, Promise<DrawnMaps | undefined>>();
+
+async function closeWith(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions, now: Date, drawn: DrawnMaps | undefined): Promise<CloseOutcome> {
   return db.transaction(async (tx) => {
     // Lock order everywhere: game, then turn (lockGame).
     const game = await lockGame(tx, gameId);
