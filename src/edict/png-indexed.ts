@@ -121,6 +121,22 @@ const grow = (a: Uint32Array): Uint32Array => {
 };
 
 /**
+ * The numbers of the `k` commonest colours, commonest first, a tie to the lower colour: only the
+ * colours as common as the k-th are sorted (a map has thousands, most of them rare).
+ */
+function commonest(colours: readonly number[], counts: Uint32Array, k: number): number[] {
+  const n = colours.length;
+  let threshold = 0;
+  if (n > k) {
+    const sorted = counts.slice(0, n).sort();
+    threshold = sorted[n - k]!;
+  }
+  const candidates: number[] = [];
+  for (let c = 0; c < n; c++) if (counts[c]! >= threshold) candidates.push(c);
+  return candidates.sort((a, b) => counts[b]! - counts[a]! || colours[a]! - colours[b]!).slice(0, k);
+}
+
+/**
  * An opaque RGBA image (resvg's pixels on a solid background) as a PNG of colour type 3: its
  * commonest 256 colours as the palette, every other colour drawn as the nearest of them. Exact
  * when the image has 256 colours or fewer. Alpha is dropped: callers render on a background.
@@ -128,45 +144,51 @@ const grow = (a: Uint32Array): Uint32Array => {
 export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number, level = 6): Buffer {
   if (rgba.length !== width * height * 4) throw new Error('encodeIndexedPng: the pixels do not match the size');
   // RGBA read as one number per pixel, red in the low byte (every platform Node runs on here is
-  // little-endian), alpha masked off. A view needs 4-byte alignment: otherwise a copy.
+  // little-endian); signed, so that every pixel is a small integer to V8, alpha masked off below.
+  // A view needs 4-byte alignment: otherwise a copy.
   const aligned = rgba.byteOffset % 4 === 0 ? rgba : rgba.slice();
-  const px = new Uint32Array(aligned.buffer, aligned.byteOffset, width * height);
+  const px = new Int32Array(aligned.buffer, aligned.byteOffset, width * height);
   // Long runs of one colour are the rule (~10 pixels a run on a map): each run is looked up once,
-  // counted, and remembered (its end and its colour's number) for writing the indices.
+  // counted, and remembered (its end and its colour's number) for writing the indices. A run ends
+  // with its row, so that the indices go straight into the rows.
   const numbers = new ColourNumbers();
   let counts: Uint32Array = new Uint32Array(1 << 12);
   let runEnds: Uint32Array = new Uint32Array(1 << 16);
   let runColours: Uint32Array = new Uint32Array(1 << 16);
   let runs = 0;
-  for (let i = 0; i < px.length; ) {
-    const v = px[i]!;
-    let j = i + 1;
-    while (j < px.length && px[j] === v) j++;
-    const n = numbers.numberOf(v & 0xffffff);
-    if (n === counts.length) counts = grow(counts);
-    counts[n]! += j - i;
-    if (runs === runEnds.length) [runEnds, runColours] = [grow(runEnds), grow(runColours)];
-    runEnds[runs] = j;
-    runColours[runs++] = n;
-    i = j;
+  for (let rowEnd = width; rowEnd <= px.length; rowEnd += width) {
+    for (let i = rowEnd - width; i < rowEnd; ) {
+      const v = px[i]!;
+      let j = i + 1;
+      while (j < rowEnd && px[j] === v) j++;
+      const n = numbers.numberOf(v & 0xffffff);
+      if (n === counts.length) counts = grow(counts);
+      counts[n]! += j - i;
+      if (runs === runEnds.length) [runEnds, runColours] = [grow(runEnds), grow(runColours)];
+      runEnds[runs] = j;
+      runColours[runs++] = n;
+      i = j;
+    }
   }
   const all = numbers.colours;
-  const byCount = all.map((_, n) => n).sort((a, b) => counts[b]! - counts[a]! || all[a]! - all[b]!);
-  const palette = Uint32Array.from(byCount.slice(0, 256), (n) => all[n]!);
+  const top = commonest(all, counts, 256);
+  const palette = Uint32Array.from(top, (n) => all[n]!);
   const nearest = new NearestColour(palette);
   const indexOf = new Uint8Array(all.length);
-  byCount.forEach((n, rank) => (indexOf[n] = rank < 256 ? rank : nearest.of(all[n]!)));
+  const inPalette = new Int16Array(all.length).fill(-1);
+  top.forEach((n, rank) => (inPalette[n] = rank));
+  for (let n = 0; n < all.length; n++) indexOf[n] = inPalette[n]! >= 0 ? inPalette[n]! : nearest.of(all[n]!);
 
-  // The indices, then each row behind its filter byte (type 0, none: the usual for palette images).
-  const indices = new Uint8Array(px.length);
-  for (let r = 0, start = 0; r < runs; r++) {
+  // Each row behind its filter byte (type 0, none: the usual for palette images), then its indices.
+  const raw = new Uint8Array((width + 1) * height);
+  for (let r = 0, start = 0, row = 0; r < runs; r++) {
     const end = runEnds[r]!;
     const k = indexOf[runColours[r]!]!;
-    for (let i = start; i < end; i++) indices[i] = k;
+    const shift = row + 1; // the filter bytes before this pixel's row, and its own
+    for (let i = start + shift; i < end + shift; i++) raw[i] = k;
     start = end;
+    if (end % width === 0) row++;
   }
-  const raw = new Uint8Array((width + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(indices.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
 
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);

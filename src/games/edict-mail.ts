@@ -40,14 +40,36 @@ export function mapLanguages(langs: Iterable<Lang>): Lang[] {
 const LANGS: readonly Lang[] = ['it', 'en'];
 
 /**
- * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
- * recipient language, drawn side by side on worker threads (src/edict/png-pool.ts). `langs`: the
- * recipients' languages, one per recipient.
+ * Map pictures already drawn, by the SVG they were drawn from: an SVG names everything the picture
+ * shows (edict, language, game name), so a picture is taken only for the very map it is.
  */
-export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<EdictAssets> {
-  const drawn = mapLanguages(langs);
+export type DrawnMaps = ReadonlyMap<string, Buffer>;
+
+const mapSvg = (board: Board, game: Game, edict: Edict, lang: Lang) => renderMapSvg(board, edict, { lang, gameName: game.name });
+
+/**
+ * The map's PNG in each recipient language (D-EDICT-2), drawn side by side on worker threads
+ * (src/edict/png-pool.ts) with no transaction open: closing a turn draws them before it takes its
+ * locks, and passes them to storeEdictAssets.
+ */
+export async function drawEdictMaps(board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<DrawnMaps> {
+  const svgs = mapLanguages(langs).map((lang) => mapSvg(board, game, edict, lang));
+  const pngs = await Promise.all(svgs.map((svg) => renderMapPngOffThread(svg)));
+  return new Map(svgs.map((svg, k) => [svg, pngs[k]!]));
+}
+
+/**
+ * The edict's files, stored once for all its recipients: the JSON, and the map's PNG in each
+ * recipient language, taken from `drawn` when it holds that very map, else drawn here on worker
+ * threads. `langs`: the recipients' languages, one per recipient.
+ */
+export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>, drawn: DrawnMaps = new Map()): Promise<EdictAssets> {
+  const langsDrawn = mapLanguages(langs);
   const json = Buffer.from(edictToJson(edict));
-  const pngs = await Promise.all(drawn.map((lang) => renderMapPngOffThread(renderMapSvg(board, edict, { lang, gameName: game.name }))));
+  const pngs = await Promise.all(langsDrawn.map((lang) => {
+    const svg = mapSvg(board, game, edict, lang);
+    return drawn.get(svg) ?? renderMapPngOffThread(svg);
+  }));
   const [jsonId, ...pngIds] = await putAssets(tx, [
     { contentType: 'application/json', bytes: json },
     ...pngs.map((bytes) => ({ contentType: 'image/png', bytes })),
@@ -55,11 +77,11 @@ export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: 
   const alts = new Map<Lang, string>();
   const alt = (l: Lang) => alts.get(l) ?? alts.set(l, describeMap(board, edict, l, game.name)).get(l)!;
   const filename = `map-${game.id}-turn-${edict.turn}.png`;
-  const refs = new Map(drawn.map((lang, k) => [lang, { assetId: pngIds[k]!, filename, contentType: 'image/png', cid: MAP_CID }]));
+  const refs = new Map(langsDrawn.map((lang, k) => [lang, { assetId: pngIds[k]!, filename, contentType: 'image/png', cid: MAP_CID }]));
   return {
     json: { assetId: jsonId!, filename: `edict-${game.id}-turn-${edict.turn}.json`, contentType: 'application/json' },
     // A reader whose language was not drawn (none, when `langs` named every recipient) gets the first.
-    map: { png: (lang) => refs.get(lang) ?? refs.get(drawn[0]!)!, alt },
+    map: { png: (lang) => refs.get(lang) ?? refs.get(langsDrawn[0]!)!, alt },
   };
 }
 
@@ -86,11 +108,11 @@ export interface EdictMailArgs {
 /**
  * Publishes an edict version: its files stored once, every player's mail and every observer's
  * (opt-in, with a one-click unsubscribe; only with a PUBLIC_URL for the link) queued — what closing
- * a turn and amending one both do, in their transaction.
+ * a turn and amending one both do, in their transaction. `drawn`: the maps drawn before it.
  */
-export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined): Promise<void> {
+export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined, drawn?: DrawnMaps): Promise<void> {
   const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
-  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)]);
+  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)], drawn);
   await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
@@ -98,12 +120,12 @@ export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, pub
 type EdictDeadlines = Parameters<typeof renderEdict>[3] & object;
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
-  // The edict's text differs only by language and zone (the deadlines): rendered once for each.
-  const texts = new Map<string, string>();
-  const textFor = (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => {
+  // The edict's text and HTML sections differ only by language and zone (the deadlines): rendered once for each.
+  const texts = new Map<string, { text: string; sections: string }>();
+  const textFor = (lang: Lang, tz: string, deadlines: EdictDeadlines) => {
     const key = `${lang} ${tz}`;
     let t = texts.get(key);
-    if (t === undefined) texts.set(key, (t = renderEdict(a.edict, a.board, lang, deadlines)));
+    if (t === undefined) texts.set(key, (t = { text: renderEdict(a.edict, a.board, lang, deadlines), sections: edictSections(a, lang, deadlines) }));
     return t;
   };
   return a.players.map((p) => edictMail(a, p, textFor));
@@ -139,7 +161,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       replySecret: null,
       subject,
       text,
-      html: edictHtml(a, lang, subject, intro, deadlines),
+      html: edictHtml(a, lang, subject, intro, edictSections(a, lang, deadlines)),
       attachments: [a.assets.json, a.assets.map.png(lang)],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
@@ -147,7 +169,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
   });
 }
 
-function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: Parameters<typeof renderEdict>[3]) => string): OutboxInput {
+function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: EdictDeadlines) => { text: string; sections: string }): OutboxInput {
   const { game, edict } = a;
   const lang: Lang = player.lang;
   const tz = player.timeZone ?? game.timeZone;
@@ -157,7 +179,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
         ...(edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, tz, lang) } : {}),
       }
     : {};
-  const text = textFor(lang, tz, deadlines);
+  const { text, sections } = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
   const values = {
     game: game.id,
@@ -180,7 +202,7 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     replySecret: player.secret,
     subject,
     text: body,
-    html: edictHtml(a, lang, subject, intro, deadlines),
+    html: edictHtml(a, lang, subject, intro, sections),
     attachments: [a.assets.json, a.assets.map.png(lang)],
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   });
@@ -193,15 +215,15 @@ const BODY_STYLE =
 /**
  * The edict as real HTML for the mail's HTML part: the mail's own notes (amendment, address,
  * attachments) as paragraphs, then the edict's sections with the map inline where the text part
- * draws the board in characters. `intro` is the plain-text mail without the edict.
+ * draws the board in characters. `intro` is the plain-text mail without the edict; `sections`,
+ * edictSections.
  */
-function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, deadlines: EdictDeadlines): string {
+function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, sections: string): string {
   const notes = intro
     .split(/\n{2,}/)
     .map((para) => para.trim())
     .filter((para) => para.length > 0)
     .map((para) => `<p style="margin:.4em 0">${para.split('\n').map(escapeHtml).join('<br>')}</p>`);
-  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
   return [
     '<!doctype html>',
     `<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -210,9 +232,14 @@ function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: strin
     `<body style="${BODY_STYLE}"><div style="max-width:720px;margin:0 auto">`,
     `<h1 style="font-size:1.35em;line-height:1.25;margin:.3em 0 .5em">${escapeHtml(VOCABULARY[lang].title(a.edict.turn, a.edict.lastTurn ?? null))}</h1>`,
     ...notes,
-    edictHtmlLead(a.edict, a.board, lang, true),
-    renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true }),
+    sections,
     '</div></body></html>',
     '',
   ].join('\n');
+}
+
+/** The edict's own sections in HTML, the map inline: the same for every reader of one language and zone. */
+function edictSections(a: Omit<EdictMailArgs, 'players'>, lang: Lang, deadlines: EdictDeadlines): string {
+  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
+  return `${edictHtmlLead(a.edict, a.board, lang, true)}\n${renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true })}`;
 }

@@ -19,6 +19,8 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
+import { drawEdictMaps, storeEdictAssets } from '../../src/games/edict-mail.ts';
+import { adjudicate } from '../../src/adjudicator/adjudicate.ts';
 import { setLastTurn } from '../../src/games/game-length.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
@@ -211,6 +213,25 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(new Date('2025-03-30T18:01:00Z'));
       await closeTurn(db, game.id, 2, ctx);
       expect(await listOutbox(db, { gameId: game.id, kind: 'edict-observer' })).toHaveLength(1);
+    });
+
+    it('the maps drawn before the transaction are taken only for the very map they show; any other is drawn again', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, input('Drawn Ahead'), ctx);
+      const board = boardFor(game.map);
+      const edict = adjudicate(board, (await findTurn(db, game.id, 1))!.state, { hutt: 'V: Sith' }).edict;
+      const svg = (lang: 'it' | 'en', gameName = game.name) => renderMapSvg(board, edict, { lang, gameName });
+      const ahead = await drawEdictMaps(board, game, edict, ['en', 'it', 'en']);
+      expect([...ahead.keys()]).toEqual([svg('it'), svg('en')]);
+      expect(Buffer.compare(ahead.get(svg('en'))!, renderMapPng(svg('en')))).toBe(0);
+      // A stand-in for the English picture is taken as it is (not drawn again); one drawn for
+      // another game name is not the Italian map, which is drawn afresh.
+      const standIn = Buffer.from('drawn before the transaction');
+      const drawn = new Map([[svg('en'), standIn], [svg('it', 'Another Name'), standIn]]);
+      const assets = await db.transaction((tx) => storeEdictAssets(tx, board, game, edict, ['it', 'en'], drawn));
+      const stored = await findAssets(db, [assets.map.png('en').assetId, assets.map.png('it').assetId]);
+      expect(stored.get(assets.map.png('en').assetId)!.bytes.equals(standIn)).toBe(true);
+      expect(Buffer.compare(stored.get(assets.map.png('it').assetId)!.bytes, renderMapPng(svg('it')))).toBe(0);
     });
 
     it('R-TURN-4: only a sheet received by the deadline stands; the last version before it wins', async () => {
