@@ -20,7 +20,8 @@ export interface ThrottleKey {
   backoff: Backoff;
 }
 
-export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
+/** Refused: the longest wait, and each key's that is waiting (for KnownWaits). */
+export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number; waiting: Array<{ key: string; until: Date }> };
 
 /** How long the next attempt waits after `failures` failures. */
 export function delayAfter(failures: number, b: Backoff): number {
@@ -37,8 +38,8 @@ export async function admitAttempt(db: Db, keys: readonly ThrottleKey[], now: Da
   return db.transaction(async (tx) => {
     await tx.insert(loginThrottle).values(sorted.map((k) => ({ key: k.key, failures: 0, lastAt: now }))).onConflictDoNothing();
     const rows = await tx.select().from(loginThrottle).where(inArray(loginThrottle.key, sorted.map((k) => k.key))).orderBy(loginThrottle.key).for('update');
-    const wait = Math.max(0, ...rows.map((r) => (r.blockedUntil ? r.blockedUntil.getTime() - now.getTime() : 0)));
-    if (wait > 0) return { admitted: false, retryAfterMs: wait };
+    const waiting = rows.flatMap((r) => (r.blockedUntil && r.blockedUntil > now ? [{ key: r.key, until: r.blockedUntil }] : []));
+    if (waiting.length > 0) return { admitted: false, retryAfterMs: Math.max(...waiting.map((w) => w.until.getTime() - now.getTime())), waiting };
     for (const k of sorted) {
       const row = rows.find((r) => r.key === k.key)!;
       const forgotten = now.getTime() - row.lastAt.getTime() > k.backoff.forgetMs;
