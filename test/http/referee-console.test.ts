@@ -299,6 +299,9 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
       // The counts vanish from the database (as if another instance forgave them): this process still knows the pair waits.
       await database.db.delete(loginThrottle);
       expect((await postLogin(a, b, 'other@x.org', otherPassword, ip)).statusCode).toBe(429);
+      // Known before the CSRF token is checked: a wrong one changes nothing.
+      const pairEarly = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, headers: FORM, payload: form({ _csrf: 'wrong', email: 'other@x.org', password: 'x' }) });
+      expect(pairEarly.statusCode).toBe(429);
       expect((await postLogin(a, b, 'someone@x.org', 'some-password-here', ip)).statusCode).toBe(401); // another pair does not wait
       for (let i = 0; i < 6; i++) await postLogin(a, b, `nobody${i}@x.org`, 'some-password-here', ip);
       expect((await postLogin(a, b, 'nobody-else@x.org', 'some-password-here', ip)).statusCode).toBe(429);

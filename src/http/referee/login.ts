@@ -3,8 +3,8 @@
 // its client and its (account, client) pair before the password is hashed (refused while either
 // waits: 429); so guessing is slow, while the account's owner, from their own client, still gets in.
 // Refusals cost as little as they can (D-REF-7, D-REF-8): a full queue, or a client known to wait,
-// is refused before the form is read. Every checked login, good or bad, is written to the audit
-// log (never the password).
+// is refused before the form is read, a pair known to wait before the CSRF token is checked.
+// Every checked login, good or bad, is written to the audit log (never the password).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../db/audit.ts';
 import { admitAttempt, forgiveAttempt, pruneLoginThrottle } from '../../db/login-throttle.ts';
@@ -83,22 +83,29 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
    * (bench:http). The client's wait is known here when this process has read it; the pair's needs
    * the address typed, in the handler.
    */
+  const refuseWaiting = (req: FastifyRequest, reply: FastifyReply, waiting: number) => {
+    noteWaiting(req);
+    void reply
+      .code(429)
+      .header('retry-after', String(Math.ceil(waiting / 1000)))
+      .type('text/html; charset=utf-8')
+      .send(refusedPage(`Too many attempts from here: try again in ${waitWords(waiting)}.`));
+  };
   const refuseEarly = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const waiting = waits.remaining([clientKey(req.ip)]);
-    if (waiting > 0) {
-      noteWaiting(req);
-      void reply
-        .code(429)
-        .header('retry-after', String(Math.ceil(waiting / 1000)))
-        .type('text/html; charset=utf-8')
-        .send(refusedPage(`Too many attempts from here: try again in ${waitWords(waiting)}.`));
-      return;
-    }
+    if (waiting > 0) return refuseWaiting(req, reply, waiting);
     if (settings.hashing.full) {
       noteBusy(req);
       void reply.code(503).header('retry-after', '1').type('text/html; charset=utf-8').send(busyPage);
       return;
     }
+    done();
+  };
+  /** The pair's wait, once the address typed is read: still before the CSRF token is checked. */
+  const refusePairWaiting = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const email = String((req.body as Form | undefined)?.email ?? '').slice(0, 254);
+    const waiting = waits.remaining(throttleKeys(email, req.ip, settings.throttle).map((k) => k.key));
+    if (waiting > 0) return refuseWaiting(req, reply, waiting);
     done();
   };
 
@@ -113,16 +120,11 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
     if (n > 0) req.log.info({ rows: n }, 'forgotten login counts deleted');
   };
 
-  app.post('/login', { onRequest: refuseEarly, preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post('/login', { onRequest: refuseEarly, preValidation: refusePairWaiting, preHandler: app.csrfProtection }, async (req, reply) => {
     const body = (req.body ?? {}) as Form;
     const email = String(body.email ?? '').slice(0, 254);
     const password = String(body.password ?? '');
     const keys = throttleKeys(email, req.ip, settings.throttle);
-    const waiting = waits.remaining(keys.map((k) => k.key));
-    if (waiting > 0) {
-      noteWaiting(req);
-      return tooMany(reply, waiting, email);
-    }
     const place = settings.hashing.enter();
     if (!place) {
       noteBusy(req);
