@@ -85,7 +85,10 @@ export async function openDatabase(config: { database: DatabaseConfig }, log?: L
 let baselineWasmOnly = false;
 function compileWasmLean(): void {
   if (baselineWasmOnly) return;
-  setFlagsFromString('--liftoff-only');
+  // On the command line --liftoff-only implies the other two; set at run time (Node 24's V8) it
+  // does not, and alone it changed nothing: TurboFan still compiled the whole module a second
+  // after start (idle ~290 MiB, a peak of ~800 MiB while it compiled; bench:memory).
+  for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering']) setFlagsFromString(flag);
   baselineWasmOnly = true;
 }
 

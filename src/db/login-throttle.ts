@@ -2,7 +2,7 @@
 // restart sees the same counts. An attempt is counted BEFORE its password is checked, in one
 // transaction that locks its rows, so that parallel guesses cannot slip past the count; a login
 // that then succeeds gives its count back (forgiveAttempt).
-import { and, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { loginThrottle } from './schema.ts';
 
@@ -20,7 +20,8 @@ export interface ThrottleKey {
   backoff: Backoff;
 }
 
-export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
+/** Refused: the longest wait, and each key's that is waiting (for KnownWaits). */
+export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number; waiting: Array<{ key: string; until: Date }> };
 
 /** How long the next attempt waits after `failures` failures. */
 export function delayAfter(failures: number, b: Backoff): number {
@@ -34,17 +35,26 @@ const until = (from: Date, ms: number): Date | null => (ms > 0 ? new Date(from.g
 export async function admitAttempt(db: Db, keys: readonly ThrottleKey[], now: Date = new Date()): Promise<Admission> {
   // Sorted: every transaction locks its rows in the same order (`client:` before `pair:`), so none deadlock.
   const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
+  // Two statements (PGlite runs them on the thread that serves the pages, so a flood's cost is counted
+  // in statements): the first inserts the missing rows and locks and returns every row (on conflict,
+  // an update that changes nothing), the second counts the attempt on every key.
   return db.transaction(async (tx) => {
-    await tx.insert(loginThrottle).values(sorted.map((k) => ({ key: k.key, failures: 0, lastAt: now }))).onConflictDoNothing();
-    const rows = await tx.select().from(loginThrottle).where(inArray(loginThrottle.key, sorted.map((k) => k.key))).orderBy(loginThrottle.key).for('update');
-    const wait = Math.max(0, ...rows.map((r) => (r.blockedUntil ? r.blockedUntil.getTime() - now.getTime() : 0)));
-    if (wait > 0) return { admitted: false, retryAfterMs: wait };
-    for (const k of sorted) {
+    const rows = await tx
+      .insert(loginThrottle)
+      .values(sorted.map((k) => ({ key: k.key, failures: 0, lastAt: now })))
+      .onConflictDoUpdate({ target: loginThrottle.key, set: { key: sql`excluded.key` } })
+      .returning();
+    const waiting = rows.flatMap((r) => (r.blockedUntil && r.blockedUntil > now ? [{ key: r.key, until: r.blockedUntil }] : []));
+    if (waiting.length > 0) return { admitted: false, retryAfterMs: Math.max(...waiting.map((w) => w.until.getTime() - now.getTime())), waiting };
+    const counted = sorted.map((k) => {
       const row = rows.find((r) => r.key === k.key)!;
       const forgotten = now.getTime() - row.lastAt.getTime() > k.backoff.forgetMs;
       const failures = (forgotten ? 0 : row.failures) + 1;
-      await tx.update(loginThrottle).set({ failures, blockedUntil: until(now, delayAfter(failures, k.backoff)), lastAt: now }).where(inArray(loginThrottle.key, [k.key]));
-    }
+      const blocked = until(now, delayAfter(failures, k.backoff));
+      return sql`(${k.key}, ${failures}::integer, ${blocked?.toISOString() ?? null}::timestamptz)`;
+    });
+    await tx.execute(sql`update ${loginThrottle} set failures = v.failures, blocked_until = v.blocked_until, last_at = ${now.toISOString()}::timestamptz
+      from (values ${sql.join(counted, sql`, `)}) as v(key, failures, blocked_until) where ${loginThrottle.key} = v.key`);
     return { admitted: true };
   });
 }

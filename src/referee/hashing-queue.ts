@@ -20,7 +20,7 @@ export class HashingQueue {
 
   /** A place in the queue, or null when it is full. */
   enter(): HashingPlace | null {
-    if (this.admitted >= this.concurrency + this.maxWaiting) return null;
+    if (this.full) return null;
     this.admitted++;
     let left = false;
     const leave = () => {
@@ -44,6 +44,11 @@ export class HashingQueue {
         }
       },
     };
+  }
+
+  /** Whether enter() would refuse now. */
+  get full(): boolean {
+    return this.admitted >= this.concurrency + this.maxWaiting;
   }
 
   /** Places taken (running and waiting), for tests and logs. */

@@ -45,12 +45,61 @@ export function clientBucket(ip: string): string {
 
 const digest = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** The key a client's attempts over every account are counted under. */
+export const clientKey = (ip: string): string => `client:${clientBucket(ip)}`;
+
 /** The keys of one attempt: the pair key first (the one a success forgets). */
 export function throttleKeys(email: string, ip: string, policy: ThrottlePolicy): [pair: ThrottleKey, client: ThrottleKey] {
   const bucket = clientBucket(ip);
   // Hashed: the table holds no typed address, and any text (even very long) makes a short key.
   return [
     { key: `pair:${digest(email.trim().toLowerCase())}:${bucket}`, backoff: policy.pair },
-    { key: `client:${bucket}`, backoff: policy.client },
+    { key: clientKey(ip), backoff: policy.client },
   ];
+}
+
+/**
+ * The waits this process has read from the database, so that a client kept waiting is refused
+ * again without asking it: a flood from one client would otherwise cost a database transaction
+ * per request, on the same thread as the public pages (PGlite runs in the process). A wait ends
+ * only with time, or when a right password forgets an attempt (forget); another instance's
+ * forgiving is seen here once the wait read runs out. At most `max` keys are kept.
+ */
+export class KnownWaits {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly max = 10_000) {}
+
+  /** How long the longest known wait among `keys` still runs, ms (0: none known). */
+  remaining(keys: readonly string[], now = Date.now()): number {
+    let wait = 0;
+    for (const key of keys) {
+      const until = this.until.get(key);
+      if (until === undefined) continue;
+      if (until <= now) this.until.delete(key);
+      else wait = Math.max(wait, until - now);
+    }
+    return wait;
+  }
+
+  note(key: string, until: number, now = Date.now()): void {
+    if (until <= now) return;
+    this.until.delete(key); // re-inserted: the Map's order is the order of the waits noted
+    this.until.set(key, until);
+    if (this.until.size <= this.max) return;
+    for (const [k, u] of this.until) if (u <= now) this.until.delete(k);
+    // Still full of running waits: the oldest noted go first (the database still has them).
+    for (const k of this.until.keys()) {
+      if (this.until.size <= this.max) break;
+      this.until.delete(k);
+    }
+  }
+
+  forget(keys: readonly string[]): void {
+    for (const key of keys) this.until.delete(key);
+  }
+
+  get size(): number {
+    return this.until.size;
+  }
 }

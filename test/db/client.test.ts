@@ -1,7 +1,9 @@
 // Migrations on PGlite: in memory, and in a data directory that is opened again.
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
@@ -18,6 +20,24 @@ describe('openDatabase on PGlite', () => {
   afterAll(async () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true, maxRetries: 3 });
   });
+
+  it('compiles its WebAssembly once, with the baseline compiler only: no optimised copy, no peak while it is made', async () => {
+    // In a process of its own, as the service opens it; V8 optimises a module a second or two
+    // after it starts (~500 MiB while it does, before the flags were set right on Node 24).
+    // A data directory (one in memory would be created in the process itself, initdb's own peak).
+    const dir = await mkdtemp(path.join(tmpdir(), 'sf-pglite-wasm-'));
+    dirs.push(dir);
+    const client = new URL('../../src/db/client.ts', import.meta.url).href;
+    const script = `const { openDatabase } = await import(${JSON.stringify(client)});
+      const database = await openDatabase({ database: { kind: 'pglite', dataDir: ${JSON.stringify(dir)} } });
+      await new Promise((r) => setTimeout(r, 4000));
+      const status = (await import('node:fs')).readFileSync('/proc/self/status', 'utf8');
+      await database.close();
+      process.stdout.write(String(Number(/^VmHWM:\\s*(\\d+)/m.exec(status)[1]) / 1024));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+    expect(Number(stdout)).toBeGreaterThan(50);
+    expect(Number(stdout)).toBeLessThan(400);
+  }, SLOW);
 
   it('applies every migration to a fresh in-memory database', async () => {
     const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
 import { markProcessed, storeInbound } from '../../src/db/inbound.ts';
 import { enqueue, listOutbox, markFailed } from '../../src/db/outbox.ts';
-import { edicts, turns } from '../../src/db/schema.ts';
+import { edicts, loginThrottle, turns } from '../../src/db/schema.ts';
 import { addSheetVersion } from '../../src/db/sheets.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { listAudit } from '../../src/db/audit.ts';
@@ -284,6 +284,44 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
         ['referee.login-failed', 'web', { referee: null, client: '10.0.6.6', ip: '10.0.6.6', reason: 'wrong' }],
       ]);
       expect(JSON.stringify(rows)).not.toContain('wrong-password-audit');
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('refuses a client it has seen waiting without asking the database again, the client over every account before its form is read', async () => {
+    const a = await throttled();
+    try {
+      const b = await loginForm(a);
+      const ip = '10.0.9.9';
+      // The pair waits after its 4th failure, the client after its 7th (SLOW: 3 and 6 free).
+      expect(await codes(a, 5, 'other@x.org', ip)).toEqual([401, 401, 401, 401, 429]);
+      // The counts vanish from the database (as if another instance forgave them): this process still knows the pair waits.
+      await database.db.delete(loginThrottle);
+      expect((await postLogin(a, b, 'other@x.org', otherPassword, ip)).statusCode).toBe(429);
+      // Known before the CSRF token is checked: a wrong one changes nothing.
+      const pairEarly = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, headers: FORM, payload: form({ _csrf: 'wrong', email: 'other@x.org', password: 'x' }) });
+      expect(pairEarly.statusCode).toBe(429);
+      expect((await postLogin(a, b, 'someone@x.org', 'some-password-here', ip)).statusCode).toBe(401); // another pair does not wait
+      for (let i = 0; i < 6; i++) await postLogin(a, b, `nobody${i}@x.org`, 'some-password-here', ip);
+      expect((await postLogin(a, b, 'nobody-else@x.org', 'some-password-here', ip)).statusCode).toBe(429);
+      await database.db.delete(loginThrottle);
+      // The client's wait is known before the body: no CSRF token, no fields, still 429 (not 403).
+      const early = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, headers: FORM, payload: 'x=1' });
+      expect([early.statusCode, early.headers['retry-after']]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+      expect(early.body).toContain('Too many attempts from here');
+      expect((await postLogin(a, b, 'other@x.org', otherPassword, '10.0.9.10')).statusCode).toBe(303); // other clients are not slowed
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('refuses before reading the form when the hashing queue is full', async () => {
+    const a = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, hashing: { concurrency: 0, maxWaiting: 0 } } });
+    try {
+      const res = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: '10.0.7.9', headers: FORM, payload: 'x=1' });
+      expect([res.statusCode, res.headers['retry-after']]).toEqual([503, '1']);
+      expect(res.body).toContain('Too many logins at once');
     } finally {
       await a.close();
     }

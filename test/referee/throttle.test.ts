@@ -5,7 +5,7 @@ import { admitAttempt, delayAfter, forgiveAttempt, pruneLoginThrottle } from '..
 import { loginThrottle } from '../../src/db/schema.ts';
 import { databasePerFile } from '../harness/pglite.ts';
 import { HashingQueue } from '../../src/referee/hashing-queue.ts';
-import { clientBucket, DEFAULT_THROTTLE, throttleKeys } from '../../src/referee/throttle.ts';
+import { clientBucket, DEFAULT_THROTTLE, KnownWaits, throttleKeys } from '../../src/referee/throttle.ts';
 
 describe('clientBucket', () => {
   it('keeps an IPv4 address, also when mapped into IPv6', () => {
@@ -71,6 +71,32 @@ describe('HashingQueue', () => {
   });
 });
 
+describe('KnownWaits', () => {
+  it('answers the longest running wait among the keys, and forgets a wait once it has run out', () => {
+    const w = new KnownWaits();
+    w.note('client:a', 5_000, 1_000);
+    w.note('pair:x:a', 3_000, 1_000);
+    w.note('pair:gone', 500, 1_000); // over already: not kept
+    expect(w.size).toBe(2);
+    expect(w.remaining(['pair:x:a', 'client:a'], 2_000)).toBe(3_000);
+    expect(w.remaining(['pair:x:a', 'client:b'], 2_000)).toBe(1_000);
+    expect(w.remaining(['pair:y:b', 'client:b'], 2_000)).toBe(0);
+    expect(w.remaining(['pair:x:a', 'client:a'], 5_000)).toBe(0);
+    expect(w.size).toBe(0);
+  });
+
+  it('forgets what a right password forgave, and keeps at most so many keys, the newest', () => {
+    const w = new KnownWaits(2);
+    w.note('a', 10_000, 0);
+    w.note('b', 10_000, 0);
+    w.note('c', 10_000, 0);
+    expect([w.size, w.remaining(['a'], 1), w.remaining(['c'], 1)]).toEqual([2, 0, 9_999]);
+    w.forget(['c']);
+    expect(w.remaining(['b', 'c'], 1)).toBe(9_999);
+    expect(w.remaining(['c'], 1)).toBe(0);
+  });
+});
+
 describe('the counts in the database', () => {
   const dbs = databasePerFile();
   const t0 = new Date('2026-03-02T10:00:00Z');
@@ -84,9 +110,9 @@ describe('the counts in the database', () => {
     expect(await admitAttempt(db, [pair, client], at(0))).toEqual({ admitted: true });
     expect(await admitAttempt(db, [pair, client], at(1))).toEqual({ admitted: true });
     expect(await admitAttempt(db, [pair, client], at(2))).toEqual({ admitted: true }); // the third: waits 1 s after
-    expect(await admitAttempt(db, [pair, client], at(500))).toEqual({ admitted: false, retryAfterMs: 502 });
+    expect(await admitAttempt(db, [pair, client], at(500))).toEqual({ admitted: false, retryAfterMs: 502, waiting: [{ key: pair.key, until: at(1002) }] });
     expect(await admitAttempt(db, [pair, client], at(1002))).toEqual({ admitted: true }); // waits 2 s after
-    expect(await admitAttempt(db, [pair, client], at(3001))).toEqual({ admitted: false, retryAfterMs: 1 });
+    expect(await admitAttempt(db, [pair, client], at(3001))).toEqual({ admitted: false, retryAfterMs: 1, waiting: [{ key: pair.key, until: at(3002) }] });
     const rows = await db.select().from(loginThrottle).orderBy(loginThrottle.key);
     expect(rows.map((r) => [r.key, r.failures])).toEqual([['client:192.0.2.1', 4], ['pair:x:192.0.2.1', 4]]);
     // An hour and more without a failure: counted from nothing again.
