@@ -36,7 +36,13 @@ function orderFor(r: () => number, cell: CellIndex, holdShare: number): string |
   return `${from}=${board.name(pick(r, near))}`;
 }
 
-function makeCase(name: string, seed: number, units: { side: Side; at: CellIndex }[], holdShare: number, hostileTo: (f: FactionId) => Side[]): Case {
+function makeCase(
+  name: string,
+  seed: number,
+  units: { side: Side; at: CellIndex }[],
+  holdShare: number,
+  hostileTo: (f: FactionId) => Side[],
+): Case {
   const r = seededRandom(seed ^ 0x9e3779b9);
   const lines = new Map<FactionId, string[]>(factions.map((f) => [f, []]));
   for (const f of factions) {
@@ -73,7 +79,9 @@ function typical(): Case {
   const senate: Side[] = ['sith', 'hutt', 'merchants', 'sith'];
   board.capital.forEach((c, i) => put(senate[i]!, c));
   for (const f of factions) for (const c of board.startingCells(f)) put(f, c);
-  const middle = ALL.filter((c) => !board.isPlanet[c] && board.col(c) >= 6 && board.col(c) <= 16 && board.row(c) >= 4 && board.row(c) <= 13);
+  const middle = ALL.filter(
+    (c) => !board.isPlanet[c] && board.col(c) >= 6 && board.col(c) <= 16 && board.row(c) >= 4 && board.row(c) <= 13,
+  );
   for (const f of factions) {
     const home = board.homeCell.get(f)!;
     const nearHome = ALL.filter((c) => !board.isPlanet[c] && board.distance(c, home) <= 4);
@@ -83,7 +91,14 @@ function typical(): Case {
       put(f, pick(r, pool));
     }
   }
-  for (let k = 0; k < 3; k++) put(IMPERIAL, pick(r, middle.filter((c) => !taken.has(c))));
+  for (let k = 0; k < 3; k++)
+    put(
+      IMPERIAL,
+      pick(
+        r,
+        middle.filter((c) => !taken.has(c)),
+      ),
+    );
   const hostile = (f: FactionId): Side[] => {
     const h = seededRandom(f.length * 7919);
     const others = factions.filter((x) => x !== f);
@@ -147,7 +162,12 @@ function measure(c: Case): Row {
   if (sink === -1) console.log('unreachable');
   const seconds = Number(elapsed) / 1e9;
   const msPerTurn = (seconds * 1000) / turns;
-  return { name: c.name, units: c.state.units.length, turnsPerSecond: turns / seconds, msPerTurn, usPerUnit: (msPerTurn * 1000) / c.state.units.length,
+  return {
+    name: c.name,
+    units: c.state.units.length,
+    turnsPerSecond: turns / seconds,
+    msPerTurn,
+    usPerUnit: (msPerTurn * 1000) / c.state.units.length,
     cpuShare: (cpu.user + cpu.system) / 1e6 / seconds,
   };
 }
@@ -189,7 +209,9 @@ console.log(`adjudicate: node ${process.version}, ≥ ${MIN_SECONDS}s per case a
 const rows = cases.map((c) => (only && !c.name.startsWith(`(${only})`) ? null : measure(c)));
 const fmt = (n: number, d: number) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 console.log('');
-console.log(`${'case'.padEnd(34)}${'units'.padStart(7)}${'turns/s'.padStart(12)}${'ms/turn'.padStart(10)}${'µs/unit'.padStart(10)}${'cpu/wall'.padStart(10)}  target`);
+console.log(
+  `${'case'.padEnd(34)}${'units'.padStart(7)}${'turns/s'.padStart(12)}${'ms/turn'.padStart(10)}${'µs/unit'.padStart(10)}${'cpu/wall'.padStart(10)}  target`,
+);
 for (const row of rows) {
   if (!row) continue;
   let target = '';
@@ -201,8 +223,13 @@ for (const row of rows) {
   );
 }
 const [a, c, b] = rows;
-if (a && b && c) console.log(`\nscaling: µs/unit medium ÷ typical = ${fmt(c.usPerUnit / a.usPerUnit, 2)}, crowded ÷ medium = ${fmt(b.usPerUnit / c.usPerUnit, 2)} (≈1 means linear)`);
+if (a && b && c)
+  console.log(
+    `\nscaling: µs/unit medium ÷ typical = ${fmt(c.usPerUnit / a.usPerUnit, 2)}, crowded ÷ medium = ${fmt(b.usPerUnit / c.usPerUnit, 2)} (≈1 means linear)`,
+  );
 if (a) {
   const { parse, turn } = split(cases[0]!);
-  console.log(`(a) split (fastest batches): turn ${fmt(turn, 1)} µs = parsing the 8 sheets ${fmt(parse, 1)} µs + the rest ${fmt(turn - parse, 1)} µs`);
+  console.log(
+    `(a) split (fastest batches): turn ${fmt(turn, 1)} µs = parsing the 8 sheets ${fmt(parse, 1)} µs + the rest ${fmt(turn - parse, 1)} µs`,
+  );
 }

@@ -54,7 +54,9 @@ const ownCpu = () => {
  * neighbours: CPU seconds say what the work itself costs.
  */
 async function serverCpu(db: Db): Promise<number | null> {
-  const { rows } = (await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  const { rows } = (await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as {
+    rows: { pid: number }[];
+  };
   let total = 0;
   for (const { pid } of rows) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
@@ -76,7 +78,14 @@ function midGame(r: () => number, gameId: string, factions: FactionId[]): { stat
   for (const f of factions) {
     const home = board.homeCell.get(f)!;
     const near = all.filter((c) => !board.isPlanet[c] && board.distance(c, home) <= 5);
-    for (let k = 2 + Math.floor(r() * 3); k > 0; k--) put(f, pick(r, near.filter((c) => !taken.has(c))));
+    for (let k = 2 + Math.floor(r() * 3); k > 0; k--)
+      put(
+        f,
+        pick(
+          r,
+          near.filter((c) => !taken.has(c)),
+        ),
+      );
   }
   const sheets = new Map<FactionId, string>();
   for (const f of factions) {
@@ -89,8 +98,15 @@ function midGame(r: () => number, gameId: string, factions: FactionId[]): { stat
     sheets.set(f, lines.join('\n'));
   }
   const state: GameState = {
-    gameId, turn: 6, factions, chancellor: factions[0]!, election: false, hostility: {},
-    units: units.map((u) => ({ side: u.side, at: board.name(u.at) })), settings: { victoryPlanets: 12, nmrHostility: 'keep' }, joining: [],
+    gameId,
+    turn: 6,
+    factions,
+    chancellor: factions[0]!,
+    election: false,
+    hostility: {},
+    units: units.map((u) => ({ side: u.side, at: board.name(u.at) })),
+    settings: { victoryPlanets: 12, nmrHostility: 'keep' },
+    joining: [],
   };
   return { state, sheets };
 }
@@ -98,7 +114,9 @@ function midGame(r: () => number, gameId: string, factions: FactionId[]): { stat
 async function startSink(): Promise<{ url: string; count: () => number; stop: () => Promise<void> }> {
   let n = 0;
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onData(stream, _s, cb) {
       stream.on('data', () => {});
       stream.on('end', () => (n++, cb()));
@@ -106,7 +124,11 @@ async function startSink(): Promise<{ url: string; count: () => number; stop: ()
   });
   server.on('error', () => {});
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
-  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, count: () => n, stop: () => new Promise((res) => server.close(() => res())) };
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    count: () => n,
+    stop: () => new Promise((res) => server.close(() => res())),
+  };
 }
 
 async function main(): Promise<void> {
@@ -115,16 +137,42 @@ async function main(): Promise<void> {
   const db = database.db;
   const r = seededRandom(0xdead1e);
   const deadline = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
-  const ctx = { actor: 'bench', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => new Date(deadline.getTime() - 7 * 86_400_000) };
+  const ctx = {
+    actor: 'bench',
+    mail: { domain: DOMAIN, ordersLocalPart: 'orders' },
+    now: () => new Date(deadline.getTime() - 7 * 86_400_000),
+  };
   process.stdout.write(`setting up ${GAMES} games… `);
   let players = 0;
   for (let g = 0; g < GAMES; g++) {
     const n = 4 + (g % 5);
-    const { game } = await createGame(db, { name: `Bench ${g}`, players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@g${g}.example`, lang: i % 2 ? 'it' : 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' }, ctx);
+    const { game } = await createGame(
+      db,
+      {
+        name: `Bench ${g}`,
+        players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@g${g}.example`, lang: i % 2 ? 'it' : 'en' })),
+        timeZone: 'Europe/Rome',
+        weeklyDeadline: 'sun 20:00',
+      },
+      ctx,
+    );
     players += n;
     const { state, sheets } = midGame(r, game.id, board.factionIds.slice(0, n));
     await db.update(turns).set({ state, election: false, deadline, declarationDeadline: deadline }).where(eq(turns.gameId, game.id));
-    await insertSheets(db, [...sheets].map(([faction, text]) => ({ gameId: game.id, turn: 1, faction, text, parsed: {}, status: 'valid' as const, receivedAt: new Date(deadline.getTime() - 3_600_000), inboundId: null, version: 1 })));
+    await insertSheets(
+      db,
+      [...sheets].map(([faction, text]) => ({
+        gameId: game.id,
+        turn: 1,
+        faction,
+        text,
+        parsed: {},
+        status: 'valid' as const,
+        receivedAt: new Date(deadline.getTime() - 3_600_000),
+        inboundId: null,
+        version: 1,
+      })),
+    );
   }
   await db.delete(outbox); // the welcome mails are not what is measured
   console.log(`${players} players`);
@@ -139,13 +187,25 @@ async function main(): Promise<void> {
   const [cpu1, server1] = [ownCpu(), await serverCpu(db)];
   const load1 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
   const queued = (await listOutbox(db, { kind: 'edict' })).length;
-  const withMap = Number((await db.execute(sql`select count(*)::int as n from outbox where kind = 'edict' and attachments::text like '%image/png%'`) as unknown as { rows: { n: number }[] }).rows[0]!.n);
-  console.log(`closing: ${pass.closed.length} turns closed, ${queued} edict mails queued (${withMap} with a map) in ${closeSeconds.toFixed(1)} s — target < 60 s: ${closeSeconds < 60 && pass.closed.length === GAMES ? 'PASS' : 'MISS'}`);
-  console.log(`per turn: ${((closeSeconds * 1000) / GAMES).toFixed(1)} ms (adjudication, edict texts in two languages, maps drawn ahead, mails, one transaction)`);
+  const withMap = Number(
+    (
+      (await db.execute(
+        sql`select count(*)::int as n from outbox where kind = 'edict' and attachments::text like '%image/png%'`,
+      )) as unknown as { rows: { n: number }[] }
+    ).rows[0]!.n,
+  );
+  console.log(
+    `closing: ${pass.closed.length} turns closed, ${queued} edict mails queued (${withMap} with a map) in ${closeSeconds.toFixed(1)} s — target < 60 s: ${closeSeconds < 60 && pass.closed.length === GAMES ? 'PASS' : 'MISS'}`,
+  );
+  console.log(
+    `per turn: ${((closeSeconds * 1000) / GAMES).toFixed(1)} ms (adjudication, edict texts in two languages, maps drawn ahead, mails, one transaction)`,
+  );
   const serverPart = server0 !== null && server1 !== null ? `, PostgreSQL backends ${(server1 - server0).toFixed(1)} s` : '';
   console.log(`CPU while closing: this process ${(cpu1 - cpu0).toFixed(1)} s${serverPart}; load average ${load0} before, ${load1} after`);
   const png = await pngPerMap(db, Math.min(GAMES, 20));
-  console.log(`map PNG: ${png.ms.toFixed(1)} ms per map (CPU ${png.cpu.toFixed(1)} ms, ${png.kb.toFixed(0)} kB), mean over ${png.n} edicts, on this thread`);
+  console.log(
+    `map PNG: ${png.ms.toFixed(1)} ms per map (CPU ${png.cpu.toFixed(1)} ms, ${png.kb.toFixed(0)} kB), mean over ${png.n} edicts, on this thread`,
+  );
 
   // 2. Sending: raw pooled nodemailer, the outbox sender, raw again, the same messages to one
   // server. Both sides start warm (30 mails each way first, untimed, so that neither pays for
@@ -153,17 +213,29 @@ async function main(): Promise<void> {
   // run before and one after, so that a change in the machine's load moves both sides alike.
   const sink = await startSink();
   const sample = (await listOutbox(db, { kind: 'edict' })).slice(0, Math.min(queued, 2000));
-  const assets = await findAssets(db, sample.flatMap((m) => ((m.attachments ?? []) as { assetId: number }[]).map((a) => a.assetId)));
+  const assets = await findAssets(
+    db,
+    sample.flatMap((m) => ((m.attachments ?? []) as { assetId: number }[]).map((a) => a.assetId)),
+  );
   const ids = sample.map((m) => m.id);
-  await db.update(outbox).set({ status: 'sent' }).where(sql`${outbox.kind} = 'edict' and not (${outbox.id} = any(${sql.param(ids)}::bigint[]))`);
+  await db
+    .update(outbox)
+    .set({ status: 'sent' })
+    .where(sql`${outbox.kind} = 'edict' and not (${outbox.id} = any(${sql.param(ids)}::bigint[]))`);
   const messages = sample.map((m) => toMailOptions(toOutgoing(m, `orders@${DOMAIN}`, assets)));
   const transport = createSmtpTransport(sink.url, log);
   // Warm-up, untimed: 30 mails each way (the outbox sender's then queued again, as they were).
   await sendRaw(sink.url, messages.slice(0, 30));
   const pending = { status: 'pending', attempts: 0, sentAt: null, nextAttemptAt: new Date(Date.now() - 1000) } as const;
-  await db.update(outbox).set({ status: 'sent' }).where(sql`${outbox.id} = any(${sql.param(ids.slice(30))}::bigint[])`);
+  await db
+    .update(outbox)
+    .set({ status: 'sent' })
+    .where(sql`${outbox.id} = any(${sql.param(ids.slice(30))}::bigint[])`);
   while ((await sendDueMail({ db, transport, from: `orders@${DOMAIN}`, log })) > 0);
-  await db.update(outbox).set(pending).where(sql`${outbox.id} = any(${sql.param(ids)}::bigint[])`);
+  await db
+    .update(outbox)
+    .set(pending)
+    .where(sql`${outbox.id} = any(${sql.param(ids)}::bigint[])`);
   const raw1 = await sendRaw(sink.url, messages);
   const sendCpu0 = ownCpu();
   const s0 = performance.now();
@@ -176,8 +248,12 @@ async function main(): Promise<void> {
   const rawRate = (sample.length / raw1.seconds + sample.length / raw2.seconds) / 2;
   const oursRate = sample.length / oursSeconds;
   const ratio = oursRate / rawRate;
-  console.log(`sending ${sample.length} edict mails: outbox sender ${oursRate.toFixed(0)}/s, raw pooled nodemailer ${rawRate.toFixed(0)}/s (${(sample.length / raw1.seconds).toFixed(0)} before, ${(sample.length / raw2.seconds).toFixed(0)} after) — ratio ${ratio.toFixed(2)}, target ≥ 0.8: ${ratio >= 0.8 ? 'PASS' : 'MISS'}`);
-  console.log(`CPU while sending (this process, the SMTP server's share included): outbox sender ${((oursCpu * 1000) / sample.length).toFixed(2)} ms a mail, raw nodemailer ${(((raw1.cpu + raw2.cpu) / 2) * 1000 / sample.length).toFixed(2)} ms`);
+  console.log(
+    `sending ${sample.length} edict mails: outbox sender ${oursRate.toFixed(0)}/s, raw pooled nodemailer ${rawRate.toFixed(0)}/s (${(sample.length / raw1.seconds).toFixed(0)} before, ${(sample.length / raw2.seconds).toFixed(0)} after) — ratio ${ratio.toFixed(2)}, target ≥ 0.8: ${ratio >= 0.8 ? 'PASS' : 'MISS'}`,
+  );
+  console.log(
+    `CPU while sending (this process, the SMTP server's share included): outbox sender ${((oursCpu * 1000) / sample.length).toFixed(2)} ms a mail, raw nodemailer ${((((raw1.cpu + raw2.cpu) / 2) * 1000) / sample.length).toFixed(2)} ms`,
+  );
   await sink.stop();
   await database.close();
   await fresh.drop();
@@ -189,9 +265,11 @@ async function sendRaw(url: string, messages: SendMailOptions[]): Promise<{ seco
   const cpu0 = ownCpu();
   const t0 = performance.now();
   let k = 0;
-  await Promise.all(Array.from({ length: SMTP_POOL_CONNECTIONS }, async () => {
-    while (k < messages.length) await raw.sendMail(messages[k++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: SMTP_POOL_CONNECTIONS }, async () => {
+      while (k < messages.length) await raw.sendMail(messages[k++]!);
+    }),
+  );
   const result = { seconds: (performance.now() - t0) / 1000, cpu: ownCpu() - cpu0 };
   raw.close();
   return result;
@@ -206,7 +284,12 @@ async function pngPerMap(db: Db, n: number): Promise<{ ms: number; cpu: number; 
   const t0 = performance.now();
   let bytes = 0;
   for (const svg of svgs) bytes += renderMapPng(svg).length;
-  return { ms: (performance.now() - t0) / svgs.length, cpu: ((ownCpu() - c0) * 1000) / svgs.length, kb: bytes / 1024 / svgs.length, n: svgs.length };
+  return {
+    ms: (performance.now() - t0) / svgs.length,
+    cpu: ((ownCpu() - c0) * 1000) / svgs.length,
+    kb: bytes / 1024 / svgs.length,
+    n: svgs.length,
+  };
 }
 
 await main();

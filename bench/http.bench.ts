@@ -61,7 +61,11 @@ interface Result {
 // autocannon in a child process, through its API (its command line reads brackets as sub-arguments, so no [<id>] there).
 const runner = `const a = require(${JSON.stringify(autocannonBin)}); a(JSON.parse(process.argv[1]), (err, r) => { if (err) throw err; process.stdout.write(JSON.stringify(r)); });`;
 
-async function measure(url: string, headers: Record<string, string> = {}, post?: { body: string; connections: number; ids?: boolean }): Promise<Result & { codes: Record<string, number> }> {
+async function measure(
+  url: string,
+  headers: Record<string, string> = {},
+  post?: { body: string; connections: number; ids?: boolean },
+): Promise<Result & { codes: Record<string, number> }> {
   const options = {
     url,
     connections: post?.connections ?? CONNECTIONS,
@@ -82,8 +86,13 @@ async function measure(url: string, headers: Record<string, string> = {}, post?:
   };
   return {
     codes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, v]) => [code, v.count])),
-    rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors, non2xx: r.non2xx,
-    bytes: r.throughput.average / Math.max(1, r.requests.average), cpuUs: (cpu.user + cpu.system) / Math.max(1, r.requests.total),
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    p50: r.latency.p50,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    bytes: r.throughput.average / Math.max(1, r.requests.average),
+    cpuUs: (cpu.user + cpu.system) / Math.max(1, r.requests.total),
   };
 }
 
@@ -98,11 +107,17 @@ const median = (xs: number[]) => {
 const database = await openDatabase({ database: { kind: 'pglite', dataDir: 'memory://' } });
 const world = await buildWorld(database.db, { players: 8, turns: 4, name: 'Bench Game' });
 // The app as `sf serve` builds it: the public pages' cache at its default.
-const log = LOG_LEVEL === 'silent' ? pino({ level: 'silent' }) : pino({ level: LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: true }));
+const log =
+  LOG_LEVEL === 'silent' ? pino({ level: 'silent' }) : pino({ level: LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: true }));
 // Behind a proxy that is believed (TRUST_PROXY), so that the login flood can come from many clients.
 const app = await buildApp({ db: database.db, log, trustProxy: true });
 // The same console with hashing unbounded (as before the bound), for the comparison; same process, same cores.
-const unbounded = await buildApp({ db: database.db, log, trustProxy: true, referee: { hashing: { concurrency: 1_000_000, maxWaiting: 0 } } });
+const unbounded = await buildApp({
+  db: database.db,
+  log,
+  trustProxy: true,
+  referee: { hashing: { concurrency: 1_000_000, maxWaiting: 0 } },
+});
 const unboundedBase = await unbounded.listen({ host: '127.0.0.1', port: 0 });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 // As a browser asks: language and compression.
@@ -118,7 +133,9 @@ const bare = Fastify();
 bare.get('/', async () => 'ok');
 // A reference, not a target: a constant as big as the compressed page, to tell the cost of the
 // bytes (loopback and the load generator) from the cost of the page.
-bare.get('/sized', async (_req, reply) => reply.type('text/html; charset=utf-8').header('content-encoding', String(wire.headers['content-encoding'])).send(pageBytes));
+bare.get('/sized', async (_req, reply) =>
+  reply.type('text/html; charset=utf-8').header('content-encoding', String(wire.headers['content-encoding'])).send(pageBytes),
+);
 const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
 
 try {
@@ -127,7 +144,9 @@ try {
   // Warm up: the first render draws the map; later ones reuse it.
   for (const u of [page, api]) await fetch(u).then((r) => r.arrayBuffer());
   const html = await (await fetch(page)).text();
-  console.log(`http bench: ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds, app logging at ${LOG_LEVEL}; game page ${(html.length / 1024).toFixed(0)} KiB with ${html.includes('<svg') ? 'the map inline' : 'NO MAP'}, ${(pageBytes.length / 1024).toFixed(1)} KiB as ${String(wire.headers['content-encoding'])}`);
+  console.log(
+    `http bench: ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds, app logging at ${LOG_LEVEL}; game page ${(html.length / 1024).toFixed(0)} KiB with ${html.includes('<svg') ? 'the map inline' : 'NO MAP'}, ${(pageBytes.length / 1024).toFixed(1)} KiB as ${String(wire.headers['content-encoding'])}`,
+  );
 
   if (PROFILE && !FLOOD_ONLY) {
     // The server's CPU while it serves the page alone, then the API alone (autocannon runs in its own process).
@@ -135,7 +154,10 @@ try {
     session.connect();
     await session.post('Profiler.enable');
     mkdirSync(PROFILE, { recursive: true });
-    for (const [name, url, headers] of [['page', page, browser], ['api', api, { 'accept-encoding': 'gzip, deflate, br' }]] as const) {
+    for (const [name, url, headers] of [
+      ['page', page, browser],
+      ['api', api, { 'accept-encoding': 'gzip, deflate, br' }],
+    ] as const) {
       await session.post('Profiler.start');
       await measure(url, headers);
       const { profile } = await session.post('Profiler.stop');
@@ -159,12 +181,20 @@ try {
     const after = await measure(bareBase);
     rounds.push({ bare: [before, after], ...r });
     const ratio = (x: Result) => (x.rps / ((before.rps + after.rps) / 2)).toFixed(2);
-    console.log(`round ${round + 1}: bare ${before.rps.toFixed(0)}/${after.rps.toFixed(0)} req/s; page ${r.page.rps.toFixed(0)} (${ratio(r.page)}, p99 ${r.page.p99} ms); API ${r.api.rps.toFixed(0)} (${ratio(r.api)}, p99 ${r.api.p99} ms); sized constant ${r.sized.rps.toFixed(0)} (${ratio(r.sized)})`);
+    console.log(
+      `round ${round + 1}: bare ${before.rps.toFixed(0)}/${after.rps.toFixed(0)} req/s; page ${r.page.rps.toFixed(0)} (${ratio(r.page)}, p99 ${r.page.p99} ms); API ${r.api.rps.toFixed(0)} (${ratio(r.api)}, p99 ${r.api.p99} ms); sized constant ${r.sized.rps.toFixed(0)} (${ratio(r.sized)})`,
+    );
   }
 
   const bareAll = rounds.flatMap((r) => r.bare);
   if (!FLOOD_ONLY) console.log(`\nmedians of ${ROUNDS} rounds (each ratio to the mean of its own round's two baselines):`);
-  console.log(`${'bare route (constant)'.padEnd(30)} ${median(bareAll.map((r) => r.rps)).toFixed(0).padStart(7)} req/s  p99 ${median(bareAll.map((r) => r.p99))} ms  server CPU ${median(bareAll.map((r) => r.cpuUs)).toFixed(0)} µs/req`);
+  console.log(
+    `${'bare route (constant)'.padEnd(30)} ${median(bareAll.map((r) => r.rps))
+      .toFixed(0)
+      .padStart(
+        7,
+      )} req/s  p99 ${median(bareAll.map((r) => r.p99))} ms  server CPU ${median(bareAll.map((r) => r.cpuUs)).toFixed(0)} µs/req`,
+  );
   const rows: Array<[Name, string, boolean]> = [
     ['page', 'game page (HTML, en)', true],
     ['api', 'game JSON API', true],
@@ -179,7 +209,9 @@ try {
     const failures = xs.reduce((n, x) => n + x.errors + x.non2xx, 0);
     const verdict = target ? `  ${ratio >= 0.5 ? 'ok' : 'BELOW 0.5'}, p99 ${p99 < 50 ? 'ok' : 'ABOVE 50 ms'}` : '';
     console.log(
-      `${label.padEnd(30)} ${median(xs.map((x) => x.rps)).toFixed(0).padStart(7)} req/s  ratio ${ratio.toFixed(2)} (CPU ratio ${cpuRatio.toFixed(2)})  ` +
+      `${label.padEnd(30)} ${median(xs.map((x) => x.rps))
+        .toFixed(0)
+        .padStart(7)} req/s  ratio ${ratio.toFixed(2)} (CPU ratio ${cpuRatio.toFixed(2)})  ` +
         `p50 ${median(xs.map((x) => x.p50))} ms  p99 ${p99} ms (worst ${worstP99})  server CPU ${median(xs.map((x) => x.cpuUs)).toFixed(0)} µs/req  ` +
         `${(median(xs.map((x) => x.bytes)) / 1024).toFixed(1)} KiB/req  errors+non-2xx ${failures}${verdict}`,
     );
@@ -204,11 +236,18 @@ try {
      */
     const flood = async (consoleBase: string, many: boolean, profileName?: string): Promise<Flood> => {
       const form = await fetch(`${consoleBase}/referee/login`);
-      const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = form.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
       const body = new URLSearchParams({ _csrf: token, email: 'guess@example.org', password: 'a wrong password, again' }).toString();
       // autocannon puts a new id in place of [<id>] in every request: a new client each time.
-      const headers: Record<string, string> = { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(many ? { 'x-forwarded-for': '[<id>]' } : {}) };
+      const headers: Record<string, string> = {
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(many ? { 'x-forwarded-for': '[<id>]' } : {}),
+      };
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       const session = PROFILE && profileName ? new Session() : null;
@@ -220,7 +259,10 @@ try {
       const t0 = performance.now();
       const main0 = threadCpuUsage();
       const all0 = process.cpuUsage();
-      const [during, logins] = await Promise.all([measure(page, browser), measure(`${consoleBase}/referee/login`, headers, { body, connections: floodConnections, ids: many })]);
+      const [during, logins] = await Promise.all([
+        measure(page, browser),
+        measure(`${consoleBase}/referee/login`, headers, { body, connections: floodConnections, ids: many }),
+      ]);
       const main = threadCpuUsage(main0);
       const all = process.cpuUsage(all0);
       const seconds = (performance.now() - t0) / 1000;
@@ -237,21 +279,31 @@ try {
       return { during, logins, mainMsPerS: ms(main), otherMsPerS: ms(all) - ms(main), loopP99: loop.percentile(99) / 1e6 };
     };
     const line = (label: string, f: Flood) => {
-      const codes = Object.entries(f.logins.codes).map(([c, n]) => `${c}×${n}`).join(' ');
+      const codes = Object.entries(f.logins.codes)
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ');
       console.log(
         `  ${label.padEnd(34)} page p50 ${f.during.p50} ms p99 ${String(f.during.p99).padStart(4)} ms (${f.during.rps.toFixed(0)} req/s); ` +
           `server: main thread ${f.mainMsPerS.toFixed(0)} ms/s, hashing ${f.otherMsPerS.toFixed(0)} ms/s, event-loop delay p99 ${f.loopP99.toFixed(0)} ms; ` +
           `logins ${f.logins.rps.toFixed(0)}/s: ${codes}${f.logins.errors ? `, ${f.logins.errors} errors` : ''}`,
       );
     };
-    console.log(`\nlogin flood: ${floodConnections} connections posting wrong passwords for ${SECONDS} s while the game page is measured (${CONNECTIONS} connections), ${floodRounds} rounds`);
+    console.log(
+      `\nlogin flood: ${floodConnections} connections posting wrong passwords for ${SECONDS} s while the game page is measured (${CONNECTIONS} connections), ${floodRounds} rounds`,
+    );
     const quiet: Result[] = [];
     const fromMany: Flood[] = [];
     const fromOne: Flood[] = [];
     for (let round = 0; round < floodRounds; round++) {
-      console.log(`round ${round + 1} (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}):`);
+      console.log(
+        `round ${round + 1} (load average ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}):`,
+      );
       quiet.push(await measure(page, browser));
-      console.log(`  ${'no flood'.padEnd(34)} page p50 ${quiet.at(-1)!.p50} ms p99 ${String(quiet.at(-1)!.p99).padStart(4)} ms (${quiet.at(-1)!.rps.toFixed(0)} req/s)`);
+      console.log(
+        `  ${'no flood'.padEnd(34)} page p50 ${quiet.at(-1)!.p50} ms p99 ${String(quiet.at(-1)!.p99).padStart(4)} ms (${quiet.at(-1)!.rps.toFixed(0)} req/s)`,
+      );
       fromMany.push(await flood(base, true, round === 0 ? 'many' : undefined));
       line('flood from many clients', fromMany.at(-1)!);
       fromOne.push(await flood(base, false, round === 0 ? 'one' : undefined));

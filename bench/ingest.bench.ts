@@ -78,7 +78,13 @@ const bodyReader = new BodyReader();
 function orderMail(n: number, id = `bench-${n}`): Buffer {
   const player = n % PLAYERS.length;
   const hostile = FACTIONS.filter((_, b) => Math.floor(n / FACTIONS.length) & (1 << b));
-  const body = [`V: ${FACTIONS[(n * 7) % FACTIONS.length]}`, ...(hostile.length ? [`H: ${hostile.join(', ')}`] : []), '', 'Good luck to all,', `Player ${player + 1}`];
+  const body = [
+    `V: ${FACTIONS[(n * 7) % FACTIONS.length]}`,
+    ...(hostile.length ? [`H: ${hostile.join(', ')}`] : []),
+    '',
+    'Good luck to all,',
+    `Player ${player + 1}`,
+  ];
   return Buffer.from(
     [
       `From: Player ${player + 1} <${PLAYERS[player]}>`,
@@ -98,7 +104,14 @@ function orderMail(n: number, id = `bench-${n}`): Buffer {
 }
 
 async function withImap<T>(settings: ImapSettings, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({ host: settings.host, port: settings.port, secure: false, auth: { user: settings.user, pass: settings.pass }, logger: false, disableAutoIdle: true });
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: false,
+    auth: { user: settings.user, pass: settings.pass },
+    logger: false,
+    disableAutoIdle: true,
+  });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -152,7 +165,9 @@ async function rawFetch(settings: ImapSettings, mailbox = SOURCE_BOX): Promise<{
 
 /** One durable INSERT of raw mails, as intake's batch store sends them (one JSON parameter). */
 async function floorInsert(database: Database, batch: Buffer[]): Promise<void> {
-  await database.db.execute(sql`insert into bench_floor (raw) select decode(x, 'base64') from json_array_elements_text(${JSON.stringify(batch.map((b) => b.toString('base64')))}::json) as x`);
+  await database.db.execute(
+    sql`insert into bench_floor (raw) select decode(x, 'base64') from json_array_elements_text(${JSON.stringify(batch.map((b) => b.toString('base64')))}::json) as x`,
+  );
 }
 
 /**
@@ -160,7 +175,9 @@ async function floorInsert(database: Database, batch: Buffer[]): Promise<void> {
  * bytes and committed durably.
  */
 async function floor(database: Database, settings: ImapSettings, mailbox: string): Promise<{ rate: number; ms: number; cpu: string }> {
-  await database.db.execute(sql`create table if not exists bench_floor (id bigint generated always as identity primary key, raw bytea not null)`);
+  await database.db.execute(
+    sql`create table if not exists bench_floor (id bigint generated always as identity primary key, raw bytea not null)`,
+  );
   const machineBefore = cpuSnapshot();
   const start = performance.now();
   let count = 0;
@@ -283,7 +300,13 @@ function intakeDeps(db: Database['db']): IntakeDeps {
     db,
     log: silent,
     now: () => new Date(),
-    mail: { domain: DOMAIN, ordersLocalPart: 'orders', maxBytes: 10 * 1024 * 1024, replyRateLimitPerHour: 1_000_000, ourAddresses: [`orders@${DOMAIN}`] },
+    mail: {
+      domain: DOMAIN,
+      ordersLocalPart: 'orders',
+      maxBytes: 10 * 1024 * 1024,
+      replyRateLimitPerHour: 1_000_000,
+      ourAddresses: [`orders@${DOMAIN}`],
+    },
     bodyReader,
   };
 }
@@ -338,7 +361,15 @@ async function intake(database: Database, settings: ImapSettings, mailbox: strin
   if (how === 'timeout' || done !== mails || ackCount !== mails) {
     throw new Error(`intake on ${mailbox} incomplete after ${Math.round(ms)} ms: ${outcomes}; ${ackCount} acks`);
   }
-  return { rate: (mails / ms) * 1_000, ms, inHandler: handlerMs / ms, nodeCpu: (cpu.user + cpu.system) / 1_000 / ms, cpuUs: (cpu.user + cpu.system) / mails, outcomes: `${outcomes}; ${ackCount} acks`, cpu: machineCpu };
+  return {
+    rate: (mails / ms) * 1_000,
+    ms,
+    inHandler: handlerMs / ms,
+    nodeCpu: (cpu.user + cpu.system) / 1_000 / ms,
+    cpuUs: (cpu.user + cpu.system) / mails,
+    outcomes: `${outcomes}; ${ackCount} acks`,
+    cpu: machineCpu,
+  };
 }
 
 /**
@@ -349,31 +380,77 @@ async function intake(database: Database, settings: ImapSettings, mailbox: strin
  */
 async function databaseShare(model: Database, scratch: Database, mails = MAILS): Promise<{ usPerMail: number; cpu: string }> {
   const [sheet] = await model.db.select({ text: sheets.text, parsed: sheets.parsed, status: sheets.status }).from(sheets).limit(1);
-  const [ack] = await model.db.select({ subject: outbox.subject, bodyText: outbox.bodyText, replyTo: outbox.replyTo }).from(outbox).where(eq(outbox.kind, 'ack')).limit(1);
+  const [ack] = await model.db
+    .select({ subject: outbox.subject, bodyText: outbox.bodyText, replyTo: outbox.replyTo })
+    .from(outbox)
+    .where(eq(outbox.kind, 'ack'))
+    .limit(1);
   const [outcome] = await model.db.select({ detail: inboundMessages.outcomeDetail }).from(inboundMessages).limit(1);
   if (!sheet || !ack || !outcome) throw new Error('intake wrote nothing to copy');
   await createBenchGame(scratch);
-  const seats = await scratch.db.select({ id: players.id, gameId: players.gameId, faction: players.faction, email: players.email }).from(players);
+  const seats = await scratch.db
+    .select({ id: players.id, gameId: players.gameId, faction: players.faction, email: players.email })
+    .from(players);
   const versions = new Map<string, number>();
   const replay = async (from: number, raws: Buffer[]) => {
-    const stored = await storeInboundBatch(scratch.db, raws.map((raw, i) => ({ raw, source: 'imap' as const, sourceKey: `share:${from + i}`, receivedAt: new Date() })));
+    const stored = await storeInboundBatch(
+      scratch.db,
+      raws.map((raw, i) => ({ raw, source: 'imap' as const, sourceKey: `share:${from + i}`, receivedAt: new Date() })),
+    );
     await scratch.db.transaction(async (tx) => {
-      await lockInboundMany(tx, stored.map((m) => m.id));
+      await lockInboundMany(
+        tx,
+        stored.map((m) => m.id),
+      );
       const seatOf = (i: number) => seats[(from + i) % seats.length]!;
-      const sheetIds = await insertSheets(tx, stored.map((m, i) => {
-        const seat = seatOf(i);
-        const version = (versions.get(seat.faction) ?? 0) + 1;
-        versions.set(seat.faction, version);
-        return { gameId: seat.gameId, turn: 1, faction: seat.faction, version, text: sheet.text, parsed: sheet.parsed, status: sheet.status, receivedAt: new Date(), inboundId: m.id };
-      }));
-      await enqueueMany(tx, stored.map((m, i) => ({
-        kind: 'ack', gameId: seatOf(i).gameId, toAddress: seatOf(i).email, replyTo: ack.replyTo, subject: ack.subject, inReplyTo: `<share-${from + i}@example.org>`,
-        references: `<share-${from + i}@example.org>`, messageId: newMessageId(DOMAIN), bodyText: ack.bodyText, dedupeKey: `ack:${m.id}`,
-      })));
-      await markProcessedMany(tx, stored.map((m, i) => ({
-        id: m.id,
-        outcome: { status: 'processed' as const, outcome: 'sheet', detail: { ...(outcome.detail as object), sheetId: sheetIds.get(m.id) ?? null }, gameId: seatOf(i).gameId, playerId: seatOf(i).id, at: new Date() },
-      })));
+      const sheetIds = await insertSheets(
+        tx,
+        stored.map((m, i) => {
+          const seat = seatOf(i);
+          const version = (versions.get(seat.faction) ?? 0) + 1;
+          versions.set(seat.faction, version);
+          return {
+            gameId: seat.gameId,
+            turn: 1,
+            faction: seat.faction,
+            version,
+            text: sheet.text,
+            parsed: sheet.parsed,
+            status: sheet.status,
+            receivedAt: new Date(),
+            inboundId: m.id,
+          };
+        }),
+      );
+      await enqueueMany(
+        tx,
+        stored.map((m, i) => ({
+          kind: 'ack',
+          gameId: seatOf(i).gameId,
+          toAddress: seatOf(i).email,
+          replyTo: ack.replyTo,
+          subject: ack.subject,
+          inReplyTo: `<share-${from + i}@example.org>`,
+          references: `<share-${from + i}@example.org>`,
+          messageId: newMessageId(DOMAIN),
+          bodyText: ack.bodyText,
+          dedupeKey: `ack:${m.id}`,
+        })),
+      );
+      await markProcessedMany(
+        tx,
+        stored.map((m, i) => ({
+          id: m.id,
+          outcome: {
+            status: 'processed' as const,
+            outcome: 'sheet',
+            detail: { ...(outcome.detail as object), sheetId: sheetIds.get(m.id) ?? null },
+            gameId: seatOf(i).gameId,
+            playerId: seatOf(i).id,
+            at: new Date(),
+          },
+        })),
+      );
     });
   };
   // The mails are made before the clock starts: their making is not the database's.
@@ -421,7 +498,8 @@ async function appendSteadily(settings: ImapSettings, mailbox: string, tag: stri
   const deadline = performance.now() + 60_000;
   while (commits.size < sent.size && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const ms = [...sent].map(([id, at]) => (commits.get(id) ?? Infinity) - at).sort((a, b) => a - b);
-  if (ms.some((m) => m === Infinity)) throw new Error(`${tag}: ${ms.filter((m) => m === Infinity).length} of ${ms.length} mails not committed within a minute`);
+  if (ms.some((m) => m === Infinity))
+    throw new Error(`${tag}: ${ms.filter((m) => m === Infinity).length} of ${ms.length} mails not committed within a minute`);
   return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1]!, count: ms.length };
 }
 
@@ -431,7 +509,14 @@ async function appendSteadily(settings: ImapSettings, mailbox: string, tag: stri
  */
 async function floorLatency(database: Database, settings: ImapSettings, mailbox: string): Promise<Latency> {
   const commits = new Map<string, number>();
-  const client = new ImapFlow({ host: settings.host, port: settings.port, secure: false, auth: { user: settings.user, pass: settings.pass }, logger: false, disableAutoIdle: true });
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: false,
+    auth: { user: settings.user, pass: settings.pass },
+    logger: false,
+    disableAutoIdle: true,
+  });
   client.on('error', () => {});
   await client.connect();
   await client.mailboxCreate(mailbox);
@@ -447,9 +532,14 @@ async function floorLatency(database: Database, settings: ImapSettings, mailbox:
     let last = 0;
     while (!stop) {
       pending = false;
-      const fresh = (await client.fetchAll(`${last + 1}:*`, { uid: true, source: true }, { uid: true })).filter((m) => m.uid > last && m.source);
+      const fresh = (await client.fetchAll(`${last + 1}:*`, { uid: true, source: true }, { uid: true })).filter(
+        (m) => m.uid > last && m.source,
+      );
       if (fresh.length) {
-        await floorInsert(database, fresh.map((m) => m.source!));
+        await floorInsert(
+          database,
+          fresh.map((m) => m.source!),
+        );
         const at = performance.now();
         for (const m of fresh) commits.set(headerMessageId(m.source!) ?? '', at);
         last = Math.max(...fresh.map((m) => m.uid));
@@ -489,7 +579,10 @@ async function intakeLatency(database: Database, settings: ImapSettings, mailbox
       return async (...args: Parameters<Database['db']['transaction']>) => {
         const result = await target.transaction(...args);
         const at = performance.now();
-        const acks = await target.select({ id: outbox.id, inReplyTo: outbox.inReplyTo }).from(outbox).where(sql`${outbox.id} > ${lastOutboxId}`);
+        const acks = await target
+          .select({ id: outbox.id, inReplyTo: outbox.inReplyTo })
+          .from(outbox)
+          .where(sql`${outbox.id} > ${lastOutboxId}`);
         for (const a of acks) {
           if (a.inReplyTo) commits.set(bareId(a.inReplyTo), at);
           lastOutboxId = Math.max(lastOutboxId, a.id);
@@ -580,7 +673,11 @@ async function main(): Promise<void> {
     const rates = passes.map((p) => p.rate);
     raw = { rate: median(rates), ms: median(passes.map((p) => p.ms)) };
     const rawCpu = median(passes.map((p) => p.cpuUs));
-    results.push({ label: 'raw IMAP fetch (imapflow)', ...raw, note: `passes ${rates.map(fmtRate).join(' / ')} msg/s, ${Math.round(passes[0]!.bytes / MAILS)} B/mail, Node CPU ${Math.round(rawCpu)} µs/mail` });
+    results.push({
+      label: 'raw IMAP fetch (imapflow)',
+      ...raw,
+      note: `passes ${rates.map(fmtRate).join(' / ')} msg/s, ${Math.round(passes[0]!.bytes / MAILS)} B/mail, Node CPU ${Math.round(rawCpu)} µs/mail`,
+    });
 
     const measure = async (label: string, mailbox: string, open: () => Promise<Database>) => {
       try {
@@ -595,13 +692,27 @@ async function main(): Promise<void> {
         try {
           await createBenchGame(database);
           const f = await floor(database, settings, mailbox);
-          results.push({ label: `floor, ${label}`, rate: f.rate, ms: f.ms, note: `fetch + one durable INSERT of the raw bytes per 500 mails; ${(f.rate / raw!.rate).toFixed(2)} of the raw fetch; ${f.cpu}` });
+          results.push({
+            label: `floor, ${label}`,
+            rate: f.rate,
+            ms: f.ms,
+            note: `fetch + one durable INSERT of the raw bytes per 500 mails; ${(f.rate / raw!.rate).toFixed(2)} of the raw fetch; ${f.cpu}`,
+          });
           const r = await intake(database, settings, mailbox);
-          results.push({ label: `intake, ${label}`, rate: r.rate, ms: r.ms, ratio: r.rate / f.rate, note: `${(r.rate / raw!.rate).toFixed(3)} of the raw fetch; Node CPU ${Math.round(r.cpuUs)} µs/mail (busy ${Math.round(r.nodeCpu * 100)}% of the time; the source waited on intake ${Math.round(r.inHandler * 100)}%); ${r.cpu}; ${r.outcomes}` });
+          results.push({
+            label: `intake, ${label}`,
+            rate: r.rate,
+            ms: r.ms,
+            ratio: r.rate / f.rate,
+            note: `${(r.rate / raw!.rate).toFixed(3)} of the raw fetch; Node CPU ${Math.round(r.cpuUs)} µs/mail (busy ${Math.round(r.nodeCpu * 100)}% of the time; the source waited on intake ${Math.round(r.inHandler * 100)}%); ${r.cpu}; ${r.outcomes}`,
+          });
           const scratchShare = await open();
           const share = await databaseShare(database, scratchShare).finally(() => scratchShare.close());
           const budget = 1e6 / (TARGET_RATIO * f.rate);
-          results.push({ label: `database's share, ${label}`, note: `intake's writes alone, replayed: ${Math.round(share.usPerMail)} µs/mail of wall time, where ${TARGET_RATIO} × the floor leaves ${Math.round(budget)} µs/mail for everything; ${share.cpu}` });
+          results.push({
+            label: `database's share, ${label}`,
+            note: `intake's writes alone, replayed: ${Math.round(share.usPerMail)} µs/mail of wall time, where ${TARGET_RATIO} × the floor leaves ${Math.round(budget)} µs/mail for everything; ${share.cpu}`,
+          });
         } catch (err) {
           results.push({ label, note: `FAILED: ${(err as Error).message}` });
         }
@@ -644,7 +755,11 @@ async function main(): Promise<void> {
     await bodyReader.close();
   }
 
-  console.log(`\nintake benchmark: ${MAILS} order mails, Dovecot on 127.0.0.1, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nintake benchmark: ${MAILS} order mails, Dovecot on 127.0.0.1, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   table(
     ['', 'msg/s', 'time', 'intake/floor', `target ≥ ${TARGET_RATIO}`],
     results.map((r) => [
@@ -659,7 +774,9 @@ async function main(): Promise<void> {
   for (const r of results) console.log(`${r.label}: ${r.note}`);
 
   if (LATENCY_MAILS > 0) {
-    console.log(`\nacknowledgement latency: ${LATENCY_MAILS} mails at ${LATENCY_PER_SECOND}/s, IDLE; APPEND → committed (floor: the raw bytes; intake: the acknowledgement)`);
+    console.log(
+      `\nacknowledgement latency: ${LATENCY_MAILS} mails at ${LATENCY_PER_SECOND}/s, IDLE; APPEND → committed (floor: the raw bytes; intake: the acknowledgement)`,
+    );
     const ms = (n: number) => `${n.toFixed(1)} ms`;
     const signed = (n: number) => `${n < 0 ? '−' : '+'}${ms(Math.abs(n))}`;
     const rows = latencies.flatMap((l) => {
@@ -669,7 +786,13 @@ async function main(): Promise<void> {
       const pass = over50 <= LATENCY_TARGET_MS.p50 && over99 <= LATENCY_TARGET_MS.p99;
       return [
         [`floor, ${l.label}`, ms(l.floor.p50), ms(l.floor.p99), ms(l.floor.max), ''],
-        [`intake, ${l.label}`, ms(l.intake.p50), ms(l.intake.p99), ms(l.intake.max), `${signed(over50)} / ${signed(over99)} ${pass ? 'PASS' : 'MISS'}`],
+        [
+          `intake, ${l.label}`,
+          ms(l.intake.p50),
+          ms(l.intake.p99),
+          ms(l.intake.max),
+          `${signed(over50)} / ${signed(over99)} ${pass ? 'PASS' : 'MISS'}`,
+        ],
       ];
     });
     table(['', 'p50', 'p99', 'max', `over the floor (p50 ≤ +${LATENCY_TARGET_MS.p50} / p99 ≤ +${LATENCY_TARGET_MS.p99})`], rows);

@@ -47,6 +47,10 @@ for (const [name, edict] of cases) {
   const s = time(() => renderMapSvg(board, edict, { lang: 'it' }));
   const p = time(() => renderMapPng(svg));
   console.log(name);
-  console.log(`  SVG ${s.ms.toFixed(2).padStart(7)} ms/map (CPU ${s.cpu.toFixed(2)} ms), ${(svg.length / 1024).toFixed(0)} kB, ${s.runs} runs`);
-  console.log(`  PNG ${p.ms.toFixed(1).padStart(7)} ms/map (CPU ${p.cpu.toFixed(1)} ms), ${(png.length / 1024).toFixed(0)} kB, ${p.runs} runs`);
+  console.log(
+    `  SVG ${s.ms.toFixed(2).padStart(7)} ms/map (CPU ${s.cpu.toFixed(2)} ms), ${(svg.length / 1024).toFixed(0)} kB, ${s.runs} runs`,
+  );
+  console.log(
+    `  PNG ${p.ms.toFixed(1).padStart(7)} ms/map (CPU ${p.cpu.toFixed(1)} ms), ${(png.length / 1024).toFixed(0)} kB, ${p.runs} runs`,
+  );
 }

@@ -83,7 +83,11 @@ async function measure(label: string, env: Record<string, string>, withGame = tr
       const startMs = Date.now() - started;
       await sleep(IDLE_MS);
       const { rss, peak } = await rssMiB(child.pid!);
-      const verdict = label.startsWith('pglite') ? (rss <= TARGET_MIB ? `target ≤ ${TARGET_MIB} met` : `over the ${TARGET_MIB} MiB target`) : '';
+      const verdict = label.startsWith('pglite')
+        ? rss <= TARGET_MIB
+          ? `target ≤ ${TARGET_MIB} met`
+          : `over the ${TARGET_MIB} MiB target`
+        : '';
       console.log(
         `${label.padEnd(22)} idle RSS ${rss.toFixed(0).padStart(4)} MiB   peak ${peak.toFixed(0).padStart(4)} MiB   ready in ${(startMs / 1000).toFixed(1)} s   ${verdict}`,
       );
@@ -96,7 +100,9 @@ async function measure(label: string, env: Record<string, string>, withGame = tr
   }
 }
 
-console.log(`idle memory of \`node ${[...flags, 'bin/sf.js serve'].join(' ')}\`, after ${IDLE_MS / 1000} s idle (target on PGlite ≤ ${TARGET_MIB} MiB)`);
+console.log(
+  `idle memory of \`node ${[...flags, 'bin/sf.js serve'].join(' ')}\`, after ${IDLE_MS / 1000} s idle (target on PGlite ≤ ${TARGET_MIB} MiB)`,
+);
 if (ONLY !== 'postgres') {
   await measure('pglite, one game', {});
   await measure('pglite, first start', {}, false);

@@ -67,7 +67,8 @@ const problems: string[] = [];
 for (const [from, targets] of graph) {
   for (const to of targets) {
     if (!graph.has(to)) problems.push(`${show(from)} imports ${show(to)}, which does not exist`);
-    else if (layerOf(to) > layerOf(from)) problems.push(`upward: ${show(from)} (layer ${layerOf(from)}) imports ${show(to)} (layer ${layerOf(to)})`);
+    else if (layerOf(to) > layerOf(from))
+      problems.push(`upward: ${show(from)} (layer ${layerOf(from)}) imports ${show(to)} (layer ${layerOf(to)})`);
   }
 }
 

@@ -14,7 +14,19 @@ import ts from 'typescript';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src') + path.sep;
 const dataLayer = path.join(root, 'src', 'db') + path.sep;
-const QUERY_METHODS = new Set(['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'with', 'query', '$count', 'refreshMaterializedView']);
+const QUERY_METHODS = new Set([
+  'select',
+  'selectDistinct',
+  'selectDistinctOn',
+  'insert',
+  'update',
+  'delete',
+  'execute',
+  'with',
+  'query',
+  '$count',
+  'refreshMaterializedView',
+]);
 const fromDrizzle = (file: string) => file.includes(`${path.sep}node_modules${path.sep}drizzle-orm${path.sep}`);
 
 const configFile = ts.readConfigFile(path.join(root, 'tsconfig.json'), (f) => ts.sys.readFile(f));
@@ -42,7 +54,11 @@ for (const file of files) {
       const from = node.moduleSpecifier.text;
       const named = node.importClause?.namedBindings;
       const values = named && ts.isNamedImports(named) ? named.elements.filter((e) => !e.isTypeOnly) : [];
-      const anyValue = node.importClause === undefined || node.importClause.name !== undefined || values.length > 0 || (named !== undefined && !ts.isNamedImports(named));
+      const anyValue =
+        node.importClause === undefined ||
+        node.importClause.name !== undefined ||
+        values.length > 0 ||
+        (named !== undefined && !ts.isNamedImports(named));
       if (anyValue && (from === 'drizzle-orm' || from.startsWith('drizzle-orm/'))) at(node, `imports ${from}: queries belong in src/db`);
       if (anyValue && /(^|\/)db\/schema\.ts$/.test(from)) at(node, 'imports the tables of src/db/schema.ts: queries belong in src/db');
     }

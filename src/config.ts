@@ -131,8 +131,14 @@ function isProxyAddress(s: string): boolean {
 const trustProxy = kind<TrustProxy>(
   z.union([
     z.enum(['true', 'false']).transform((v) => v === 'true'),
-    z.string().regex(/^\d{1,2}$/).transform(Number),
-    z.string().transform((v) => v.split(',').map((a) => a.trim())).refine((list) => list.every(isProxyAddress)),
+    z
+      .string()
+      .regex(/^\d{1,2}$/)
+      .transform(Number),
+    z
+      .string()
+      .transform((v) => v.split(',').map((a) => a.trim()))
+      .refine((list) => list.every(isProxyAddress)),
   ]),
   'must be true, false, a number of proxies, or a comma-separated list of proxy addresses or networks (10.0.0.0/8, loopback)',
 );
@@ -144,7 +150,10 @@ function readDkim(env: Env, mailDomain: string): Config['mail']['dkim'] {
   const domainName = read(env, 'DKIM_DOMAIN', hostName, mailDomain);
   if (selector === undefined && file === undefined) return null;
   if (selector === undefined || file === undefined)
-    throw new ConfigError(selector === undefined ? 'DKIM_SELECTOR' : 'DKIM_PRIVATE_KEY_FILE', 'must be set too: DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE go together (both to sign outgoing mail, or neither)');
+    throw new ConfigError(
+      selector === undefined ? 'DKIM_SELECTOR' : 'DKIM_PRIVATE_KEY_FILE',
+      'must be set too: DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE go together (both to sign outgoing mail, or neither)',
+    );
   return { domainName, keySelector: selector, privateKeyFile: path.resolve(file) };
 }
 
@@ -231,18 +240,32 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     dataDir,
     database: databaseUrl
-      ? { kind: 'postgres', url: withPassword(databaseUrl, read(env, 'DATABASE_PASSWORD', anyText)), connectRetryMs: read(env, 'DATABASE_CONNECT_RETRY_SECONDS', seconds, 60) * 1000 }
+      ? {
+          kind: 'postgres',
+          url: withPassword(databaseUrl, read(env, 'DATABASE_PASSWORD', anyText)),
+          connectRetryMs: read(env, 'DATABASE_CONNECT_RETRY_SECONDS', seconds, 60) * 1000,
+        }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
     http: {
       host,
       port: httpPort,
-      publicUrl: read(env, 'PUBLIC_URL', kind(z.url({ protocol: /^https?$/ }), 'must be an http:// or https:// URL'), `http://${host}:${httpPort}`).replace(/\/+$/, ''),
+      publicUrl: read(
+        env,
+        'PUBLIC_URL',
+        kind(z.url({ protocol: /^https?$/ }), 'must be an http:// or https:// URL'),
+        `http://${host}:${httpPort}`,
+      ).replace(/\/+$/, ''),
       trustProxy: read(env, 'TRUST_PROXY', trustProxy, false),
     },
     mail: {
       domain,
       ordersLocalPart,
-      from: read(env, 'MAIL_FROM', kind(z.string().regex(/@[^@\s>]+>?$/), 'must end with an address'), `Starts Foundation <${ordersLocalPart}@${domain}>`),
+      from: read(
+        env,
+        'MAIL_FROM',
+        kind(z.string().regex(/@[^@\s>]+>?$/), 'must end with an address'),
+        `Starts Foundation <${ordersLocalPart}@${domain}>`,
+      ),
       imap: readImap(env),
       smtpUrl: read(env, 'SMTP_URL', kind(z.string().regex(/^smtps?:\/\/[^/]/), 'must be an smtp:// or smtps:// URL')) ?? null,
       dkim: readDkim(env, domain),

@@ -52,12 +52,20 @@ function readDkimKey(file: string): string {
   } catch (err) {
     throw new ConfigError('DKIM_PRIVATE_KEY_FILE', `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${file}`);
   }
-  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) throw new ConfigError('DKIM_PRIVATE_KEY_FILE', `is not a PEM private key: ${file}`);
+  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key))
+    throw new ConfigError('DKIM_PRIVATE_KEY_FILE', `is not a PEM private key: ${file}`);
   return key;
 }
 
 /** Runs `step` every `ms` until the signal aborts; a failing step is logged, never fatal. */
-async function every(ms: number, signal: AbortSignal, log: Logger, what: string, step: () => Promise<unknown>, pass: () => void = () => {}): Promise<void> {
+async function every(
+  ms: number,
+  signal: AbortSignal,
+  log: Logger,
+  what: string,
+  step: () => Promise<unknown>,
+  pass: () => void = () => {},
+): Promise<void> {
   while (!signal.aborted) {
     try {
       await step();
@@ -103,11 +111,15 @@ async function ownDatabase(config: Config, log: Logger): Promise<HeldLock | null
         told = true;
         return waited < (owner ? 120_000 : 10_000);
       },
-      onCompromised: (err) => log.error({ err }, `the database lock in ${config.dataDir} was lost: another process may open the database; stop the service`),
+      onCompromised: (err) =>
+        log.error({ err }, `the database lock in ${config.dataDir} was lost: another process may open the database; stop the service`),
     });
   } catch (err) {
     if (err instanceof DatabaseBusyError && err.owner?.role === 'serve')
-      throw new DatabaseBusyError(`another sf serve (pid ${err.owner.pid}) already uses DATA_DIR ${config.dataDir}: stop it, or set DATA_DIR to another directory`, err.owner);
+      throw new DatabaseBusyError(
+        `another sf serve (pid ${err.owner.pid}) already uses DATA_DIR ${config.dataDir}: stop it, or set DATA_DIR to another directory`,
+        err.owner,
+      );
     throw err;
   }
 }
@@ -128,7 +140,14 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   // The web app listens before the database is open: a PostgreSQL that takes minutes to
   // appear leaves /health answering 503 "database", not silent, and a port in use is said at once.
   let running: { db: Database['db']; stuck: () => string[] } | null = null;
-  const app = await buildApp({ db: () => running?.db ?? null, log, publicUrl: config.http.publicUrl, referee: refereeConsoleOptions(config), trustProxy: config.http.trustProxy, stuck: () => running?.stuck() ?? [] });
+  const app = await buildApp({
+    db: () => running?.db ?? null,
+    log,
+    publicUrl: config.http.publicUrl,
+    referee: refereeConsoleOptions(config),
+    trustProxy: config.http.trustProxy,
+    stuck: () => running?.stuck() ?? [],
+  });
   let url = '';
   let database: Database;
   try {
@@ -149,23 +168,30 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   const loops: Promise<void>[] = [];
 
   const queue = new IntakeQueue(deps);
-  const arrived = (source: 'imap' | 'maildir') => (m: RawMail) => ({ raw: m.raw, source, sourceKey: m.sourceKey, receivedAt: m.receivedAt });
+  const arrived = (source: 'imap' | 'maildir') => (m: RawMail) => ({
+    raw: m.raw,
+    source,
+    sourceKey: m.sourceKey,
+    receivedAt: m.receivedAt,
+  });
   const onMessage = (m: RawMail) => queue.accept([arrived('maildir')(m)]);
   const onBatch = (ms: RawMail[]) => queue.accept(ms.map(arrived('imap')));
   const poll = opts.pollIntervalMs ?? 2_000;
   if (config.mail.imap) {
     const i = config.mail.imap;
-    loops.push(runImapSource({
-      connect: { host: i.host, port: i.port, user: i.user, pass: i.password, secure: i.secure },
-      mailbox: i.mailbox,
-      processedMailbox: i.processedMailbox,
-      cursorStore: mailboxCursorStore(database.db, { shared: database.kind === 'postgres' }),
-      onBatch,
-      log,
-      signal,
-      pollIntervalMs: poll,
-      progress,
-    }));
+    loops.push(
+      runImapSource({
+        connect: { host: i.host, port: i.port, user: i.user, pass: i.password, secure: i.secure },
+        mailbox: i.mailbox,
+        processedMailbox: i.processedMailbox,
+        cursorStore: mailboxCursorStore(database.db, { shared: database.kind === 'postgres' }),
+        onBatch,
+        log,
+        signal,
+        pollIntervalMs: poll,
+        progress,
+      }),
+    );
   } else {
     loops.push(runMaildirSource({ dir: config.mail.maildir, onMessage, log, signal, pollIntervalMs: poll, progress }));
   }
@@ -174,12 +200,43 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
   const liveness = new Liveness(() => now().getTime());
   const startedAt = now().getTime();
   liveness.watch('intake', STUCK_AFTER_MS, () => progress.caughtUpAsOf());
-  loops.push(every(opts.sweepIntervalMs ?? 30_000, signal, log, 'pending sweep', () => queue.sweep(), liveness.track('pending sweep', STUCK_AFTER_MS)));
-  loops.push(every(opts.sendIntervalMs ?? 2_000, signal, log, 'outbox', async () => {
-    while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
-  }, liveness.track('sending', STUCK_AFTER_MS)));
+  loops.push(
+    every(
+      opts.sweepIntervalMs ?? 30_000,
+      signal,
+      log,
+      'pending sweep',
+      () => queue.sweep(),
+      liveness.track('pending sweep', STUCK_AFTER_MS),
+    ),
+  );
+  loops.push(
+    every(
+      opts.sendIntervalMs ?? 2_000,
+      signal,
+      log,
+      'outbox',
+      async () => {
+        while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
+      },
+      liveness.track('sending', STUCK_AFTER_MS),
+    ),
+  );
 
-  if (opts.turnJob !== false) loops.push(startTurnJob({ config, db: database.db, log, now, queue, progress, signal, intervalMs: opts.turnJobIntervalMs ?? 15_000, pass: liveness.track('turn job', STUCK_AFTER_MS) }));
+  if (opts.turnJob !== false)
+    loops.push(
+      startTurnJob({
+        config,
+        db: database.db,
+        log,
+        now,
+        queue,
+        progress,
+        signal,
+        intervalMs: opts.turnJobIntervalMs ?? 15_000,
+        pass: liveness.track('turn job', STUCK_AFTER_MS),
+      }),
+    );
 
   let control: ControlServer | null = null;
   /** Ends what was started here, in order: first what starts new work, the database last. */

@@ -30,13 +30,18 @@ const firstLine = (err: unknown): string => (err instanceof Error ? err.message 
 async function writableDirectory(dir: string, variable: string): Promise<void> {
   const info = await stat(dir).catch((err: unknown) => {
     if (code(err) === 'ENOENT') return null;
-    if (code(err) === 'ENOTDIR') throw new StartupError(`${variable} ${dir} lies below a file, not a directory (ENOTDIR): set ${variable} to a directory`);
-    throw new StartupError(`${variable} ${dir} cannot be read (${code(err) || firstLine(err)}): set ${variable} to a directory this user can write`);
+    if (code(err) === 'ENOTDIR')
+      throw new StartupError(`${variable} ${dir} lies below a file, not a directory (ENOTDIR): set ${variable} to a directory`);
+    throw new StartupError(
+      `${variable} ${dir} cannot be read (${code(err) || firstLine(err)}): set ${variable} to a directory this user can write`,
+    );
   });
   if (info && !info.isDirectory()) throw new StartupError(`${variable} ${dir} is a file, not a directory: set ${variable} to a directory`);
   if (!info) {
     await mkdir(dir, { recursive: true }).catch((err: unknown) => {
-      throw new StartupError(`${variable} ${dir} does not exist and cannot be created (${code(err) || firstLine(err)}): create it, or set ${variable} to a directory this user can write`);
+      throw new StartupError(
+        `${variable} ${dir} does not exist and cannot be created (${code(err) || firstLine(err)}): create it, or set ${variable} to a directory this user can write`,
+      );
     });
   }
   // access() says yes to root on a read-only mount and to anyone on some network file systems:
@@ -47,7 +52,9 @@ async function writableDirectory(dir: string, variable: string): Promise<void> {
     await writeFile(probe, '');
     await rm(probe, { force: true });
   } catch (err) {
-    throw new StartupError(`${variable} ${dir} is not writable by this user (${code(err) || firstLine(err)}): fix its owner or permissions, or set ${variable} to another directory`);
+    throw new StartupError(
+      `${variable} ${dir} is not writable by this user (${code(err) || firstLine(err)}): fix its owner or permissions, or set ${variable} to another directory`,
+    );
   }
 }
 
@@ -62,7 +69,14 @@ export async function checkDirectories(config: Config): Promise<void> {
     if (dir === null || dir.includes('://')) continue;
     const outside = path.relative(config.dataDir, dir).startsWith('..');
     // Below DATA_DIR: checked only when there (the service creates it); elsewhere (MAILDIR): always.
-    if (outside || (await stat(dir).then(() => true, () => false))) await writableDirectory(dir, outside ? 'MAILDIR' : 'DATA_DIR');
+    if (
+      outside ||
+      (await stat(dir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await writableDirectory(dir, outside ? 'MAILDIR' : 'DATA_DIR');
   }
 }
 
@@ -83,19 +97,27 @@ export function describeStartupError(err: unknown, config: Config): string {
   const c = code(err);
   const { host, port } = config.http;
   const db = config.database;
-  if (c === 'EADDRINUSE') return `HTTP port ${port} on ${host} is already in use: stop what uses it, or set HTTP_PORT (or HTTP_HOST) to another`;
+  if (c === 'EADDRINUSE')
+    return `HTTP port ${port} on ${host} is already in use: stop what uses it, or set HTTP_PORT (or HTTP_HOST) to another`;
   if (c === 'EADDRNOTAVAIL') return `HTTP_HOST ${host} is not an address of this machine: set HTTP_HOST (0.0.0.0 for every address)`;
-  if (c === 'EACCES' && (err as { syscall?: string }).syscall === 'listen') return `not allowed to listen on port ${port}: set HTTP_PORT to 1024 or above`;
+  if (c === 'EACCES' && (err as { syscall?: string }).syscall === 'listen')
+    return `not allowed to listen on port ${port}: set HTTP_PORT to 1024 or above`;
   if (err instanceof MigrationError) {
-    const [where, variable] = db.kind === 'postgres' ? [`the database at ${serverOf(db.url)}`, 'DATABASE_URL'] : [`the embedded database in ${db.dataDir}`, 'DATA_DIR'];
+    const [where, variable] =
+      db.kind === 'postgres'
+        ? [`the database at ${serverOf(db.url)}`, 'DATABASE_URL']
+        : [`the embedded database in ${db.dataDir}`, 'DATA_DIR'];
     return `could not bring ${where} up to date (${firstLine(err.message.replace(/^migration failed: /, ''))}): repair it or restore a backup, or set ${variable} to another database`;
   }
   if (db.kind === 'postgres') {
     const at = serverOf(db.url);
-    if (isTransient(err)) return `database unreachable at ${at} (${c || firstLine(err)}): start PostgreSQL, or set DATABASE_URL (waited DATABASE_CONNECT_RETRY_SECONDS=${(db.connectRetryMs ?? 0) / 1000})`;
-    if (c === '28P01' || c === '28000') return `the database at ${at} refused the login (${firstLine(err)}): set the user in DATABASE_URL and the password in DATABASE_PASSWORD`;
+    if (isTransient(err))
+      return `database unreachable at ${at} (${c || firstLine(err)}): start PostgreSQL, or set DATABASE_URL (waited DATABASE_CONNECT_RETRY_SECONDS=${(db.connectRetryMs ?? 0) / 1000})`;
+    if (c === '28P01' || c === '28000')
+      return `the database at ${at} refused the login (${firstLine(err)}): set the user in DATABASE_URL and the password in DATABASE_PASSWORD`;
     if (c === '3D000') return `the database at ${at} does not exist: create it, or set DATABASE_URL`;
-    if (c.startsWith('ERR_TLS') || c.startsWith('SELF_SIGNED') || c === 'DEPTH_ZERO_SELF_SIGNED_CERT') return `the TLS connection to the database at ${at} failed (${c}): fix sslmode in DATABASE_URL`;
+    if (c.startsWith('ERR_TLS') || c.startsWith('SELF_SIGNED') || c === 'DEPTH_ZERO_SELF_SIGNED_CERT')
+      return `the TLS connection to the database at ${at} failed (${c}): fix sslmode in DATABASE_URL`;
     return `the database at ${at} failed at start-up (${c ? `${c}: ` : ''}${firstLine(err)}): check DATABASE_URL`;
   }
   if (db.kind === 'pglite' && /Aborted|RuntimeError|PGlite/i.test(firstLine(err))) {
@@ -109,7 +131,11 @@ export function describeStartupError(err: unknown, config: Config): string {
  * failed start left open (a half-closed pool, a pino worker) must not keep the process alive, so
  * an exit is forced if the event loop has not emptied soon after.
  */
-export async function startOrExplain<S>(config: Config, log: { debug(obj: object, msg: string): void }, start: () => Promise<S>): Promise<S | null> {
+export async function startOrExplain<S>(
+  config: Config,
+  log: { debug(obj: object, msg: string): void },
+  start: () => Promise<S>,
+): Promise<S | null> {
   try {
     await checkDirectories(config);
     return await start();

@@ -35,7 +35,13 @@ export async function startTurnJob(o: TurnLoopOptions): Promise<void> {
     await o.queue.sweep();
     return !(await pendingReceivedBy(o.db, deadline));
   };
-  const ctx = { actor: 'system', mail: { domain: o.config.mail.domain, ordersLocalPart: o.config.mail.ordersLocalPart }, now: o.now, publicUrl: o.config.http.publicUrl, lateCloseMarginMs: o.config.lateCloseMarginMs };
+  const ctx = {
+    actor: 'system',
+    mail: { domain: o.config.mail.domain, ordersLocalPart: o.config.mail.ordersLocalPart },
+    now: o.now,
+    publicUrl: o.config.http.publicUrl,
+    lateCloseMarginMs: o.config.lateCloseMarginMs,
+  };
   while (!o.signal.aborted) {
     try {
       await runTurnJob({ db: o.db, ctx, log, catchUp });

@@ -17,7 +17,9 @@ describe('DKIM', () => {
   it('is off by default, needs a selector and a key file together, and signs for MAIL_DOMAIN unless told otherwise', () => {
     expect(loadConfig({}).mail.dkim).toBeNull();
     expect(loadConfig({ MAIL_DOMAIN: 'sf.example', DKIM_SELECTOR: 'sf2026', DKIM_PRIVATE_KEY_FILE: 'key.pem' }).mail.dkim).toEqual({
-      domainName: 'sf.example', keySelector: 'sf2026', privateKeyFile: path.resolve('key.pem'),
+      domainName: 'sf.example',
+      keySelector: 'sf2026',
+      privateKeyFile: path.resolve('key.pem'),
     });
     expect(error({ DKIM_SELECTOR: 'sf2026' })).toMatch(/DKIM_PRIVATE_KEY_FILE must be set too/);
     expect(error({ DKIM_PRIVATE_KEY_FILE: 'k.pem' })).toMatch(/DKIM_SELECTOR must be set too/);
@@ -110,12 +112,18 @@ describe('loadConfig', () => {
   });
 
   it('waits 60 s for PostgreSQL by default, and not at all with 0', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf' }).database).toEqual({ kind: 'postgres', url: 'postgres://sf@db/sf', connectRetryMs: 60_000 });
-    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '0' }).database).toMatchObject({ connectRetryMs: 0 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://sf@db/sf',
+      connectRetryMs: 60_000,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '0' }).database).toMatchObject({
+      connectRetryMs: 0,
+    });
   });
 
   it('puts DATABASE_PASSWORD into the URL percent-encoded, so that pg reads back exactly that password', () => {
-    for (const password of ['p@ss:w/rd', 'a%41b', 'x#y?z&w=1', 'sp ace', 'ünï €', "q'\"`$"]) {
+    for (const password of ['p@ss:w/rd', 'a%41b', 'x#y?z&w=1', 'sp ace', 'ünï €', 'q\'"`$']) {
       const c = loadConfig({ DATABASE_URL: 'postgresql://sf@db:5433/games?sslmode=disable', DATABASE_PASSWORD: password });
       if (c.database.kind !== 'postgres') throw new Error('not postgres');
       const parsed = parsePgUrl(c.database.url);
@@ -128,7 +136,9 @@ describe('loadConfig', () => {
       'configuration: DATABASE_PASSWORD is set but DATABASE_URL already has a password: keep only one',
     );
     expect(error({ DATABASE_URL: 'postgres://db/sf', DATABASE_PASSWORD: 'p' })).toContain('DATABASE_URL must name a user');
-    expect(error({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '-1' })).toContain('DATABASE_CONNECT_RETRY_SECONDS must be a whole number of seconds');
+    expect(error({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_CONNECT_RETRY_SECONDS: '-1' })).toContain(
+      'DATABASE_CONNECT_RETRY_SECONDS must be a whole number of seconds',
+    );
   });
 
   it('reads exactly the variables it lists in CONFIG_VARIABLES', () => {
@@ -141,7 +151,9 @@ describe('loadConfig', () => {
         },
       });
     loadConfig(watching({}));
-    loadConfig(watching({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_PASSWORD: 'p', IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }));
+    loadConfig(
+      watching({ DATABASE_URL: 'postgres://sf@db/sf', DATABASE_PASSWORD: 'p', IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_PASSWORD: 'p' }),
+    );
     expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
@@ -181,7 +193,9 @@ describe('loadConfig', () => {
   });
 
   it('never echoes a secret', () => {
-    expect(error({ DATABASE_URL: 'mysql://root:hunter2@db' })).toBe('configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
+    expect(error({ DATABASE_URL: 'mysql://root:hunter2@db' })).toBe(
+      'configuration: DATABASE_URL must be a postgres:// or postgresql:// URL',
+    );
     expect(error({ SMTP_URL: 'http://u:hunter2@x' })).not.toContain('hunter2');
     expect(error({ DATABASE_URL: 'postgres://sf:hunter2@db/sf', DATABASE_PASSWORD: 'hunter3' })).not.toMatch(/hunter/);
   });

@@ -53,9 +53,7 @@ export function adjudicate(board: Board, state: GameState, sheetTexts: Sheets, c
     ({ report: politics, completed } = resolvePolitics(ctx, capitalFullAtStart));
   }
 
-  const election = electionTurn
-    ? countElection(ctx, { gameId: state.gameId, turn: state.turn, factions, sheets })
-    : null;
+  const election = electionTurn ? countElection(ctx, { gameId: state.gameId, turn: state.turn, factions, sheets }) : null;
   if (election && election.elected) {
     seatNewChancellor(ctx, election, sheets.get(election.elected)?.sheet.eliminate?.cell ?? null);
   }

@@ -18,7 +18,11 @@ interface Freed {
  * dispute (R-ADV-2: "the Chancellor's different choice may be applied by the referee"). A choice
  * that names no candidate of that cell is ignored.
  */
-export function resolveAdvances(ctx: TurnContext, falls: readonly Fall[], chosen: ReadonlyMap<CellIndex, CellIndex> = new Map()): Advance[] {
+export function resolveAdvances(
+  ctx: TurnContext,
+  falls: readonly Fall[],
+  chosen: ReadonlyMap<CellIndex, CellIndex> = new Map(),
+): Advance[] {
   // Falls come in board order of their cells, and the units of each in board order (combat.ts);
   // nobody has moved since.
   const freed: Freed[] = falls.map((f) => ({ cell: f.cell, candidates: f.by.filter((u) => u.alive), advance: null }));

@@ -14,14 +14,23 @@ import { IMPERIAL, type Declaration, type FactionId, type GameState, type Proble
 const displayName = (board: Board, side: Side): string => sideName(board, side, 'en');
 
 /** The sides of `list` that `f` may be hostile to, once each, in the order named. */
-function cleanHostility(board: Board, f: FactionId, chancellor: FactionId | null, inPlay: readonly FactionId[], list: readonly Side[], problems: Problem[] | null, lines: readonly number[] = []): Side[] {
+function cleanHostility(
+  board: Board,
+  f: FactionId,
+  chancellor: FactionId | null,
+  inPlay: readonly FactionId[],
+  list: readonly Side[],
+  problems: Problem[] | null,
+  lines: readonly number[] = [],
+): Side[] {
   const kept: Side[] = [];
   for (let i = 0; i < list.length; i++) {
     const side = list[i]!;
     const line = lines[i] ?? 0; // where the player named it, so the reply can point at the line
     if (side === f) problems?.push(engineProblem('self-hostility', line, displayName(board, side)));
     else if (side === IMPERIAL && f === chancellor) problems?.push(engineProblem('chancellor-imperial-hostility', line));
-    else if (side !== IMPERIAL && !inPlay.includes(side)) problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
+    else if (side !== IMPERIAL && !inPlay.includes(side))
+      problems?.push(engineProblem('hostility-not-in-play', line, displayName(board, side)));
     else if (!kept.includes(side)) kept.push(side);
   }
   return kept;
@@ -45,9 +54,10 @@ export function declareHostility(
   const hostility = new Map<FactionId, Side[]>();
   const declarations: Declaration[] = [];
   const worded = new Map<FactionId, Problem[]>();
-  const ordered = state.chancellor && inPlay.includes(state.chancellor)
-    ? [state.chancellor, ...factions.filter((f) => f !== state.chancellor)]
-    : factions;
+  const ordered =
+    state.chancellor && inPlay.includes(state.chancellor)
+      ? [state.chancellor, ...factions.filter((f) => f !== state.chancellor)]
+      : factions;
   for (const f of ordered) {
     const sheet = sheets.get(f)?.sheet;
     const problems: Problem[] = sheet ? sheet.problems.slice() : [];
@@ -97,7 +107,12 @@ export function problemKind(p: ProblemKind): ProblemKind {
 }
 
 /** Judges every faction's written orders against the starting position. */
-export function assignAllOrders(ctx: TurnContext, declarations: Declaration[], sheets: ReadonlyMap<FactionId, SheetReading>, firstTurn: boolean): void {
+export function assignAllOrders(
+  ctx: TurnContext,
+  declarations: Declaration[],
+  sheets: ReadonlyMap<FactionId, SheetReading>,
+  firstTurn: boolean,
+): void {
   for (const d of declarations) {
     const sheet = sheets.get(d.faction);
     if (sheet) d.orders = assignOrders(ctx, d.faction, sheet, firstTurn);

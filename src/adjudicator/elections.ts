@@ -78,8 +78,7 @@ export function seatNewChancellor(ctx: TurnContext, report: ElectionReport, elim
   }
   const named = eliminate === null ? null : board.parseCell(eliminate);
   const removable = (c: CellIndex) => ctx.unitAt(c)!.side !== elected;
-  let cell: CellIndex | undefined =
-    named !== null && board.isCapital[named] && !ctx.isEmpty(named) && removable(named) ? named : undefined;
+  let cell: CellIndex | undefined = named !== null && board.isCapital[named] && !ctx.isEmpty(named) && removable(named) ? named : undefined;
   cell ??= board.capital.find(removable);
   if (cell === undefined) return; // the Capital is wholly the elected faction's own
   const victim = ctx.unitAt(cell)!;

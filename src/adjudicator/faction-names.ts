@@ -11,7 +11,12 @@ import { IMPERIAL, type Side } from './types.ts';
 export function foldName(text: string): string {
   let folded = foldCache.get(text);
   if (folded === undefined) {
-    folded = text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+    folded = text
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .trim();
     // Players write the same few names every week: remember them, within a bound.
     if (foldCache.size >= 4096) foldCache.clear();
     foldCache.set(text, folded);
@@ -72,9 +77,7 @@ export function nameTable(board: Board): NameTable {
     // Only a spelling that readPiece would take whole and quote as it is.
     if (named !== undefined && !CONNECTORS.has(key) && tidy(n) === n) bySpelling.set(n, named);
   }
-  const phrases = [...byName]
-    .map(([name, side]) => ({ words: name.split(' '), side }))
-    .sort((a, b) => b.words.length - a.words.length);
+  const phrases = [...byName].map(([name, side]) => ({ words: name.split(' '), side })).sort((a, b) => b.words.length - a.words.length);
   const display = {
     it: [...factions.map((f) => f.names.it[0]!), imperial.names.it[0]!],
     en: [...factions.map((f) => f.names.en[0]!), imperial.names.en[0]!],

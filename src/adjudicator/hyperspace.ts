@@ -37,7 +37,10 @@ export function resolveJumps(ctx: TurnContext): Destruction[] {
     } else if (!ctx.isEmpty(cell)) {
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-4', reason: 'occupied', with: [ctx.cellName(cell)] };
     } else if (collisions.has(cell)) {
-      const others = collisions.get(cell)!.filter((o) => o !== j).map((o) => ctx.cellName(o.start));
+      const others = collisions
+        .get(cell)!
+        .filter((o) => o !== j)
+        .map((o) => ctx.cellName(o.start));
       fate = { side: j.side, from, at: ctx.cellName(cell), rule: 'R-HYP-5', reason: 'collision', with: others };
     }
     if (fate) {

@@ -15,7 +15,10 @@ const mapSchema = z
   .object({
     id: z.string().min(1),
     name: z.string().min(1),
-    columns: z.array(z.string().regex(/^[A-Z]$/)).min(1).max(26),
+    columns: z
+      .array(z.string().regex(/^[A-Z]$/))
+      .min(1)
+      .max(26),
     rows: z.number().int().min(1).max(999),
     capital: z.array(cellText).min(1),
     imperial: z.object({ names: namesSchema }),

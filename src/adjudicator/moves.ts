@@ -106,8 +106,7 @@ export function resolveMoves(ctx: TurnContext): void {
     if (s === SUCCEEDS) continue;
     const occ = ctx.unitAt(target(m)); // after the step: the occupant that stayed, if any
     // Board order, not input order: the same position always gives the same edict (R-EDICT-2).
-    const withCells =
-      s === STANDOFF ? rivalsFor(ctx, m, target(m)).map((r) => ctx.cellName(r.start)) : occ ? [ctx.cellName(occ.at)] : [];
+    const withCells = s === STANDOFF ? rivalsFor(ctx, m, target(m)).map((r) => ctx.cellName(r.start)) : occ ? [ctx.cellName(occ.at)] : [];
     if (occ && ctx.isHostile(m, occ)) {
       setOutcome(m, 'attacked', 'R-MOVE-5', s === STANDOFF ? 'standoff' : s === SWAP ? 'swap' : 'occupied', withCells);
     } else if (s === STANDOFF) {

@@ -19,7 +19,11 @@ interface Invalid {
   rule: string;
 }
 const invalid = (reason: string, rule: string): Invalid => Object.freeze({ invalid: reason, rule });
-const OFF_BOARD = { jump: invalid('off-board', 'R-HYP-1'), move: invalid('off-board', 'R-MOVE-1'), politics: invalid('off-board', 'R-ORD-7') };
+const OFF_BOARD = {
+  jump: invalid('off-board', 'R-HYP-1'),
+  move: invalid('off-board', 'R-MOVE-1'),
+  politics: invalid('off-board', 'R-ORD-7'),
+};
 const NOT_ADJACENT = invalid('not-adjacent', 'R-MOVE-1');
 const NO_MANS_LAND = invalid('no-mans-land', 'R-SETUP-3');
 const SAME_CELL = invalid('same-cell', 'R-HYP-1');
@@ -45,7 +49,14 @@ function judge(ctx: TurnContext, unit: UnitRecord, w: WrittenOrder, to: CellInde
   }
 }
 
-function outcome(faction: FactionId, side: Side | null, w: WrittenOrder, result: OrderOutcome['result'], rule: string, reason?: string): OrderOutcome {
+function outcome(
+  faction: FactionId,
+  side: Side | null,
+  w: WrittenOrder,
+  result: OrderOutcome['result'],
+  rule: string,
+  reason?: string,
+): OrderOutcome {
   const { canonical: order, kind, line } = w;
   return reason === undefined
     ? { faction, side, order, kind, line, result, rule }

@@ -59,7 +59,5 @@ export function resolvePolitics(ctx: TurnContext, capitalFullAtStart: boolean): 
 
 /** R-POL-3: a completed `#` by a unit not of the Chancellor's faction at the end of the turn. */
 export function electionsCalled(completed: readonly UnitRecord[], chancellorAtEnd: string | null, ctx: TurnContext) {
-  return completed
-    .filter((u) => u.side !== IMPERIAL && u.side !== chancellorAtEnd)
-    .map((u) => ({ side: u.side, at: ctx.cellName(u.at) }));
+  return completed.filter((u) => u.side !== IMPERIAL && u.side !== chancellorAtEnd).map((u) => ({ side: u.side, at: ctx.cellName(u.at) }));
 }

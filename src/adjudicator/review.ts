@@ -50,7 +50,9 @@ export function reviewSheet(board: Board, state: GameState, faction: FactionId, 
     .map(orderProblem)
     .filter((p): p is Problem => p !== null && !(p.code === 'order-off-board' && offBoardLines.has(p.line)));
   const eliminate = eliminateProblem(board, parsed);
-  const problems = [...(worded.get(faction) ?? parsed.problems), ...orderProblems, ...(eliminate ? [eliminate] : [])].sort((a, b) => a.line - b.line);
+  const problems = [...(worded.get(faction) ?? parsed.problems), ...orderProblems, ...(eliminate ? [eliminate] : [])].sort(
+    (a, b) => a.line - b.line,
+  );
   const abstention = abstentionNote(text, parsed);
   // Text that is not orders is confirmed to its writer, never a problem (D-PARSE-16).
   const notes = abstention ? [...parsed.ignored, abstention].sort((a, b) => a.line - b.line) : parsed.ignored;

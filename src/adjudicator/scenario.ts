@@ -37,7 +37,16 @@ export interface ScenarioOutput {
   edict: string;
 }
 
-const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'missing' : `a ${typeof v}`);
+const typeOf = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : typeof v === 'undefined'
+          ? 'missing'
+          : `a ${typeof v}`;
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length ? issue.path.join('.') : 'scenario';
@@ -54,19 +63,41 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 // The keys SCENARIOS.md names. Others are ignored (a `why` note…); `unknownKeys` lists them so the
 // command can say so on stderr without changing its answer.
 const KNOWN_TOP = new Set(['name', 'rules', 'setup', 'sheets', 'expect', 'why', 'map']);
-const KNOWN_SETUP = new Set(['turn', 'factions', 'chancellor', 'election', 'units', 'hostility', 'gameId', 'victoryPlanets', 'nmrHostility', 'lastTurn', 'map', 'why']);
+const KNOWN_SETUP = new Set([
+  'turn',
+  'factions',
+  'chancellor',
+  'election',
+  'units',
+  'hostility',
+  'gameId',
+  'victoryPlanets',
+  'nmrHostility',
+  'lastTurn',
+  'map',
+  'why',
+]);
 
 export function unknownKeys(raw: unknown): string[] {
   const keys = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : []);
   const setup = (raw as { setup?: unknown } | null)?.setup;
-  return [...keys(raw).filter((k) => !KNOWN_TOP.has(k)), ...keys(setup).filter((k) => !KNOWN_SETUP.has(k)).map((k) => `setup.${k}`)];
+  return [
+    ...keys(raw).filter((k) => !KNOWN_TOP.has(k)),
+    ...keys(setup)
+      .filter((k) => !KNOWN_SETUP.has(k))
+      .map((k) => `setup.${k}`),
+  ];
 }
 
 /** A scenario may name its map; only the classic one exists (R-BOARD-5), so any other is refused, not ignored. */
 function checkMap(raw: unknown): void {
   const r = raw as { map?: unknown; setup?: { map?: unknown } };
-  for (const [where, map] of [['map', r.map], ['setup.map', r.setup?.map]] as const)
-    if (map !== undefined && map !== 'classic') throw new ScenarioError(`unknown map ${JSON.stringify(map)} in ${where}: the only map is "classic"`);
+  for (const [where, map] of [
+    ['map', r.map],
+    ['setup.map', r.setup?.map],
+  ] as const)
+    if (map !== undefined && map !== 'classic')
+      throw new ScenarioError(`unknown map ${JSON.stringify(map)} in ${where}: the only map is "classic"`);
 }
 
 /** Reads a scenario into the engine's terms, or throws ScenarioError with a one-line reason. */

@@ -41,8 +41,7 @@ function quote(text: string): string {
   return chars.length > 60 ? `'${chars.slice(0, 60).join('')}…'` : `'${text}'`;
 }
 
-const list = (xs: string[], and: string) =>
-  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} ${and} ${xs[xs.length - 1]}`;
+const list = (xs: string[], and: string) => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} ${and} ${xs[xs.length - 1]}`);
 const pairs = (subs: Substitution[], as: string) => subs.map((s) => `'${s.from}' ${as} '${s.to}'`).join(', ');
 const codes = (subs: Substitution[]) => subs.map((s) => s.from).join(', ');
 const HOW = {

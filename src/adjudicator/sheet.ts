@@ -167,7 +167,8 @@ class SheetReader {
     if (end - s < 5) return false;
     // `| 32` lower-cases an ASCII letter, and only the two cases of a letter give its lower case.
     const c = text.charCodeAt(s) | 32;
-    if (c !== 99 || (text.charCodeAt(s + 1) | 32) !== 111 || (text.charCodeAt(s + 2) | 32) !== 100 || (text.charCodeAt(s + 3) | 32) !== 101) return false;
+    if (c !== 99 || (text.charCodeAt(s + 1) | 32) !== 111 || (text.charCodeAt(s + 2) | 32) !== 100 || (text.charCodeAt(s + 3) | 32) !== 101)
+      return false;
     return charAt(text, skipSpace(text, s + 4, end), end) === COLON;
   }
 

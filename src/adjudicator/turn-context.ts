@@ -77,7 +77,18 @@ export class TurnContext {
       if (i < 0) continue;
       const id = this.units.length;
       this.occupant[cell] = id;
-      this.units.push({ id, side: units[i]!.side, sideNo: sides[i]!, start: cell, at: cell, alive: true, order: 'hold', target: -1, outcome: null, lastOrder: -1 });
+      this.units.push({
+        id,
+        side: units[i]!.side,
+        sideNo: sides[i]!,
+        start: cell,
+        at: cell,
+        alive: true,
+        order: 'hold',
+        target: -1,
+        outcome: null,
+        lastOrder: -1,
+      });
     }
   }
 

@@ -40,7 +40,8 @@ export const adjudicate: Leaf = {
       throw e;
     }
     const extra = unknownKeys(raw);
-    if (extra.length) process.stderr.write(`sf adjudicate: note: ignored unknown key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 10).join(', ')}\n`);
+    if (extra.length)
+      process.stderr.write(`sf adjudicate: note: ignored unknown key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 10).join(', ')}\n`);
     out(JSON.stringify(result, null, 2));
     return 0;
   },

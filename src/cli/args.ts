@@ -94,7 +94,12 @@ export const str = (p: Parsed, name: string): string | undefined => {
 
 /** `a, b,,c` → [a, b, c] */
 export const list = (v: string | undefined): string[] | undefined =>
-  v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 /** A whole number, said in the option's unit: `--dispute must be a whole number of minutes, not "-5"`. */
 export function wholeNumber(name: string, unit: string, v: string | undefined): number | undefined {
@@ -107,7 +112,11 @@ export function wholeNumber(name: string, unit: string, v: string | undefined): 
 export function helpText(spec: CommandSpec): string {
   const opts = Object.entries(spec.options);
   const required = opts.filter(([, o]) => o.required).map(([n, o]) => `--${n} ${o.value}`);
-  const lines = [`${spec.name} — ${spec.summary}`, '', `usage: ${[spec.name, spec.args, ...required, opts.some(([, o]) => !o.required) ? '[options]' : ''].filter(Boolean).join(' ')}`];
+  const lines = [
+    `${spec.name} — ${spec.summary}`,
+    '',
+    `usage: ${[spec.name, spec.args, ...required, opts.some(([, o]) => !o.required) ? '[options]' : ''].filter(Boolean).join(' ')}`,
+  ];
   if (spec.notes?.length) lines.push('', ...spec.notes);
   const all: Array<[string, OptionSpec]> = [...opts, ['help', { help: 'show this help' }]];
   const heads = all.map(([n, o]) => `  --${n}${o.value ? ` ${o.value}` : ''}`);

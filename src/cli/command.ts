@@ -111,7 +111,9 @@ export async function runGroup(g: Group, args: string[]): Promise<number> {
     return 0;
   }
   if (!Object.hasOwn(g.subs, sub)) {
-    process.stderr.write(`${g.name}: unknown command ${JSON.stringify(sub)}: use ${Object.keys(g.subs).join(', ')} (see ${g.name} --help)\n`);
+    process.stderr.write(
+      `${g.name}: unknown command ${JSON.stringify(sub)}: use ${Object.keys(g.subs).join(', ')} (see ${g.name} --help)\n`,
+    );
     return 2;
   }
   return runLeaf(g.subs[sub]!, rest);

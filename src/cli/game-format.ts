@@ -79,7 +79,11 @@ export function inFlagTerms(err: OperationError, joining: boolean): string {
   if (!err.field) return err.message;
   const [top, index, sub] = err.field.split('.');
   const flag =
-    top === 'players' && sub ? PLAYER_FLAGS[sub] ?? '--players' : joining && top !== 'gameId' && top !== 'email' ? PLAYER_FLAGS[top!] ?? FLAGS[top!] : FLAGS[top!];
+    top === 'players' && sub
+      ? (PLAYER_FLAGS[sub] ?? '--players')
+      : joining && top !== 'gameId' && top !== 'email'
+        ? (PLAYER_FLAGS[top!] ?? FLAGS[top!])
+        : FLAGS[top!];
   const which = top === 'players' && index !== undefined ? ` (player ${Number(index) + 1})` : '';
   let message = err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message;
   for (const [re, plain] of PLAIN) message = message.replace(re, plain);

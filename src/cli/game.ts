@@ -15,7 +15,8 @@ const json = { help: 'print the answer as JSON' };
 function perPlayer(name: string, values: string[] | undefined, count: number): string[] | undefined {
   if (!values) return undefined;
   if (values.length === 1) return Array<string>(count).fill(values[0]!);
-  if (values.length !== count) throw new UsageError(`--${name} needs one value, or one per player (${count} players, ${values.length} values)`);
+  if (values.length !== count)
+    throw new UsageError(`--${name} needs one value, or one per player (${count} players, ${values.length} values)`);
   return values;
 }
 
@@ -44,13 +45,25 @@ const create: Leaf = {
       deadline: { value: '<day hh:mm>', help: 'the weekly deadline in that zone, like "sun 20:00"', required: true },
       lang: { value: '<it|en,…>', help: 'the players’ language: one for all, or one per player', default: 'en' },
       'player-tz': { value: '<zone,…>', help: 'zones the players read deadlines in: one, or one per player', default: 'the game’s' },
-      'declare-lead': { value: '<minutes>', help: 'the Chancellor declares this many minutes before the deadline (R-TURN-3)', default: '1440 = 24 h' },
+      'declare-lead': {
+        value: '<minutes>',
+        help: 'the Chancellor declares this many minutes before the deadline (R-TURN-3)',
+        default: '1440 = 24 h',
+      },
       reminders: { value: '<minutes,…>', help: 'reminder mails this many minutes before each deadline', default: '1440,120' },
       dispute: { value: '<minutes>', help: 'minutes after an edict during which players may dispute it', default: '1440 = 24 h' },
       victory: { value: '<planets>', help: 'planets that win the game', default: '12' },
-      'last-turn': { value: '<turn>', help: 'the game’s last turn: at its end the most planets win (R-WIN-2)', default: 'none: play until a faction has the planets to win' },
+      'last-turn': {
+        value: '<turn>',
+        help: 'the game’s last turn: at its end the most planets win (R-WIN-2)',
+        default: 'none: play until a faction has the planets to win',
+      },
       'nmr-hostility': { value: '<keep|none>', help: 'hostility of a faction that sends no orders', default: 'keep' },
-      early: { value: '<minutes>', help: 'early processing: once every valid sheet is in, the turn closes this many minutes later (D-TURN-5)', default: 'off' },
+      early: {
+        value: '<minutes>',
+        help: 'early processing: once every valid sheet is in, the turn closes this many minutes later (D-TURN-5)',
+        default: 'off',
+      },
       grace: { value: '<minutes>', help: 'sheets are still accepted this many minutes after the deadline (D-TURN-6)', default: '0' },
       'absence-days': { value: '<days>', help: 'days an absence (ABSENCE) may move deadlines, per player (D-ABS-1)', default: '14' },
       'absence-days-game': { value: '<days>', help: 'the same, for the whole game', default: '28' },
@@ -69,7 +82,8 @@ const create: Leaf = {
     const langs = perPlayer('lang', list(str(p, 'lang')), emails.length)?.map((l) => lang('lang', l));
     const zones = perPlayer('player-tz', list(str(p, 'player-tz')), emails.length);
     const nmr = str(p, 'nmr-hostility');
-    if (nmr !== undefined && nmr !== 'keep' && nmr !== 'none') throw new UsageError(`--nmr-hostility must be keep or none, not ${JSON.stringify(nmr)}`);
+    if (nmr !== undefined && nmr !== 'keep' && nmr !== 'none')
+      throw new UsageError(`--nmr-hostility must be keep or none, not ${JSON.stringify(nmr)}`);
     const reminders = list(str(p, 'reminders'));
     const args = {
       name: str(p, 'name'),
@@ -88,7 +102,11 @@ const create: Leaf = {
       absenceDaysPerGame: wholeNumber('absence-days-game', 'days', str(p, 'absence-days-game')),
       showSecrets: p.values['show-secrets'] === true,
     };
-    const r = (await inFlags(perform('sf game create', 'game.create', args))) as { game: GameView; turn: { deadline: string }; players: PlayerView[] };
+    const r = (await inFlags(perform('sf game create', 'game.create', args))) as {
+      game: GameView;
+      turn: { deadline: string };
+      players: PlayerView[];
+    };
     if (p.values.json) {
       out(JSON.stringify(r, null, 2));
       return 0;
@@ -131,7 +149,11 @@ const join: Leaf = {
       timeZone: str(p, 'player-tz'),
       showSecrets: p.values['show-secrets'] === true,
     };
-    const r = (await inFlags(perform('sf game join', 'game.join', args), true)) as { game: GameView; firstDeadline: string; player: PlayerView };
+    const r = (await inFlags(perform('sf game join', 'game.join', args), true)) as {
+      game: GameView;
+      firstDeadline: string;
+      player: PlayerView;
+    };
     if (p.values.json) {
       out(JSON.stringify(r, null, 2));
       return 0;
@@ -161,7 +183,14 @@ const listGames: Leaf = {
       out('no games yet (sf game create --help shows how to make one)');
       return 0;
     }
-    out(games.map((g) => `${g.id.padEnd(24)} ${g.status.padEnd(8)} turn ${String(g.currentTurn).padEnd(3)} ${g.players} players  deadline ${when(g.deadline, g)}`).join('\n'));
+    out(
+      games
+        .map(
+          (g) =>
+            `${g.id.padEnd(24)} ${g.status.padEnd(8)} turn ${String(g.currentTurn).padEnd(3)} ${g.players} players  deadline ${when(g.deadline, g)}`,
+        )
+        .join('\n'),
+    );
     return 0;
   },
 };
@@ -216,10 +245,18 @@ const observe: Leaf = {
     if (p.positionals.length !== 2) throw new UsageError('give the game and the observer’s address: sf game observe <game> <email>');
     const [gameId, email] = p.positionals as [string, string];
     const l = str(p, 'lang');
-    const r = (await perform('sf game observe', 'game.observe', { gameId, email, lang: l === undefined ? undefined : lang('lang', l) })) as { game: string; email: string };
+    const r = (await perform('sf game observe', 'game.observe', {
+      gameId,
+      email,
+      lang: l === undefined ? undefined : lang('lang', l),
+    })) as { game: string; email: string };
     out(p.values.json ? JSON.stringify(r, null, 2) : `${r.email} now observes ${r.game}: every edict from the next one on`);
     return 0;
   },
 };
 
-export const group: Group = { name: 'sf game', summary: 'create, join, list, show and observe games', subs: { create, join, list: listGames, show, observe } };
+export const group: Group = {
+  name: 'sf game',
+  summary: 'create, join, list, show and observe games',
+  subs: { create, join, list: listGames, show, observe },
+};

@@ -27,13 +27,18 @@ const inspect: Leaf = {
       domain: { value: '<domain>', help: 'our mail domain', default: '$MAIL_DOMAIN' },
       'local-part': { value: '<orders>', help: 'the local part of the orders address', default: '$ORDERS_LOCAL_PART' },
       'max-bytes': { value: '<bytes>', help: 'larger mails are refused unread', default: '$MAX_MAIL_BYTES' },
-      'our-address': { value: '<address,…>', help: 'addresses of ours: mail from them is never answered', default: 'the address in $MAIL_FROM' },
+      'our-address': {
+        value: '<address,…>',
+        help: 'addresses of ours: mail from them is never answered',
+        default: 'the address in $MAIL_FROM',
+      },
     },
     examples: ['sf mail inspect reply.eml --domain sf.example'],
   },
   async run(p) {
     const maxBytes = p.values['max-bytes'];
-    if (typeof maxBytes === 'string' && !/^[1-9]\d{0,12}$/.test(maxBytes)) throw new UsageError(`--max-bytes must be a whole number of bytes (got ${maxBytes})`);
+    if (typeof maxBytes === 'string' && !/^[1-9]\d{0,12}$/.test(maxBytes))
+      throw new UsageError(`--max-bytes must be a whole number of bytes (got ${maxBytes})`);
     const config = loadConfig();
     const raw = await oneFile(p, 'sf mail inspect');
     const result = await inspectMail(raw, {
@@ -47,7 +52,8 @@ const inspect: Leaf = {
   },
 };
 
-const addresses = (a: AddressObject | AddressObject[] | undefined) => (a === undefined ? undefined : (Array.isArray(a) ? a : [a]).map((x) => x.text).join(', '));
+const addresses = (a: AddressObject | AddressObject[] | undefined) =>
+  a === undefined ? undefined : (Array.isArray(a) ? a : [a]).map((x) => x.text).join(', ');
 
 const show: Leaf = {
   spec: {
@@ -69,7 +75,12 @@ const show: Leaf = {
       ['Date', m.date?.toISOString()],
       ['Message-ID', m.messageId],
       ['In-Reply-To', m.inReplyTo],
-      ['Attachments', m.attachments.length ? m.attachments.map((a) => `${a.filename ?? '(no name)'} (${a.contentType}, ${a.size} bytes)`).join(', ') : undefined],
+      [
+        'Attachments',
+        m.attachments.length
+          ? m.attachments.map((a) => `${a.filename ?? '(no name)'} (${a.contentType}, ${a.size} bytes)`).join(', ')
+          : undefined,
+      ],
     ];
     const lines = headers.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}: ${printableLine(v!)}`);
     lines.push('', printable(m.text ?? '(no text part)').trimEnd());

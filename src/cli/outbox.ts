@@ -38,9 +38,13 @@ const list: Leaf = {
     const limit = wholeNumber('limit', 'mails', typeof p.values.limit === 'string' ? p.values.limit : undefined);
     if (limit === 0) throw new UsageError('--limit must be at least 1');
     const game = typeof p.values.game === 'string' ? p.values.game : undefined;
-    const { mails, total } = (await perform('sf outbox list', 'outbox.list', { gameId: game, status, limit })) as { mails: OutboxView[]; total: number };
+    const { mails, total } = (await perform('sf outbox list', 'outbox.list', { gameId: game, status, limit })) as {
+      mails: OutboxView[];
+      total: number;
+    };
     // On stderr, so that --json stays the list itself.
-    if (total > mails.length) process.stderr.write(`showing the newest ${mails.length} of ${total} mails: --limit ${total} shows them all\n`);
+    if (total > mails.length)
+      process.stderr.write(`showing the newest ${mails.length} of ${total} mails: --limit ${total} shows them all\n`);
     if (p.values.json) {
       out(JSON.stringify(mails, null, 2));
       return 0;
@@ -52,7 +56,12 @@ const list: Leaf = {
     out(
       mails
         .map((m) => {
-          const state = m.status === 'sent' ? `sent ${m.sentAt ?? ''}` : m.status === 'failed' ? `FAILED after ${m.attempts} tries: ${m.lastError ?? ''}` : `pending${m.attempts ? ` (${m.attempts} tries; ${m.lastError ?? ''})` : ''}`;
+          const state =
+            m.status === 'sent'
+              ? `sent ${m.sentAt ?? ''}`
+              : m.status === 'failed'
+                ? `FAILED after ${m.attempts} tries: ${m.lastError ?? ''}`
+                : `pending${m.attempts ? ` (${m.attempts} tries; ${m.lastError ?? ''})` : ''}`;
           return printableLine(`#${m.id} ${m.kind.padEnd(9)} ${m.gameId ?? '-'}  to ${m.to}  "${m.subject}"  ${state}`);
         })
         .join('\n'),

@@ -17,7 +17,10 @@ export function positionals(p: Parsed, names: string[], usage: string): string[]
 /** `I8=L8,N4=M4` → { I8: 'L8', N4: 'M4' }: freed cell = the unit that advances into it. */
 function advances(v: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of (v ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const pair of (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const m = /^([a-z]\s?\d{1,2})\s*=\s*([a-z]\s?\d{1,2})$/i.exec(pair);
     if (!m) throw new UsageError(`--advance takes cell=cell pairs like I8=L8, not ${JSON.stringify(pair)}`);
     out[m[1]!.replace(/\s/g, '').toUpperCase()] = m[2]!.replace(/\s/g, '').toUpperCase();
@@ -53,7 +56,15 @@ export const amend: Leaf = {
         throw new InputError(`cannot read ${file}`);
       }
     }
-    const args = { gameId, turn: wholeNumber('turn', 'turns', turn), reason: str(p, 'reason'), advances: advances(str(p, 'advance')), faction, sheet, confirm: p.values.confirm === true };
+    const args = {
+      gameId,
+      turn: wholeNumber('turn', 'turns', turn),
+      reason: str(p, 'reason'),
+      advances: advances(str(p, 'advance')),
+      faction,
+      sheet,
+      confirm: p.values.confirm === true,
+    };
     const r = (await perform('sf referee amend', 'referee.amend', args)) as { version: number };
     out(`turn ${turn} amended: edict version ${r.version} published; every player will get it`);
     return 0;
@@ -65,23 +76,40 @@ export const rollback: Leaf = {
     name: 'sf referee rollback',
     summary: 'roll back the last closed turn: it re-opens with its sheets; every player is told',
     args: '<game>',
-    options: { hours: { value: '<hours>', help: `the re-opened turn is due this many hours from now (1 to ${MAX_ROLLBACK_HOURS})`, required: true }, reason },
+    options: {
+      hours: { value: '<hours>', help: `the re-opened turn is due this many hours from now (1 to ${MAX_ROLLBACK_HOURS})`, required: true },
+      reason,
+    },
     examples: ["sf referee rollback test-galaxy --hours 48 --reason 'the deadline was announced wrongly'"],
   },
   async run(p) {
     const [gameId] = positionals(p, ['the game'], 'sf referee rollback <game> --hours <h> --reason <text>');
-    const r = (await perform('sf referee rollback', 'referee.rollback', { gameId, hours: wholeNumber('hours', 'hours', str(p, 'hours')), reason: str(p, 'reason') })) as { deadline: string };
+    const r = (await perform('sf referee rollback', 'referee.rollback', {
+      gameId,
+      hours: wholeNumber('hours', 'hours', str(p, 'hours')),
+      reason: str(p, 'reason'),
+    })) as { deadline: string };
     out(`the last closed turn of ${gameId} is open again, due ${r.deadline}; every player will be told`);
     return 0;
   },
 };
 
 const pauseOrResume = (verb: 'pause' | 'resume', summary: string): Leaf => ({
-  spec: { name: `sf referee ${verb}`, summary, args: '<game>', options: { reason }, examples: [`sf referee ${verb} test-galaxy --reason 'a dispute to settle'`] },
+  spec: {
+    name: `sf referee ${verb}`,
+    summary,
+    args: '<game>',
+    options: { reason },
+    examples: [`sf referee ${verb} test-galaxy --reason 'a dispute to settle'`],
+  },
   async run(p) {
     const [gameId] = positionals(p, ['the game'], `sf referee ${verb} <game> --reason <text>`);
     const r = (await perform(`sf referee ${verb}`, `referee.${verb}`, { gameId, reason: str(p, 'reason') })) as { deadline?: string };
-    out(verb === 'pause' ? `${gameId} is paused; every player will be told` : `${gameId} runs again, due ${r.deadline}; every player will be told`);
+    out(
+      verb === 'pause'
+        ? `${gameId} is paused; every player will be told`
+        : `${gameId} runs again, due ${r.deadline}; every player will be told`,
+    );
     return 0;
   },
 });
@@ -96,14 +124,19 @@ export const length: Leaf = {
     args: '<game> <turn|none>',
     options: { reason },
     notes: ['The last turn is the open turn or a later one: a turn already closed never becomes the last. Every player is told.'],
-    examples: ["sf referee length test-galaxy 12 --reason 'agreed at the start: twelve turns'", "sf referee length test-galaxy none --reason 'play to the end'"],
+    examples: [
+      "sf referee length test-galaxy 12 --reason 'agreed at the start: twelve turns'",
+      "sf referee length test-galaxy none --reason 'play to the end'",
+    ],
   },
   async run(p) {
     const [gameId, turn] = positionals(p, ['the game', 'the last turn (or none)'], 'sf referee length <game> <turn|none> --reason <text>');
     const t = turn!.trim().toLowerCase();
     if (t !== 'none' && !/^\d{1,9}$/.test(t)) throw new UsageError(`the last turn is a turn number or none, not ${JSON.stringify(turn)}`);
     const lastTurn = t === 'none' ? null : Number(t);
-    const r = (await perform('sf referee length', 'referee.length', { gameId, lastTurn, reason: str(p, 'reason') })) as { lastTurn: number | null };
+    const r = (await perform('sf referee length', 'referee.length', { gameId, lastTurn, reason: str(p, 'reason') })) as {
+      lastTurn: number | null;
+    };
     out(`${gameId} ${r.lastTurn === null ? 'has no last turn' : `ends with turn ${r.lastTurn}`}; every player will be told`);
     return 0;
   },
@@ -119,8 +152,18 @@ export const replace: Leaf = {
     examples: ["sf referee replace test-galaxy sith new@example.org --reason 'Carla has left the game'"],
   },
   async run(p) {
-    const [gameId, faction, email] = positionals(p, ['the game', 'the faction', 'the new address'], 'sf referee replace <game> <faction> <email> --reason <text>');
-    const r = (await perform('sf referee replace', 'referee.replace', { gameId, faction, email, lang: str(p, 'lang'), reason: str(p, 'reason') })) as { faction: string; email: string };
+    const [gameId, faction, email] = positionals(
+      p,
+      ['the game', 'the faction', 'the new address'],
+      'sf referee replace <game> <faction> <email> --reason <text>',
+    );
+    const r = (await perform('sf referee replace', 'referee.replace', {
+      gameId,
+      faction,
+      email,
+      lang: str(p, 'lang'),
+      reason: str(p, 'reason'),
+    })) as { faction: string; email: string };
     out(`${r.email} now plays ${r.faction} in ${gameId}; their welcome mail is queued`);
     return 0;
   },

@@ -8,15 +8,21 @@ import { positionals, reason } from './referee-disputes.ts';
 export const remove: Leaf = {
   spec: {
     name: 'sf referee remove',
-    summary: 'remove a player: their code and addresses stop working; the seat stays empty until sf referee replace fills it; every player is told',
+    summary:
+      'remove a player: their code and addresses stop working; the seat stays empty until sf referee replace fills it; every player is told',
     args: '<game> <faction|email>',
     options: { reason },
-    notes: ['The faction stays on the board: its units hold and it casts no votes, as if no sheet came (R-TURN-5). A sheet already received for the open turn stands.'],
+    notes: [
+      'The faction stays on the board: its units hold and it casts no votes, as if no sheet came (R-TURN-5). A sheet already received for the open turn stands.',
+    ],
     examples: ["sf referee remove test-galaxy sith --reason 'Carla has left the game'"],
   },
   async run(p) {
     const [gameId, player] = positionals(p, ['the game', 'the player'], 'sf referee remove <game> <faction|email> --reason <text>');
-    const r = (await perform('sf referee remove', 'referee.remove', { gameId, player, reason: str(p, 'reason') })) as { faction: string; addresses: string[] };
+    const r = (await perform('sf referee remove', 'referee.remove', { gameId, player, reason: str(p, 'reason') })) as {
+      faction: string;
+      addresses: string[];
+    };
     out(`the ${r.faction} seat of ${gameId} is empty; ${r.addresses.join(', ')} no longer play; every player will be told`);
     return 0;
   },
@@ -30,14 +36,21 @@ export const address: Leaf = {
     summary: 'add or remove an address a player writes from, or make it the primary one, where the game’s mail goes',
     args: '<game> <faction|email> <add|remove|primary> <email>',
     options: { reason },
-    notes: ['The player is told at the primary address (and the old one, when it changes). The primary cannot be removed: make another one primary first.'],
+    notes: [
+      'The player is told at the primary address (and the old one, when it changes). The primary cannot be removed: make another one primary first.',
+    ],
     examples: ["sf referee address test-galaxy sith add carla@work.example --reason 'writes from work too'"],
   },
   async run(p) {
     const usage = 'sf referee address <game> <faction|email> <add|remove|primary> <email> --reason <text>';
     const [gameId, player, change, email] = positionals(p, ['the game', 'the player', 'add, remove or primary', 'the address'], usage);
-    if (!(CHANGES as readonly string[]).includes(change!)) throw new UsageError(`say add, remove or primary, not ${JSON.stringify(change)}: ${usage}`);
-    const r = (await perform('sf referee address', 'referee.address', { gameId, player, change, email, reason: str(p, 'reason') })) as { faction: string; primary: string; addresses: string[] };
+    if (!(CHANGES as readonly string[]).includes(change!))
+      throw new UsageError(`say add, remove or primary, not ${JSON.stringify(change)}: ${usage}`);
+    const r = (await perform('sf referee address', 'referee.address', { gameId, player, change, email, reason: str(p, 'reason') })) as {
+      faction: string;
+      primary: string;
+      addresses: string[];
+    };
     out(`the ${r.faction} of ${gameId} write from ${r.addresses.join(', ')}; their mail goes to ${r.primary}`);
     return 0;
   },

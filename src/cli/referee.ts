@@ -7,7 +7,6 @@ import { out, perform, type Group, type Leaf } from './command.ts';
 import { amend, length, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
 import { address, remove } from './referee-players.ts';
 
-
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
 async function readPassword(): Promise<string> {
   const stdin = process.stdin;
@@ -59,7 +58,9 @@ const add: Leaf = {
   async run(p) {
     const [email] = positionals(p, ['the address'], 'sf referee add <email>');
     const r = (await perform('sf referee add', 'referee.add', { email })) as { email: string; password: string };
-    out(`referee ${r.email} created\none-time password: ${r.password}\n(shown once, good for one login: log in at /referee/login and set your own password; then sf referee assign <game> ${r.email})`);
+    out(
+      `referee ${r.email} created\none-time password: ${r.password}\n(shown once, good for one login: log in at /referee/login and set your own password; then sf referee assign <game> ${r.email})`,
+    );
     return 0;
   },
 };
@@ -70,14 +71,20 @@ const passwd: Leaf = {
     summary: 'set a referee’s password (typed, with --prompt), or print a new one-time password',
     args: '<email>',
     options: { prompt: { help: 'read the new password from the terminal without echo (or the first line of standard input)' } },
-    notes: ['Every browser logged in as this referee is logged out. A one-time password opens one session, which must set a new password (the console’s Password page) before anything else.'],
+    notes: [
+      'Every browser logged in as this referee is logged out. A one-time password opens one session, which must set a new password (the console’s Password page) before anything else.',
+    ],
     examples: ['sf referee passwd ref@example.com', 'sf referee passwd ref@example.com --prompt'],
   },
   async run(p) {
     const [email] = positionals(p, ['the address'], 'sf referee passwd <email>');
     const password = p.values.prompt === true ? await readPassword() : undefined;
     const r = (await perform('sf referee passwd', 'referee.passwd', { email, password })) as { email: string; password: string | null };
-    out(r.password ? `new one-time password for ${r.email}: ${r.password}\n(good for one login, which then sets a password of their own)` : `password of ${r.email} set`);
+    out(
+      r.password
+        ? `new one-time password for ${r.email}: ${r.password}\n(good for one login, which then sets a password of their own)`
+        : `password of ${r.email} set`,
+    );
     return 0;
   },
 };
@@ -92,7 +99,12 @@ const assign: Leaf = {
   },
   async run(p) {
     const [gameId, email] = positionals(p, ['the game', 'the address'], 'sf referee assign <game> <email>');
-    const r = (await perform('sf referee assign', 'referee.assign', { gameId, email })) as { game: string; email: string; added: boolean; referees: string[] };
+    const r = (await perform('sf referee assign', 'referee.assign', { gameId, email })) as {
+      game: string;
+      email: string;
+      added: boolean;
+      referees: string[];
+    };
     out(`${r.email} ${r.added ? 'now referees' : 'already referees'} ${r.game} (referees: ${r.referees.join(', ')})`);
     return 0;
   },
@@ -108,8 +120,14 @@ const extend: Leaf = {
   },
   async run(p) {
     const [gameId] = positionals(p, ['the game'], 'sf referee extend <game> --minutes <m> --reason <text>');
-    const r = (await perform('sf referee extend', 'referee.extend', { gameId, minutes: wholeNumber('minutes', 'minutes', str(p, 'minutes')), reason: str(p, 'reason') })) as {
-      turn: number; deadline: string; previous: string;
+    const r = (await perform('sf referee extend', 'referee.extend', {
+      gameId,
+      minutes: wholeNumber('minutes', 'minutes', str(p, 'minutes')),
+      reason: str(p, 'reason'),
+    })) as {
+      turn: number;
+      deadline: string;
+      previous: string;
     };
     out(`turn ${r.turn}: deadline moved from ${r.previous} to ${r.deadline}; every player will be told`);
     return 0;
@@ -126,7 +144,10 @@ const resendWelcome: Leaf = {
   },
   async run(p) {
     const [gameId, player] = positionals(p, ['the game', 'the player'], 'sf referee resend-welcome <game> <faction|email> --reason <text>');
-    const r = (await perform('sf referee resend-welcome', 'referee.resend-welcome', { gameId, player, reason: str(p, 'reason') })) as { outbox: number; to: string };
+    const r = (await perform('sf referee resend-welcome', 'referee.resend-welcome', { gameId, player, reason: str(p, 'reason') })) as {
+      outbox: number;
+      to: string;
+    };
     out(`welcome mail to ${r.to} queued (outbox ${r.outbox})`);
     return 0;
   },
@@ -160,7 +181,11 @@ const mailAction = (verb: 'retry-mail' | 'drop-mail', summary: string, done: str
   },
   async run(p) {
     const [gameId, id] = positionals(p, ['the game', 'the outbox id'], `sf referee ${verb} <game> <outbox id> --reason <text>`);
-    const r = (await perform(`sf referee ${verb}`, `referee.${verb}`, { gameId, outboxId: wholeNumber('id', 'mails', id), reason: str(p, 'reason') })) as { outbox: number };
+    const r = (await perform(`sf referee ${verb}`, `referee.${verb}`, {
+      gameId,
+      outboxId: wholeNumber('id', 'mails', id),
+      reason: str(p, 'reason'),
+    })) as { outbox: number };
     out(`mail ${r.outbox} ${done}`);
     return 0;
   },

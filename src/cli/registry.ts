@@ -17,7 +17,12 @@ export const commands: Record<string, Entry> = {
   },
   game: {
     summary: 'create, join, list and show games',
-    usage: ['sf game create --name <name> --players <a@x,…> --tz <zone> --deadline <day hh:mm>', 'sf game join <game> <email>', 'sf game list', 'sf game show <game>'],
+    usage: [
+      'sf game create --name <name> --players <a@x,…> --tz <zone> --deadline <day hh:mm>',
+      'sf game join <game> <email>',
+      'sf game list',
+      'sf game show <game>',
+    ],
     load: async () => (await import('./game.ts')).group,
   },
   turn: {
@@ -42,7 +47,13 @@ export const commands: Record<string, Entry> = {
   },
   referee: {
     summary: 'referee accounts and the referee’s actions (the console’s, from a terminal)',
-    usage: ['sf referee add <email>', 'sf referee passwd <email> [--prompt]', 'sf referee assign <game> <email>', 'sf referee extend|resend-welcome|resend-edict|retry-mail|drop-mail …', 'sf referee amend|rollback|pause|resume …'],
+    usage: [
+      'sf referee add <email>',
+      'sf referee passwd <email> [--prompt]',
+      'sf referee assign <game> <email>',
+      'sf referee extend|resend-welcome|resend-edict|retry-mail|drop-mail …',
+      'sf referee amend|rollback|pause|resume …',
+    ],
     load: async () => (await import('./referee.ts')).group,
   },
   adjudicate: {

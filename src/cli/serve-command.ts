@@ -16,7 +16,8 @@ export const serve: Leaf = {
     examples: ['DATA_DIR=./data HTTP_PORT=8080 sf serve'],
   },
   async run(p) {
-    if (p.positionals.length) throw new UsageError(`sf serve takes no ${JSON.stringify(p.positionals[0])}: it is set by environment variables`);
+    if (p.positionals.length)
+      throw new UsageError(`sf serve takes no ${JSON.stringify(p.positionals[0])}: it is set by environment variables`);
     const { run } = await import('./serve.ts');
     return run(p.positionals);
   },

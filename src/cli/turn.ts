@@ -25,8 +25,17 @@ const replay: Leaf = {
     const differ = r.turns.filter((t) => !t.same);
     if (p.values.json) out(JSON.stringify(r, null, 2));
     else {
-      const lines = r.turns.map((t) => `turn ${t.turn} (edict v${t.version}, engine ${t.storedEngine ?? '?'}): ${t.same ? 'the same' : 'DIFFERS'}${t.same ? '' : `\n${t.diff.map((d) => `    ${d}`).join('\n')}`}`);
-      out([`${r.gameId}: ${r.turns.length} turns replayed with engine ${r.engine}`, ...lines, differ.length ? `${differ.length} turn(s) differ` : 'every turn is the same'].join('\n'));
+      const lines = r.turns.map(
+        (t) =>
+          `turn ${t.turn} (edict v${t.version}, engine ${t.storedEngine ?? '?'}): ${t.same ? 'the same' : 'DIFFERS'}${t.same ? '' : `\n${t.diff.map((d) => `    ${d}`).join('\n')}`}`,
+      );
+      out(
+        [
+          `${r.gameId}: ${r.turns.length} turns replayed with engine ${r.engine}`,
+          ...lines,
+          differ.length ? `${differ.length} turn(s) differ` : 'every turn is the same',
+        ].join('\n'),
+      );
     }
     return differ.length ? 1 : 0;
   },

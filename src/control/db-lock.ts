@@ -44,7 +44,9 @@ export const lockPaths = (dbDir: string) => ({ lock: `${dbDir}.lock`, owner: `${
 async function readOwner(dbDir: string): Promise<DbOwner | null> {
   try {
     const o = JSON.parse(await readFile(lockPaths(dbDir).owner, 'utf8')) as Partial<DbOwner>;
-    return typeof o.pid === 'number' && (o.role === 'serve' || o.role === 'cli') ? { pid: o.pid, role: o.role, what: String(o.what ?? '') } : null;
+    return typeof o.pid === 'number' && (o.role === 'serve' || o.role === 'cli')
+      ? { pid: o.pid, role: o.role, what: String(o.what ?? '') }
+      : null;
   } catch {
     return null;
   }

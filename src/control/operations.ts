@@ -99,7 +99,11 @@ export const operations = {
     }),
     async run(ctx, { showSecrets, ...input }) {
       const { game, turn, players } = await createGame(ctx.db, input, gamesContext(ctx));
-      return { game: gameView(game), turn: { number: turn.number, deadline: turn.deadline }, players: players.map((p) => playerView(p, ctx.config, showSecrets)) };
+      return {
+        game: gameView(game),
+        turn: { number: turn.number, deadline: turn.deadline },
+        players: players.map((p) => playerView(p, ctx.config, showSecrets)),
+      };
     },
   }),
   'game.join': op({
@@ -153,7 +157,13 @@ export const operations = {
       const [players, turns] = await Promise.all([listPlayers(ctx.db, game.id), listTurns(ctx.db, game.id)]);
       return {
         game: gameView(game),
-        turns: turns.map((t) => ({ number: t.number, status: t.status, election: t.election, deadline: t.deadline, declarationDeadline: t.declarationDeadline })),
+        turns: turns.map((t) => ({
+          number: t.number,
+          status: t.status,
+          election: t.election,
+          deadline: t.deadline,
+          declarationDeadline: t.declarationDeadline,
+        })),
         players: players.map((p) => playerView(p, ctx.config, showSecrets)),
       };
     },
@@ -162,7 +172,9 @@ export const operations = {
     summary: 'mail waiting to go out, sent or failed',
     args: z.object({ gameId: str.optional(), status: z.enum(['pending', 'sent', 'failed']).optional(), limit: int.min(1).default(50) }),
     async run(ctx, { gameId, status, limit }) {
-      const rows = (await listOutbox(ctx.db, gameId === undefined ? {} : { gameId })).filter((m) => status === undefined || m.status === status);
+      const rows = (await listOutbox(ctx.db, gameId === undefined ? {} : { gameId })).filter(
+        (m) => status === undefined || m.status === status,
+      );
       // The newest `limit`, oldest first, and how many there are: a list cut short says so.
       return { mails: rows.slice(-limit).map(outboxView), total: rows.length };
     },

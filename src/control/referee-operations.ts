@@ -36,7 +36,8 @@ async function playerNamed(db: Db, gameId: string, who: string): Promise<Player>
 }
 
 /** A player's id: given as such, or by faction or address. */
-const playerId = async (db: Db, gameId: string, who: number | string): Promise<number> => (typeof who === 'number' ? who : (await playerNamed(db, gameId, who)).id);
+const playerId = async (db: Db, gameId: string, who: number | string): Promise<number> =>
+  typeof who === 'number' ? who : (await playerNamed(db, gameId, who)).id;
 
 export const refereeOperations = {
   'referee.add': op({
@@ -60,7 +61,12 @@ export const refereeOperations = {
     args: z.object({ gameId: str, email: str }),
     async run(ctx, { gameId, email }) {
       const r = await assignReferee(ctx.db, gameId, email, ctx.actor);
-      return { game: r.game.id, email: r.referee.email, added: r.added, referees: (await refereesOfGame(ctx.db, r.game.id)).map((x) => x.email) };
+      return {
+        game: r.game.id,
+        email: r.referee.email,
+        added: r.added,
+        referees: (await refereesOfGame(ctx.db, r.game.id)).map((x) => x.email),
+      };
     },
   }),
   'referee.extend': op({
@@ -107,7 +113,18 @@ export const refereeOperations = {
     args: actionInputs.amend,
     async run(ctx, a) {
       const corrected = a.faction ? { correctedSheets: { [a.faction.trim().toLowerCase()]: a.sheet ?? '' } } : {};
-      return amendTurn(ctx.db, { gameId: a.gameId, turn: a.turn, reason: a.reason, advances: a.advances ?? {}, ...corrected, confirmOutsideWindow: a.confirm ?? false }, gamesContext(ctx));
+      return amendTurn(
+        ctx.db,
+        {
+          gameId: a.gameId,
+          turn: a.turn,
+          reason: a.reason,
+          advances: a.advances ?? {},
+          ...corrected,
+          confirmOutsideWindow: a.confirm ?? false,
+        },
+        gamesContext(ctx),
+      );
     },
   }),
   'referee.rollback': op({
@@ -123,7 +140,14 @@ export const refereeOperations = {
     summary: 'give a player’s seat to a substitute: new address and code, a welcome; the seat’s history kept',
     args: actionInputs.replace,
     async run(ctx, { gameId, faction, email, lang, reason }) {
-      const p = await replacePlayer(ctx.db, gameId, faction.trim().toLowerCase(), { email, ...(lang ? { lang } : {}) }, reason, gamesContext(ctx));
+      const p = await replacePlayer(
+        ctx.db,
+        gameId,
+        faction.trim().toLowerCase(),
+        { email, ...(lang ? { lang } : {}) },
+        reason,
+        gamesContext(ctx),
+      );
       return { faction: p.faction, email: p.email };
     },
   }),

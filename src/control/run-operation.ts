@@ -64,7 +64,8 @@ async function serviceAnswers(file: string): Promise<boolean> {
 /** DATA_DIR must be a directory (or not exist yet): a file there is said so, not as the socket's ENOTDIR. */
 async function checkDataDir(dir: string): Promise<void> {
   const info = await stat(dir).catch((err: unknown) => {
-    if ((err as { code?: string }).code === 'ENOTDIR') throw new AppError('config', `DATA_DIR ${dir} lies below a file, not a directory: set DATA_DIR to a directory`);
+    if ((err as { code?: string }).code === 'ENOTDIR')
+      throw new AppError('config', `DATA_DIR ${dir} lies below a file, not a directory: set DATA_DIR to a directory`);
     return null;
   });
   if (info && !info.isDirectory()) throw new AppError('config', `DATA_DIR ${dir} is a file, not a directory: set DATA_DIR to a directory`);
@@ -111,7 +112,10 @@ export async function performOperation(config: Config, name: string, args: unkno
     } catch (err) {
       if (serviceCameUp) continue;
       if (err instanceof DatabaseBusyError)
-        throw new DatabaseBusyError(`gave up after ${Math.round(maxWaitMs / 1000)} s: ${err.message}; try again when it is done`, err.owner);
+        throw new DatabaseBusyError(
+          `gave up after ${Math.round(maxWaitMs / 1000)} s: ${err.message}; try again when it is done`,
+          err.owner,
+        );
       throw err;
     }
     try {

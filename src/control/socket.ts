@@ -20,18 +20,15 @@ export interface ControlServer {
 }
 
 /** Listens on `file`; a socket left there by a service that died is removed first (we hold the lock). */
-export async function startControlServer(
-  file: string,
-  context: (actor: string) => OperationContext,
-  log: Logger,
-): Promise<ControlServer> {
+export async function startControlServer(file: string, context: (actor: string) => OperationContext, log: Logger): Promise<ControlServer> {
   const app: FastifyInstance = Fastify({ bodyLimit: 64 * 1024 * 1024 });
   app.post<{ Params: { name: string }; Body: { actor?: unknown; args?: unknown } }>('/operations/:name', async (req, reply) => {
     const actor = typeof req.body?.actor === 'string' && req.body.actor.length <= 200 ? req.body.actor : 'cli:unknown';
     try {
       return { result: await runOperation(context(actor), req.params.name, req.body?.args) };
     } catch (err) {
-      if (err instanceof OperationError) return reply.code(httpStatus(err.code)).send({ error: { code: err.code, message: err.message, field: err.field } });
+      if (err instanceof OperationError)
+        return reply.code(httpStatus(err.code)).send({ error: { code: err.code, message: err.message, field: err.field } });
       log.error({ err, operation: req.params.name }, 'control operation failed');
       return reply.code(httpStatus('internal')).send({ error: { code: 'internal', message: INTERNAL } });
     }
@@ -39,11 +36,15 @@ export async function startControlServer(
   app.setErrorHandler((err: { statusCode?: number }, _req, reply) => {
     // Bad JSON, a body too large: the client's fault, said without internals.
     const status = err.statusCode && err.statusCode < 500 ? err.statusCode : httpStatus('internal');
-    void reply.code(status).send({ error: { code: 'bad-request', message: status === 413 ? 'the request is too large' : 'the request could not be read' } });
+    void reply
+      .code(status)
+      .send({ error: { code: 'bad-request', message: status === 413 ? 'the request is too large' : 'the request could not be read' } });
   });
   // The kernel keeps a socket's path in 108 bytes: a longer one cannot be listened on.
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH)
-    throw new Error(`DATA_DIR ${path.dirname(file)} is too long a path for the control socket (${Buffer.byteLength(file)} bytes with /sf.sock, at most ${MAX_SOCKET_PATH}): set DATA_DIR to a shorter path`);
+    throw new Error(
+      `DATA_DIR ${path.dirname(file)} is too long a path for the control socket (${Buffer.byteLength(file)} bytes with /sf.sock, at most ${MAX_SOCKET_PATH}): set DATA_DIR to a shorter path`,
+    );
   await rm(file, { force: true });
   await app.listen({ path: file });
   await chmod(file, 0o600);
@@ -71,7 +72,13 @@ export function callControl(file: string, name: string, args: unknown, actor: st
   const body = JSON.stringify({ actor, args });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: file, agent: false, method: 'POST', path: `/operations/${encodeURIComponent(name)}`, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        socketPath: file,
+        agent: false,
+        method: 'POST',
+        path: `/operations/${encodeURIComponent(name)}`,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -86,7 +93,12 @@ export function callControl(file: string, name: string, args: unknown, actor: st
           }
           // A code this sf does not know (another version) is not trusted to mean anything.
           const e = answer.error;
-          if (e) reject(isErrorCode(e.code) ? new OperationError(e.code, e.message ?? errorMessage(e.code), e.field) : new OperationError('internal', INTERNAL));
+          if (e)
+            reject(
+              isErrorCode(e.code)
+                ? new OperationError(e.code, e.message ?? errorMessage(e.code), e.field)
+                : new OperationError('internal', INTERNAL),
+            );
           else resolve(answer.result);
         });
       },

@@ -8,9 +8,17 @@ export type Absence = typeof absences.$inferSelect;
 export type NewAbsence = typeof absences.$inferInsert;
 
 /** Mails intake accepted as an absence (outcome `absence`) that no absence row records yet, at most `limit`. */
-export async function unrecordedAbsenceMail(db: Db, limit: number): Promise<Array<{ id: number; gameId: string | null; playerId: number | null; detail: unknown }>> {
+export async function unrecordedAbsenceMail(
+  db: Db,
+  limit: number,
+): Promise<Array<{ id: number; gameId: string | null; playerId: number | null; detail: unknown }>> {
   return db
-    .select({ id: inboundMessages.id, gameId: inboundMessages.gameId, playerId: inboundMessages.playerId, detail: inboundMessages.outcomeDetail })
+    .select({
+      id: inboundMessages.id,
+      gameId: inboundMessages.gameId,
+      playerId: inboundMessages.playerId,
+      detail: inboundMessages.outcomeDetail,
+    })
     .from(inboundMessages)
     .leftJoin(absences, eq(absences.inboundId, inboundMessages.id))
     .where(and(eq(inboundMessages.outcome, 'absence'), isNull(absences.id)))

@@ -16,7 +16,8 @@ export type ColumnSpec<Row> = { [K in keyof Row]?: ColumnType };
 function cell(value: unknown, type: ColumnType): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'timestamptz') return (value as Date).toISOString();
-  if (type === 'bytea') return Buffer.from((value as Uint8Array).buffer, (value as Uint8Array).byteOffset, (value as Uint8Array).byteLength).toString('base64');
+  if (type === 'bytea')
+    return Buffer.from((value as Uint8Array).buffer, (value as Uint8Array).byteOffset, (value as Uint8Array).byteLength).toString('base64');
   return value;
 }
 
@@ -49,9 +50,15 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
   const definition = keys.map((k, i) => `c${i} ${spec[k] === 'bytea' ? 'text' : spec[k]}`).join(', ');
   const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'base64')`) : sql.raw(`x.c${i}`)));
   const returning = opts.returning
-    ? sql` returning ${sql.join(Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`), sql`, `)}`
+    ? sql` returning ${sql.join(
+        Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`),
+        sql`, `,
+      )}`
     : sql``;
-  return sql`insert into ${table} (${sql.join(names.map((n) => sql.identifier(n)), sql`, `)})
+  return sql`insert into ${table} (${sql.join(
+    names.map((n) => sql.identifier(n)),
+    sql`, `,
+  )})
     select ${sql.join(selected, sql`, `)} from json_to_recordset(${JSON.stringify(records)}::json) as x(${sql.raw(definition)})
     ${opts.onConflictDoNothing ? sql`on conflict do nothing` : sql``}${returning}`;
 }

@@ -32,6 +32,9 @@ export async function putAssets(db: Db, files: readonly { contentType: string; b
 
 export async function findAssets(db: Db, ids: readonly number[]): Promise<Map<number, MailAsset>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select().from(mailAssets).where(inArray(mailAssets.id, [...new Set(ids)]));
+  const rows = await db
+    .select()
+    .from(mailAssets)
+    .where(inArray(mailAssets.id, [...new Set(ids)]));
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -45,7 +45,10 @@ export interface BounceRecord {
 export async function recordBounce(db: Db, bounce: Bounce): Promise<BounceRecord> {
   if (bounce.severity !== 'permanent') return { marked: [], by: null, skipped: 'not permanent' };
   if (bounce.messageIds.length) {
-    const known = await db.select({ id: outbox.id, status: outbox.status }).from(outbox).where(inArray(outbox.messageId, bounce.messageIds));
+    const known = await db
+      .select({ id: outbox.id, status: outbox.status })
+      .from(outbox)
+      .where(inArray(outbox.messageId, bounce.messageIds));
     if (known.length) {
       // The report names the very mail: only it may be marked, and only once it was sent.
       const sent = known.filter((m) => m.status === 'sent').map((m) => m.id);
@@ -58,7 +61,10 @@ export async function recordBounce(db: Db, bounce: Bounce): Promise<BounceRecord
     }
     // A Message-ID at our domain that we never used: the report may still name the recipient.
   }
-  for (const [by, addresses] of [['recipient', bounce.recipients], ['mentioned', bounce.mentioned]] as const) {
+  for (const [by, addresses] of [
+    ['recipient', bounce.recipients],
+    ['mentioned', bounce.mentioned],
+  ] as const) {
     if (addresses.length === 0) continue;
     const r = await markNewestTo(db, addresses, bounce.reason, by);
     // Ambiguous recipients are not resolved by the looser human text.
@@ -74,7 +80,13 @@ async function markNewestTo(db: Db, addresses: readonly string[], reason: string
   const rows = await db
     .select({ id: outbox.id, to: outbox.toAddress, status: outbox.status })
     .from(outbox)
-    .where(and(inArray(outbox.toAddress, spellings), gte(outbox.createdAt, sql`now() - make_interval(secs => ${BOUNCE_WINDOW_MS / 1000})`), inArray(outbox.status, ['sent', 'failed'])))
+    .where(
+      and(
+        inArray(outbox.toAddress, spellings),
+        gte(outbox.createdAt, sql`now() - make_interval(secs => ${BOUNCE_WINDOW_MS / 1000})`),
+        inArray(outbox.status, ['sent', 'failed']),
+      ),
+    )
     .orderBy(desc(outbox.createdAt), desc(outbox.id));
   const matched = rows.filter((r) => wanted.has(r.to.toLowerCase()));
   const distinct = new Set(matched.map((r) => r.to.toLowerCase()));

@@ -45,7 +45,12 @@ export class MigrationError extends AppError {
   constructor(err: unknown) {
     const cause = rootCause(err);
     const code = (cause as { code?: unknown }).code;
-    super('migration-failed', `migration failed: ${typeof code === 'string' ? `${code} ` : ''}${cause instanceof Error ? cause.message : String(cause)}`, undefined, { cause });
+    super(
+      'migration-failed',
+      `migration failed: ${typeof code === 'string' ? `${code} ` : ''}${cause instanceof Error ? cause.message : String(cause)}`,
+      undefined,
+      { cause },
+    );
   }
 }
 

@@ -5,11 +5,18 @@ import type { Db } from './client.ts';
 import { disputes } from './schema.ts';
 
 export type Dispute = typeof disputes.$inferSelect;
-export type NewDispute = Omit<typeof disputes.$inferInsert, 'id' | 'status' | 'settledAt' | 'settledBy' | 'settlementReason' | 'amendedVersion'>;
+export type NewDispute = Omit<
+  typeof disputes.$inferInsert,
+  'id' | 'status' | 'settledAt' | 'settledBy' | 'settlementReason' | 'amendedVersion'
+>;
 
 /** Stores a dispute; the same (mail, block) again returns the stored one (`duplicate`): a mail is applied once. */
 export async function insertDispute(db: Db, d: NewDispute): Promise<{ dispute: Dispute; duplicate: boolean }> {
-  const [row] = await db.insert(disputes).values(d).onConflictDoNothing({ target: [disputes.inboundId, disputes.block] }).returning();
+  const [row] = await db
+    .insert(disputes)
+    .values(d)
+    .onConflictDoNothing({ target: [disputes.inboundId, disputes.block] })
+    .returning();
   if (row) return { dispute: row, duplicate: false };
   if (d.inboundId == null) throw new Error('a dispute without a mail cannot conflict');
   const [seen] = await db

@@ -35,10 +35,6 @@ export async function latestEdict(db: Db, gameId: string, turn: number): Promise
 
 /** The archive: every version of every edict of a game, by turn then version. */
 export async function listEdicts(db: Db, gameId: string): Promise<EdictVersion[]> {
-  const rows = await db
-    .select()
-    .from(edicts)
-    .where(eq(edicts.gameId, gameId))
-    .orderBy(asc(edicts.turn), asc(edicts.version));
+  const rows = await db.select().from(edicts).where(eq(edicts.gameId, gameId)).orderBy(asc(edicts.turn), asc(edicts.version));
   return rows.map(asVersion);
 }

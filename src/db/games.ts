@@ -19,7 +19,10 @@ export async function findGame(db: Db, id: string): Promise<Game | null> {
 
 export async function findGames(db: Db, ids: string[]): Promise<Game[]> {
   if (ids.length === 0) return [];
-  return db.select().from(games).where(inArray(games.id, [...new Set(ids)]));
+  return db
+    .select()
+    .from(games)
+    .where(inArray(games.id, [...new Set(ids)]));
 }
 
 /**

@@ -29,7 +29,9 @@ const MAX_MESSAGE_ID = 500;
  * by its delivery alone).
  */
 export function headerMessageId(raw: Uint8Array): string | null {
-  const head = headerBlock(raw).toString('latin1').replace(/\r?\n[ \t]+/g, ' ');
+  const head = headerBlock(raw)
+    .toString('latin1')
+    .replace(/\r?\n[ \t]+/g, ' ');
   // eslint-disable-next-line no-control-regex -- control characters are what must not get in
   const m = /^message-id:[ \t]*<?([^\s<>\x00-\x1f\x7f]+)>?/im.exec(head);
   return m && m[1]!.length <= MAX_MESSAGE_ID ? m[1]! : null;
@@ -40,7 +42,9 @@ export function headerMessageId(raw: Uint8Array): string | null {
  * common one) differ in their trace headers (Received, Delivered-To) but not in their body.
  */
 export function contentSha256(raw: Uint8Array): string {
-  return createHash('sha256').update(asBuffer(raw).subarray(headerBlock(raw).length)).digest('hex');
+  return createHash('sha256')
+    .update(asBuffer(raw).subarray(headerBlock(raw).length))
+    .digest('hex');
 }
 
 // A view, not a copy: messages may be megabytes.
@@ -112,17 +116,35 @@ async function insertInbound(db: Db, mails: InboundArrival[]): Promise<Array<{ i
     size: m.raw.byteLength,
     ...(m.receivedAt ? { receivedAt: m.receivedAt } : {}),
   }));
-  const spec = { source: 'text', sourceKey: 'text', messageId: 'text', contentSha256: 'text', raw: 'bytea', size: 'integer', receivedAt: 'timestamptz' } as const;
+  const spec = {
+    source: 'text',
+    sourceKey: 'text',
+    messageId: 'text',
+    contentSha256: 'text',
+    raw: 'bytea',
+    size: 'integer',
+    receivedAt: 'timestamptz',
+  } as const;
   // No conflict target: either unique constraint (source key, message id + hash) means "seen".
   // receivedAt: the server's time when the source knows it, else now (the column's default).
   const now = new Date();
   const inserted = (
     await rowsOf<{ id: string | number; sourceKey: string; messageId: string | null; contentSha256: string }>(
       db,
-      recordsetInsert(inboundMessages, spec, rows.map((r) => ({ receivedAt: now, ...r })), {
-        onConflictDoNothing: true,
-        returning: { id: inboundMessages.id, sourceKey: inboundMessages.sourceKey, messageId: inboundMessages.messageId, contentSha256: inboundMessages.contentSha256 },
-      }),
+      recordsetInsert(
+        inboundMessages,
+        spec,
+        rows.map((r) => ({ receivedAt: now, ...r })),
+        {
+          onConflictDoNothing: true,
+          returning: {
+            id: inboundMessages.id,
+            sourceKey: inboundMessages.sourceKey,
+            messageId: inboundMessages.messageId,
+            contentSha256: inboundMessages.contentSha256,
+          },
+        },
+      ),
     )
   ).map((r) => ({ ...r, id: Number(r.id) })); // raw rows: node-postgres answers bigint as a string
   // By source key, unique in the table: a batch's rows are matched in one pass, not one scan each.
@@ -139,14 +161,21 @@ async function insertInbound(db: Db, mails: InboundArrival[]): Promise<Array<{ i
   const keys = unresolved.map((r) => r.sourceKey);
   const messageIds = unresolved.flatMap((r) => (r.messageId === null ? [] : [r.messageId]));
   const seen = await db
-    .select({ id: inboundMessages.id, sourceKey: inboundMessages.sourceKey, messageId: inboundMessages.messageId, contentSha256: inboundMessages.contentSha256 })
+    .select({
+      id: inboundMessages.id,
+      sourceKey: inboundMessages.sourceKey,
+      messageId: inboundMessages.messageId,
+      contentSha256: inboundMessages.contentSha256,
+    })
     .from(inboundMessages)
     .where(or(inArray(inboundMessages.sourceKey, keys), messageIds.length ? inArray(inboundMessages.messageId, messageIds) : undefined))
     .orderBy(asc(inboundMessages.id));
   return rows.map((r, i) => {
     const answer = answers[i];
     if (answer) return answer;
-    const match = seen.find((s) => s.sourceKey === r.sourceKey || (r.messageId !== null && s.messageId === r.messageId && s.contentSha256 === r.contentSha256));
+    const match = seen.find(
+      (s) => s.sourceKey === r.sourceKey || (r.messageId !== null && s.messageId === r.messageId && s.contentSha256 === r.contentSha256),
+    );
     if (!match) throw new Error(`inbound message ${r.sourceKey} conflicted but cannot be found`);
     return { id: match.id, duplicate: true };
   });
@@ -170,14 +199,22 @@ export async function lockInboundMany(tx: Db, ids: number[]): Promise<Map<number
   if (ids.length === 0) return new Map();
   const { raw: _bytes, ...columns } = getTableColumns(inboundMessages);
   // One array parameter, not one per id: drizzle builds and types each parameter, and a batch has many ids.
-  const rows = await tx.select(columns).from(inboundMessages).where(sql`${inboundMessages.id} = any(${pgArray(ids)}::bigint[])`).orderBy(asc(inboundMessages.id)).for('no key update');
+  const rows = await tx
+    .select(columns)
+    .from(inboundMessages)
+    .where(sql`${inboundMessages.id} = any(${pgArray(ids)}::bigint[])`)
+    .orderBy(asc(inboundMessages.id))
+    .for('no key update');
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The bytes of stored messages, by id. */
 export async function inboundRaw(db: Db, ids: number[]): Promise<Map<number, Buffer>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: inboundMessages.id, raw: inboundMessages.raw }).from(inboundMessages).where(inArray(inboundMessages.id, ids));
+  const rows = await db
+    .select({ id: inboundMessages.id, raw: inboundMessages.raw })
+    .from(inboundMessages)
+    .where(inArray(inboundMessages.id, ids));
   return new Map(rows.map((r) => [r.id, r.raw]));
 }
 
@@ -185,7 +222,13 @@ export async function inboundRaw(db: Db, ids: number[]): Promise<Map<number, Buf
 export async function markProcessedMany(db: Db, outcomes: Array<{ id: number; outcome: InboundOutcome }>): Promise<void> {
   if (outcomes.length === 0) return;
   const records = outcomes.map(({ id, outcome: o }) => ({
-    id, status: o.status, outcome: o.outcome, detail: o.detail ?? null, game_id: o.gameId ?? null, player_id: o.playerId ?? null, at: (o.at ?? new Date()).toISOString(),
+    id,
+    status: o.status,
+    outcome: o.outcome,
+    detail: o.detail ?? null,
+    game_id: o.gameId ?? null,
+    player_id: o.playerId ?? null,
+    at: (o.at ?? new Date()).toISOString(),
   }));
   await db.execute(sql`
     update ${inboundMessages} set
@@ -283,7 +326,9 @@ export async function codeMisuseOf(db: Db, players: Array<{ id: number; gameId: 
   if (players.length === 0) return new Map();
   const ids = pgArray(players.map((p) => p.id));
   const games = pgArray([...new Set(players.map((p) => p.gameId))]);
-  const rows = await rowsOf<{ playerId: string | number; lastWarned: string | Date | null; n: number; first: string | Date | null }>(db, sql`
+  const rows = await rowsOf<{ playerId: string | number; lastWarned: string | Date | null; n: number; first: string | Date | null }>(
+    db,
+    sql`
     with m as (
       select player_id, processed_at, coalesce(outcome_detail->>'warned', '') = 'true' as warned from ${inboundMessages}
       where game_id = any(${games}::text[]) and received_at >= ${since.toISOString()}::timestamptz
@@ -292,7 +337,10 @@ export async function codeMisuseOf(db: Db, players: Array<{ id: number; gameId: 
     select m.player_id as "playerId", w.last as "lastWarned",
       count(*) filter (where w.last is null or m.processed_at > w.last)::int as n,
       min(m.processed_at) filter (where w.last is null or m.processed_at > w.last) as first
-    from m left join w using (player_id) group by m.player_id, w.last`);
+    from m left join w using (player_id) group by m.player_id, w.last`,
+  );
   const at = (d: string | Date | null) => (d === null ? null : new Date(d));
-  return new Map(rows.map((r) => [Number(r.playerId), { lastWarnedAt: at(r.lastWarned), unreported: Number(r.n), firstUnreportedAt: at(r.first) }]));
+  return new Map(
+    rows.map((r) => [Number(r.playerId), { lastWarnedAt: at(r.lastWarned), unreported: Number(r.n), firstUnreportedAt: at(r.first) }]),
+  );
 }

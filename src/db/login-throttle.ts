@@ -45,7 +45,8 @@ export async function admitAttempt(db: Db, keys: readonly ThrottleKey[], now: Da
       .onConflictDoUpdate({ target: loginThrottle.key, set: { key: sql`excluded.key` } })
       .returning();
     const waiting = rows.flatMap((r) => (r.blockedUntil && r.blockedUntil > now ? [{ key: r.key, until: r.blockedUntil }] : []));
-    if (waiting.length > 0) return { admitted: false, retryAfterMs: Math.max(...waiting.map((w) => w.until.getTime() - now.getTime())), waiting };
+    if (waiting.length > 0)
+      return { admitted: false, retryAfterMs: Math.max(...waiting.map((w) => w.until.getTime() - now.getTime())), waiting };
     const counted = sorted.map((k) => {
       const row = rows.find((r) => r.key === k.key)!;
       const forgotten = now.getTime() - row.lastAt.getTime() > k.backoff.forgetMs;
@@ -66,7 +67,17 @@ export async function admitAttempt(db: Db, keys: readonly ThrottleKey[], now: Da
 export async function forgiveAttempt(db: Db, keys: readonly ThrottleKey[], forget: readonly string[]): Promise<void> {
   const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
   await db.transaction(async (tx) => {
-    const rows = await tx.select().from(loginThrottle).where(inArray(loginThrottle.key, sorted.map((k) => k.key))).orderBy(loginThrottle.key).for('update');
+    const rows = await tx
+      .select()
+      .from(loginThrottle)
+      .where(
+        inArray(
+          loginThrottle.key,
+          sorted.map((k) => k.key),
+        ),
+      )
+      .orderBy(loginThrottle.key)
+      .for('update');
     for (const row of rows) {
       if (forget.includes(row.key)) {
         await tx.delete(loginThrottle).where(inArray(loginThrottle.key, [row.key]));
@@ -74,7 +85,10 @@ export async function forgiveAttempt(db: Db, keys: readonly ThrottleKey[], forge
       }
       const failures = Math.max(0, row.failures - 1);
       const backoff = sorted.find((k) => k.key === row.key)!.backoff;
-      await tx.update(loginThrottle).set({ failures, blockedUntil: until(row.lastAt, delayAfter(failures, backoff)) }).where(inArray(loginThrottle.key, [row.key]));
+      await tx
+        .update(loginThrottle)
+        .set({ failures, blockedUntil: until(row.lastAt, delayAfter(failures, backoff)) })
+        .where(inArray(loginThrottle.key, [row.key]));
     }
   });
 }

@@ -18,7 +18,11 @@ export async function addObserver(db: Db, gameId: string, email: string, lang: '
 }
 
 export async function activeObservers(db: Db, gameId: string): Promise<Observer[]> {
-  return db.select().from(observers).where(and(eq(observers.gameId, gameId), isNull(observers.unsubscribedAt))).orderBy(asc(observers.id));
+  return db
+    .select()
+    .from(observers)
+    .where(and(eq(observers.gameId, gameId), isNull(observers.unsubscribedAt)))
+    .orderBy(asc(observers.id));
 }
 
 /** One-click unsubscribe (RFC 8058): true when a subscription was ended. */

@@ -51,8 +51,19 @@ export async function enqueue(db: Db, mail: OutboxInput): Promise<{ mail: Outbox
 export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
   if (mails.length === 0) return;
   const spec = {
-    kind: 'text', gameId: 'text', toAddress: 'text', replyTo: 'text', subject: 'text', inReplyTo: 'text',
-    references: 'text', messageId: 'text', bodyText: 'text', bodyHtml: 'text', attachments: 'jsonb', headers: 'jsonb', dedupeKey: 'text',
+    kind: 'text',
+    gameId: 'text',
+    toAddress: 'text',
+    replyTo: 'text',
+    subject: 'text',
+    inReplyTo: 'text',
+    references: 'text',
+    messageId: 'text',
+    bodyText: 'text',
+    bodyHtml: 'text',
+    attachments: 'jsonb',
+    headers: 'jsonb',
+    dedupeKey: 'text',
   } as const;
   // Any conflict is a dedupe key (message ids are fresh UUIDs).
   await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));
@@ -62,9 +73,16 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
  * Which of `values` are in a unique text column of the outbox: one array parameter, not one per
  * value (drizzle builds and types each parameter, and intake asks for a whole batch's at once).
  */
-async function presentIn(db: Db, column: typeof outbox.messageId | typeof outbox.dedupeKey, values: readonly string[]): Promise<Set<string>> {
+async function presentIn(
+  db: Db,
+  column: typeof outbox.messageId | typeof outbox.dedupeKey,
+  values: readonly string[],
+): Promise<Set<string>> {
   if (values.length === 0) return new Set();
-  const rows = await db.select({ value: column }).from(outbox).where(sql`${column} = any(${pgArray([...new Set(values)])}::text[])`);
+  const rows = await db
+    .select({ value: column })
+    .from(outbox)
+    .where(sql`${column} = any(${pgArray([...new Set(values)])}::text[])`);
   return new Set(rows.map((r) => r.value));
 }
 
@@ -174,7 +192,8 @@ export async function markFailed(db: Db, id: number, error: string, opts: FailOp
   const [current] = await db.select({ attempts: outbox.attempts, createdAt: outbox.createdAt }).from(outbox).where(eq(outbox.id, id));
   if (!current) return null;
   // A mail the referee queued again (attempts counted afresh) gets a few tries however old it is.
-  const tooOld = current.attempts >= MIN_ATTEMPTS && now.getTime() - current.createdAt.getTime() >= (opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
+  const tooOld =
+    current.attempts >= MIN_ATTEMPTS && now.getTime() - current.createdAt.getTime() >= (opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
   const giveUp = opts.permanent === true || tooOld || current.attempts >= (opts.maxAttempts ?? Infinity);
   const [row] = await db
     .update(outbox)
@@ -206,7 +225,11 @@ export async function listOutbox(db: Db, filter: { gameId?: string; kind?: strin
 
 /** A game's outgoing mail, locked until the transaction ends (a referee's retry or drop). */
 export async function lockGameMail(tx: Db, gameId: string, id: number): Promise<OutboxMail | null> {
-  const [row] = await tx.select().from(outbox).where(and(eq(outbox.id, id), eq(outbox.gameId, gameId))).for('update');
+  const [row] = await tx
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.id, id), eq(outbox.gameId, gameId)))
+    .for('update');
   return row ?? null;
 }
 
@@ -218,12 +241,19 @@ export async function requeueMail(db: Db, id: number, now: Date): Promise<Outbox
 
 /** A mail given up: failed, with `error` as the reason. */
 export async function giveUpMail(db: Db, id: number, error: string): Promise<OutboxMail> {
-  const [row] = await db.update(outbox).set({ status: 'failed', lastError: error.slice(0, 2000) }).where(eq(outbox.id, id)).returning();
+  const [row] = await db
+    .update(outbox)
+    .set({ status: 'failed', lastError: error.slice(0, 2000) })
+    .where(eq(outbox.id, id))
+    .returning();
   return row!;
 }
 
 /** Our own mail coming back (a bounce, a loop) is recognised by its Message-ID. */
 export async function findOutboxByMessageId(db: Db, messageId: string): Promise<OutboxMail | null> {
-  const [row] = await db.select().from(outbox).where(eq(outbox.messageId, messageId.replace(/^<|>$/g, '')));
+  const [row] = await db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.messageId, messageId.replace(/^<|>$/g, '')));
   return row ?? null;
 }

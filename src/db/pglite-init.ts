@@ -31,7 +31,11 @@ export async function initializeApart(dataDir: string, startParams: readonly str
       (err, _stdout, stderr) => {
         if (!err) return resolve();
         // PGlite's failures can print pages of minified source: keep the last line that says something.
-        const said = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l.length < 500).at(-1);
+        const said = stderr
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && l.length < 500)
+          .at(-1);
         reject(new Error(`could not create the embedded database in ${dataDir}: ${said ?? err.message}`));
       },
     );

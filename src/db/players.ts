@@ -71,7 +71,9 @@ export async function findByEmail(db: Db, gameId: string, email: string): Promis
  * query. Spelled out because Drizzle leaves column names unqualified in a one-table select, and
  * `players.id` would then mean the subquery's own id.
  */
-const addressesColumn = sql<string[]>`array(select pa.email from player_addresses pa where pa.player_id = "players"."id" order by pa.email <> "players"."email", pa.id)`;
+const addressesColumn = sql<
+  string[]
+>`array(select pa.email from player_addresses pa where pa.player_id = "players"."id" order by pa.email <> "players"."email", pa.id)`;
 
 /**
  * Everyone a batch of mail may concern, with their addresses: the owners of these secrets,
@@ -84,7 +86,10 @@ export async function playersForMail(db: Db, clues: { secrets: string[]; emails:
   if (secrets.length === 0 && emails.length === 0) return [];
   const bySecret = and(seated, inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']));
   const gamesOfSecrets = db.select({ gameId: players.gameId }).from(players).where(bySecret);
-  const writers = db.select({ id: playerAddresses.playerId }).from(playerAddresses).where(inArray(playerAddresses.email, emails.length ? emails : ['']));
+  const writers = db
+    .select({ id: playerAddresses.playerId })
+    .from(playerAddresses)
+    .where(inArray(playerAddresses.email, emails.length ? emails : ['']));
   const rows = await db
     .select({ ...getTableColumns(players), addresses: addressesColumn })
     .from(players)
@@ -103,7 +108,11 @@ export async function findPlayer(db: Db, id: number): Promise<Player | null> {
  * it): those still seated, who get the game's mail. Vacant seats are in listSeats.
  */
 export async function listPlayers(db: Db, gameId: string): Promise<Player[]> {
-  return db.select().from(players).where(and(eq(players.gameId, gameId), seated)).orderBy(asc(players.id));
+  return db
+    .select()
+    .from(players)
+    .where(and(eq(players.gameId, gameId), seated))
+    .orderBy(asc(players.id));
 }
 
 /** Every seat of a game, vacant ones (removed players, D-SEAT-1) included: the factions taken. */
@@ -115,14 +124,21 @@ export async function listSeats(db: Db, gameId: string): Promise<Player[]> {
 export async function registeredAddresses(db: Db, emails: string[]): Promise<Set<string>> {
   const wanted = [...new Set(emails.map(lower))];
   if (wanted.length === 0) return new Set();
-  const rows = await db.selectDistinct({ email: playerAddresses.email }).from(playerAddresses).where(inArray(playerAddresses.email, wanted));
+  const rows = await db
+    .selectDistinct({ email: playerAddresses.email })
+    .from(playerAddresses)
+    .where(inArray(playerAddresses.email, wanted));
   return new Set(rows.map((r) => r.email));
 }
 
 /** Every address of every player of a game, by player id, the primary first. */
 export async function addressesOfGame(db: Db, gameId: string): Promise<Map<number, string[]>> {
   const rows = await db
-    .select({ playerId: playerAddresses.playerId, email: playerAddresses.email, primary: sql<boolean>`${playerAddresses.email} = ${players.email}` })
+    .select({
+      playerId: playerAddresses.playerId,
+      email: playerAddresses.email,
+      primary: sql<boolean>`${playerAddresses.email} = ${players.email}`,
+    })
     .from(playerAddresses)
     .innerJoin(players, eq(players.id, playerAddresses.playerId))
     .where(eq(playerAddresses.gameId, gameId))
@@ -149,7 +165,10 @@ export async function addAddress(db: Db, player: Pick<Player, 'id' | 'gameId'>, 
 
 /** Forgets one of a player's addresses; false when it was not theirs. */
 export async function removeAddress(db: Db, playerId: number, email: string): Promise<boolean> {
-  const rows = await db.delete(playerAddresses).where(and(eq(playerAddresses.playerId, playerId), eq(playerAddresses.email, lower(email)))).returning({ id: playerAddresses.id });
+  const rows = await db
+    .delete(playerAddresses)
+    .where(and(eq(playerAddresses.playerId, playerId), eq(playerAddresses.email, lower(email))))
+    .returning({ id: playerAddresses.id });
   return rows.length > 0;
 }
 
@@ -174,7 +193,11 @@ export async function seatPlayer(
   playerId: number,
   who: Pick<Player, 'email' | 'displayName' | 'lang' | 'timeZone' | 'secret' | 'joinedTurn'>,
 ): Promise<Player> {
-  const [row] = await db.update(players).set({ ...who, removedAt: null }).where(eq(players.id, playerId)).returning();
+  const [row] = await db
+    .update(players)
+    .set({ ...who, removedAt: null })
+    .where(eq(players.id, playerId))
+    .returning();
   return row!;
 }
 
@@ -192,5 +215,8 @@ export async function setPrimaryAddress(db: Db, playerId: number, email: string)
 
 /** The turn these factions' players joined, moved (a roll-back removes the turn they were to enter with). */
 export async function setJoinedTurn(db: Db, gameId: string, factions: readonly string[], turn: number): Promise<void> {
-  await db.update(players).set({ joinedTurn: turn }).where(and(eq(players.gameId, gameId), inArray(players.faction, [...factions])));
+  await db
+    .update(players)
+    .set({ joinedTurn: turn })
+    .where(and(eq(players.gameId, gameId), inArray(players.faction, [...factions])));
 }

@@ -7,7 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { pgArray } from './arrays.ts';
 import type { Db } from './client.ts';
-import { outbox, players, pressMessages, pressPreferences, pressRecipients, pressReports, pressThreads, pressTokens, mutes } from './schema.ts';
+import {
+  outbox,
+  players,
+  pressMessages,
+  pressPreferences,
+  pressRecipients,
+  pressReports,
+  pressThreads,
+  pressTokens,
+  mutes,
+} from './schema.ts';
 
 export type PressThread = typeof pressThreads.$inferSelect;
 export type PressMessage = typeof pressMessages.$inferSelect;
@@ -34,18 +44,34 @@ export async function findOrCreateThread(
 ): Promise<PressThread> {
   // Broadcasts are one conversation per game, whoever is seated.
   const participants = t.kind === 'all' ? [] : [...new Set(t.participants)].sort();
-  const values = { gameId: t.gameId, kind: t.kind, participants, anonymous: t.hiddenWriterPlayerId != null, hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null };
+  const values = {
+    gameId: t.gameId,
+    kind: t.kind,
+    participants,
+    anonymous: t.hiddenWriterPlayerId != null,
+    hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null,
+  };
   if (values.anonymous) return (await db.insert(pressThreads).values(values).returning())[0]!;
   const [made] = await db
     .insert(pressThreads)
     .values(values)
-    .onConflictDoNothing({ target: [pressThreads.gameId, pressThreads.kind, pressThreads.participants], where: sql`not ${pressThreads.anonymous}` })
+    .onConflictDoNothing({
+      target: [pressThreads.gameId, pressThreads.kind, pressThreads.participants],
+      where: sql`not ${pressThreads.anonymous}`,
+    })
     .returning();
   if (made) return made;
   const [found] = await db
     .select()
     .from(pressThreads)
-    .where(and(eq(pressThreads.gameId, t.gameId), eq(pressThreads.kind, t.kind), sql`${pressThreads.participants} = ${pgArray(participants)}::text[]`, eq(pressThreads.anonymous, false)));
+    .where(
+      and(
+        eq(pressThreads.gameId, t.gameId),
+        eq(pressThreads.kind, t.kind),
+        sql`${pressThreads.participants} = ${pgArray(participants)}::text[]`,
+        eq(pressThreads.anonymous, false),
+      ),
+    );
   if (!found) throw new Error(`press thread ${t.gameId}/${t.kind}/${participants.join(',')} conflicted but cannot be found`);
   return found;
 }
@@ -54,7 +80,11 @@ export async function findOrCreateThread(
 
 /** Stores a message; the same (mail, block) again returns the stored one (`duplicate`): a mail is applied once. */
 export async function insertPressMessage(db: Db, m: NewPressMessage): Promise<{ message: PressMessage; duplicate: boolean }> {
-  const [row] = await db.insert(pressMessages).values(m).onConflictDoNothing({ target: [pressMessages.inboundId, pressMessages.block] }).returning();
+  const [row] = await db
+    .insert(pressMessages)
+    .values(m)
+    .onConflictDoNothing({ target: [pressMessages.inboundId, pressMessages.block] })
+    .returning();
   if (row) return { message: row, duplicate: false };
   if (m.inboundId == null) throw new Error('a press message without a mail cannot conflict');
   const [seen] = await db
@@ -82,7 +112,16 @@ export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Prom
   if (rows.length === 0) return;
   await db
     .insert(pressRecipients)
-    .values(rows.map((r) => ({ messageId: r.messageId, recipientKind: r.kind, recipientId: r.id, address: r.address, delivery: r.delivery, outboxId: r.outboxId ?? null })))
+    .values(
+      rows.map((r) => ({
+        messageId: r.messageId,
+        recipientKind: r.kind,
+        recipientId: r.id,
+        address: r.address,
+        delivery: r.delivery,
+        outboxId: r.outboxId ?? null,
+      })),
+    )
     .onConflictDoNothing();
 }
 
@@ -109,7 +148,10 @@ export async function messageTimesSince(db: Db, playerId: number, since: Date): 
     .from(pressMessages)
     .where(and(eq(pressMessages.writerPlayerId, playerId), eq(pressMessages.status, 'relayed'), gte(pressMessages.receivedAt, since)))
     .orderBy(asc(pressMessages.receivedAt));
-  return { players: rows.filter((r) => r.kind !== 'referee').map((r) => r.at), referees: rows.filter((r) => r.kind === 'referee').map((r) => r.at) };
+  return {
+    players: rows.filter((r) => r.kind !== 'referee').map((r) => r.at),
+    referees: rows.filter((r) => r.kind === 'referee').map((r) => r.at),
+  };
 }
 
 /**
@@ -117,7 +159,10 @@ export async function messageTimesSince(db: Db, playerId: number, since: Date): 
  * among the reply's In-Reply-To/References (bare, as the outbox keeps them); failing that, the
  * latest relayed in the conversation to them. Null when nothing in it reached them.
  */
-export async function messageForReply(db: Db, q: { threadId: number; recipient: Recipient; references: readonly string[] }): Promise<PressMessage | null> {
+export async function messageForReply(
+  db: Db,
+  q: { threadId: number; recipient: Recipient; references: readonly string[] },
+): Promise<PressMessage | null> {
   const base = and(
     eq(pressMessages.threadId, q.threadId),
     eq(pressMessages.status, 'relayed'),
@@ -159,13 +204,29 @@ export async function issueToken(
     db
       .select()
       .from(pressTokens)
-      .where(and(eq(pressTokens.threadId, q.threadId), eq(pressTokens.ownerKind, q.owner.kind), eq(pressTokens.ownerId, q.owner.id), isNull(pressTokens.revokedAt)));
+      .where(
+        and(
+          eq(pressTokens.threadId, q.threadId),
+          eq(pressTokens.ownerKind, q.owner.kind),
+          eq(pressTokens.ownerId, q.owner.id),
+          isNull(pressTokens.revokedAt),
+        ),
+      );
   const [found] = await live();
   if (found) return found;
   const [made] = await db
     .insert(pressTokens)
-    .values({ token: q.newToken(), threadId: q.threadId, ownerKind: q.owner.kind, ownerId: q.owner.id, rootMessageId: `t.${randomUUID()}@${q.domain}` })
-    .onConflictDoNothing({ target: [pressTokens.threadId, pressTokens.ownerKind, pressTokens.ownerId], where: sql`${pressTokens.revokedAt} is null` })
+    .values({
+      token: q.newToken(),
+      threadId: q.threadId,
+      ownerKind: q.owner.kind,
+      ownerId: q.owner.id,
+      rootMessageId: `t.${randomUUID()}@${q.domain}`,
+    })
+    .onConflictDoNothing({
+      target: [pressTokens.threadId, pressTokens.ownerKind, pressTokens.ownerId],
+      where: sql`${pressTokens.revokedAt} is null`,
+    })
     .returning();
   if (made) return made;
   const [raced] = await live();
@@ -223,7 +284,10 @@ const muteTarget = (key: string): MuteTarget => (key === ANONYMOUS ? { kind: 'an
 
 /** MUTE (D-PRESS-11); muting twice is muting. */
 export async function mute(db: Db, playerId: number, target: MuteTarget): Promise<void> {
-  await db.insert(mutes).values({ playerId, muted: muteKey(target) }).onConflictDoNothing();
+  await db
+    .insert(mutes)
+    .values({ playerId, muted: muteKey(target) })
+    .onConflictDoNothing();
 }
 
 /** UNMUTE; true when something was muted. */
@@ -250,14 +314,20 @@ export async function mutedBy(db: Db, playerIds: readonly number[]): Promise<Map
 
 /** DIGEST / IMMEDIATE. */
 export async function setDelivery(db: Db, playerId: number, delivery: 'immediate' | 'digest', at: Date = new Date()): Promise<void> {
-  await db.insert(pressPreferences).values({ playerId, delivery, updatedAt: at }).onConflictDoUpdate({ target: pressPreferences.playerId, set: { delivery, updatedAt: at } });
+  await db
+    .insert(pressPreferences)
+    .values({ playerId, delivery, updatedAt: at })
+    .onConflictDoUpdate({ target: pressPreferences.playerId, set: { delivery, updatedAt: at } });
 }
 
 /** Each player's choice; `immediate` for those who never chose. */
 export async function deliveryOf(db: Db, playerIds: readonly number[]): Promise<Map<number, 'immediate' | 'digest'>> {
   const out = new Map<number, 'immediate' | 'digest'>(playerIds.map((id) => [id, 'immediate']));
   if (playerIds.length === 0) return out;
-  const rows = await db.select().from(pressPreferences).where(inArray(pressPreferences.playerId, [...playerIds]));
+  const rows = await db
+    .select()
+    .from(pressPreferences)
+    .where(inArray(pressPreferences.playerId, [...playerIds]));
   for (const r of rows) out.set(r.playerId, r.delivery);
   return out;
 }
@@ -319,7 +389,12 @@ export async function pendingDigest(db: Db, gameId: string, now: Date = new Date
  * These messages went to the player in a digest (`outboxId`: its mail). Named one by one, so a
  * message that arrived after the digest was read waits for the next.
  */
-export async function markDigested(db: Db, playerId: number, messageIds: readonly number[], d: { outboxId: number | null; at?: Date }): Promise<number> {
+export async function markDigested(
+  db: Db,
+  playerId: number,
+  messageIds: readonly number[],
+  d: { outboxId: number | null; at?: Date },
+): Promise<number> {
   if (messageIds.length === 0) return 0;
   const rows = await db
     .update(pressRecipients)
@@ -343,14 +418,24 @@ export async function countMutedSince(db: Db, playerId: number, since: Date): Pr
     .select({ n: sql<number>`count(*)::int` })
     .from(pressRecipients)
     .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
-    .where(and(eq(pressRecipients.recipientKind, 'player'), eq(pressRecipients.recipientId, playerId), eq(pressRecipients.delivery, 'muted'), gte(pressMessages.visibleAt, since)));
+    .where(
+      and(
+        eq(pressRecipients.recipientKind, 'player'),
+        eq(pressRecipients.recipientId, playerId),
+        eq(pressRecipients.delivery, 'muted'),
+        gte(pressMessages.visibleAt, since),
+      ),
+    );
   return row?.n ?? 0;
 }
 
 // ——— reports ———
 
 /** REPORT: once per message and player (a second report of the same message is the first: `duplicate`). */
-export async function reportMessage(db: Db, r: { messageId: number; playerId: number; reason: string; inboundId: number | null }): Promise<{ duplicate: boolean }> {
+export async function reportMessage(
+  db: Db,
+  r: { messageId: number; playerId: number; reason: string; inboundId: number | null },
+): Promise<{ duplicate: boolean }> {
   const rows = await db.insert(pressReports).values(r).onConflictDoNothing().returning({ id: pressReports.messageId });
   return { duplicate: rows.length === 0 };
 }
@@ -440,6 +525,13 @@ export async function listBroadcasts(db: Db, gameId: string, now: Date = new Dat
       at: pressMessages.visibleAt,
     })
     .from(pressMessages)
-    .where(and(eq(pressMessages.gameId, gameId), eq(pressMessages.audienceKind, 'all'), eq(pressMessages.status, 'relayed'), lte(pressMessages.visibleAt, now)))
+    .where(
+      and(
+        eq(pressMessages.gameId, gameId),
+        eq(pressMessages.audienceKind, 'all'),
+        eq(pressMessages.status, 'relayed'),
+        lte(pressMessages.visibleAt, now),
+      ),
+    )
     .orderBy(asc(pressMessages.visibleAt), asc(pressMessages.id));
 }

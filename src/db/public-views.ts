@@ -149,14 +149,20 @@ function asPublic(stored: Omit<PublicEdict, 'json' | 'closedLate'> & { json: unk
   const clean: Edict = { ...json, declarations: json.declarations.map((d) => ({ ...d, problems: d.problems.map(problemKind) })) };
   // Only the classic map exists (R-BOARD-5); an edict of another would show no text rather than words.
   const board = clean.map === 'classic' ? classicMap() : null;
-  return { ...row, json: clean, textIt: board ? renderEdict(clean, board, 'it') : '', textEn: board ? renderEdict(clean, board, 'en') : '' };
+  return {
+    ...row,
+    json: clean,
+    textIt: board ? renderEdict(clean, board, 'it') : '',
+    textEn: board ? renderEdict(clean, board, 'en') : '',
+  };
 }
 
 /** One version of a turn's edict, or its newest when version is omitted. */
 export async function publicEdict(db: Db, gameId: string, turn: number, version?: number): Promise<PublicEdict | null> {
-  const where = version === undefined
-    ? and(eq(edicts.gameId, gameId), eq(edicts.turn, turn))
-    : and(eq(edicts.gameId, gameId), eq(edicts.turn, turn), eq(edicts.version, version));
+  const where =
+    version === undefined
+      ? and(eq(edicts.gameId, gameId), eq(edicts.turn, turn))
+      : and(eq(edicts.gameId, gameId), eq(edicts.turn, turn), eq(edicts.version, version));
   const [row] = await db.select(edictColumns).from(edicts).where(where).orderBy(desc(edicts.version)).limit(1);
   return row ? asPublic(row) : null;
 }
@@ -189,7 +195,12 @@ interface StoredOrders {
  * The Chancellor's sheet for a turn once accepted (R-TURN-3: published as soon as accepted and
  * final), as parsed; null before. Only the Chancellor's faction is ever read here.
  */
-export async function chancellorDeclaration(db: Db, gameId: string, turn: number, chancellor: FactionId | null): Promise<ChancellorDeclaration | null> {
+export async function chancellorDeclaration(
+  db: Db,
+  gameId: string,
+  turn: number,
+  chancellor: FactionId | null,
+): Promise<ChancellorDeclaration | null> {
   if (!chancellor) return null;
   const [row] = await db
     .select({ parsed: sheets.parsed, receivedAt: sheets.receivedAt })
@@ -203,7 +214,9 @@ export async function chancellorDeclaration(db: Db, gameId: string, turn: number
     faction: chancellor,
     receivedAt: row.receivedAt,
     hostility: Array.isArray(parsed.hostility) ? parsed.hostility.filter((s) => typeof s === 'string') : [],
-    orders: Array.isArray(parsed.orders) ? parsed.orders.filter((o) => o && o.applies && typeof o.order === 'string').map((o) => o.order) : [],
+    orders: Array.isArray(parsed.orders)
+      ? parsed.orders.filter((o) => o && o.applies && typeof o.order === 'string').map((o) => o.order)
+      : [],
   };
 }
 

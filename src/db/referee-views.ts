@@ -52,7 +52,11 @@ export async function gameOverview(db: Db, game: Game, turnNumber?: number): Pro
   const players = seats.filter((p) => !p.removedAt);
   const turn = turns.find((t) => t.number === (turnNumber ?? game.currentTurn)) ?? null;
   const rows = turn
-    ? await db.select().from(sheets).where(and(eq(sheets.gameId, game.id), eq(sheets.turn, turn.number))).orderBy(asc(sheets.faction), asc(sheets.version))
+    ? await db
+        .select()
+        .from(sheets)
+        .where(and(eq(sheets.gameId, game.id), eq(sheets.turn, turn.number)))
+        .orderBy(asc(sheets.faction), asc(sheets.version))
     : [];
   const byFaction = new Map<string, Sheet[]>();
   for (const s of rows) byFaction.set(s.faction, [...(byFaction.get(s.faction) ?? []), s]);
@@ -63,7 +67,9 @@ export async function gameOverview(db: Db, game: Game, turnNumber?: number): Pro
     db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.gameId, game.id), or(eq(outbox.status, 'failed'), and(eq(outbox.status, 'pending'), isNotNull(outbox.lastError)))))
+      .where(
+        and(eq(outbox.gameId, game.id), or(eq(outbox.status, 'failed'), and(eq(outbox.status, 'pending'), isNotNull(outbox.lastError)))),
+      )
       .orderBy(desc(outbox.id))
       .limit(200),
     bouncingAddresses(db, game.id),
@@ -90,7 +96,12 @@ export async function unprocessableMail(db: Db, gameId: string | null): Promise<
   return db
     .select(headColumns)
     .from(inboundMessages)
-    .where(and(eq(inboundMessages.outcome, 'unprocessable'), gameId === null ? isNull(inboundMessages.gameId) : eq(inboundMessages.gameId, gameId)))
+    .where(
+      and(
+        eq(inboundMessages.outcome, 'unprocessable'),
+        gameId === null ? isNull(inboundMessages.gameId) : eq(inboundMessages.gameId, gameId),
+      ),
+    )
     .orderBy(desc(inboundMessages.id))
     .limit(200);
 }
@@ -129,7 +140,11 @@ export async function mailOfGame(db: Db, gameId: string, inboundId: number): Pro
 export async function mailStarts(db: Db, ids: readonly number[], bytes: number): Promise<Map<number, { start: Buffer; size: number }>> {
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: inboundMessages.id, size: inboundMessages.size, start: sql<Uint8Array>`substring(${inboundMessages.raw} from 1 for ${bytes})` })
+    .select({
+      id: inboundMessages.id,
+      size: inboundMessages.size,
+      start: sql<Uint8Array>`substring(${inboundMessages.raw} from 1 for ${bytes})`,
+    })
     .from(inboundMessages)
     .where(inArray(inboundMessages.id, [...ids]));
   // PGlite answers with a Uint8Array, node-postgres with a Buffer.

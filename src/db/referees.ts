@@ -24,7 +24,13 @@ export async function insertReferee(db: Db, email: string, passwordHash: string)
 }
 
 /** Sets the password of the referee with this address, unspent; null when there is none. */
-export async function resetRefereePassword(db: Db, email: string, passwordHash: string, oneTime: boolean, at: Date = new Date()): Promise<Referee | null> {
+export async function resetRefereePassword(
+  db: Db,
+  email: string,
+  passwordHash: string,
+  oneTime: boolean,
+  at: Date = new Date(),
+): Promise<Referee | null> {
   const [row] = await db
     .update(referees)
     .set({ passwordHash, passwordSetAt: at, passwordOneTime: oneTime, oneTimeUsedAt: null })
@@ -37,7 +43,13 @@ export async function resetRefereePassword(db: Db, email: string, passwordHash: 
  * Replaces a referee's password with one of their own, only while `currentHash` is still theirs:
  * null when it changed meanwhile.
  */
-export async function replaceRefereePassword(db: Db, refereeId: number, currentHash: string, passwordHash: string, at: Date = new Date()): Promise<Referee | null> {
+export async function replaceRefereePassword(
+  db: Db,
+  refereeId: number,
+  currentHash: string,
+  passwordHash: string,
+  at: Date = new Date(),
+): Promise<Referee | null> {
   const [row] = await db
     .update(referees)
     .set({ passwordHash, passwordSetAt: at, passwordOneTime: false, oneTimeUsedAt: null })
@@ -101,7 +113,11 @@ export async function insertSession(db: Db, tokenSha256: string, refereeId: numb
 }
 
 /** The referee of a live session, and whether their password is a one-time one. */
-export async function sessionRefereeOf(db: Db, tokenSha256: string, now: Date): Promise<{ id: number; email: string; mustChangePassword: boolean } | null> {
+export async function sessionRefereeOf(
+  db: Db,
+  tokenSha256: string,
+  now: Date,
+): Promise<{ id: number; email: string; mustChangePassword: boolean } | null> {
   const [row] = await db
     .select({ id: referees.id, email: referees.email, mustChangePassword: referees.passwordOneTime })
     .from(refereeSessions)
@@ -118,5 +134,9 @@ export async function deleteSession(db: Db, tokenSha256: string): Promise<void> 
 export async function deleteSessionsOf(db: Db, refereeId: number, keepSha256?: string): Promise<void> {
   await db
     .delete(refereeSessions)
-    .where(keepSha256 === undefined ? eq(refereeSessions.refereeId, refereeId) : and(eq(refereeSessions.refereeId, refereeId), ne(refereeSessions.tokenSha256, keepSha256)));
+    .where(
+      keepSha256 === undefined
+        ? eq(refereeSessions.refereeId, refereeId)
+        : and(eq(refereeSessions.refereeId, refereeId), ne(refereeSessions.tokenSha256, keepSha256)),
+    );
 }

@@ -72,7 +72,10 @@ export const games = pgTable(
     check('games_minutes', sql`${t.declarationLeadMinutes} >= 0 and ${t.disputeWindowMinutes} >= 0`),
     check('games_victory', sql`${t.victoryPlanets} > 0`),
     check('games_last_turn', sql`coalesce(${t.lastTurn}, 1) > 0`),
-    check('games_schedule', sql`${t.graceMinutes} >= 0 and coalesce(${t.earlyProcessingMinutes}, 0) >= 0 and ${t.absenceDaysPerPlayer} >= 0 and ${t.absenceDaysPerGame} >= 0`),
+    check(
+      'games_schedule',
+      sql`${t.graceMinutes} >= 0 and coalesce(${t.earlyProcessingMinutes}, 0) >= 0 and ${t.absenceDaysPerPlayer} >= 0 and ${t.absenceDaysPerGame} >= 0`,
+    ),
   ],
 );
 
@@ -135,7 +138,9 @@ export const turns = pgTable(
   (t) => [
     primaryKey({ name: 'turns_pk', columns: [t.gameId, t.number] }),
     // The scheduler looks for open turns whose deadline has passed.
-    index('turns_open_deadline').on(t.deadline).where(sql`${t.status} = 'open'`),
+    index('turns_open_deadline')
+      .on(t.deadline)
+      .where(sql`${t.status} = 'open'`),
     check('turns_status', sql`${t.status} in ('open', 'adjudicated')`),
     check('turns_number', sql`${t.number} >= 1`),
   ],
@@ -171,10 +176,14 @@ export const inboundMessages = pgTable(
     unique('inbound_source_key').on(t.sourceKey),
     // NULL message ids are distinct, so mail without a Message-ID is deduplicated by source only.
     unique('inbound_message_content').on(t.messageId, t.contentSha256),
-    index('inbound_pending').on(t.receivedAt).where(sql`${t.status} = 'pending'`),
+    index('inbound_pending')
+      .on(t.receivedAt)
+      .where(sql`${t.status} = 'pending'`),
     index('inbound_game').on(t.gameId, t.receivedAt),
     // The turn job looks for absence mail every pass: an index of just those rows.
-    index('inbound_absence').on(t.id).where(sql`${t.outcome} = 'absence'`),
+    index('inbound_absence')
+      .on(t.id)
+      .where(sql`${t.outcome} = 'absence'`),
     check('inbound_source', sql`${t.source} in ('imap', 'maildir', 'cli')`),
     check('inbound_status', sql`${t.status} in ('pending', 'processed', 'ignored', 'rejected')`),
   ],
@@ -239,7 +248,9 @@ export const outbox = pgTable(
     unique('outbox_dedupe_key').on(t.dedupeKey),
     unique('outbox_message_id').on(t.messageId),
     // claimBatch scans only what is due.
-    index('outbox_due').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
+    index('outbox_due')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
     index('outbox_game').on(t.gameId, t.createdAt),
     // The reply rate limit counts one address's recent mail for every reply it sends.
     index('outbox_recipient_recent').on(t.toAddress, t.createdAt),
@@ -337,7 +348,11 @@ export const observers = pgTable(
     createdAt: createdAt(),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
   },
-  (t) => [unique('observers_game_email').on(t.gameId, t.email), unique('observers_token').on(t.token), check('observers_email_lower', sql`${t.email} = lower(${t.email})`)],
+  (t) => [
+    unique('observers_game_email').on(t.gameId, t.email),
+    unique('observers_token').on(t.token),
+    check('observers_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
 );
 
 /** A player's announced absence (ABSENCE <from> <to>): deadlines inside it move to its end, within the game's limits. */
@@ -468,7 +483,6 @@ export const loginThrottle = pgTable(
   (t) => [index('login_throttle_last_at').on(t.lastAt)],
 );
 
-
 // Press and disputes (docs/press.md §6). An anonymous writer is stored (referees see them, the
 // hourly cap counts them); only repositories that say so return it.
 
@@ -494,7 +508,9 @@ export const pressThreads = pgTable(
   },
   (t) => [
     // A signed conversation is found again, whoever writes in it first; anonymous ones never are.
-    uniqueIndex('press_threads_signed').on(t.gameId, t.kind, t.participants).where(sql`not ${t.anonymous}`),
+    uniqueIndex('press_threads_signed')
+      .on(t.gameId, t.kind, t.participants)
+      .where(sql`not ${t.anonymous}`),
     check('press_threads_kind', sql`${t.kind} in ('factions', 'all', 'referee')`),
     check('press_threads_hidden', sql`${t.anonymous} = (${t.hiddenWriterPlayerId} is not null)`),
     check('press_threads_referee_signed', sql`not (${t.anonymous} and ${t.kind} = 'referee')`),
@@ -520,7 +536,10 @@ export const pressMessages = pgTable(
     sign: text('sign', { enum: ['signed', 'anonymous'] }).notNull(),
     audienceKind: text('audience_kind', { enum: ['factions', 'all', 'referee'] }).notNull(),
     /** The factions it went to (for `all`, those seated then); as named, when refused. */
-    audienceFactions: text('audience_factions').array().notNull().default(sql`'{}'::text[]`),
+    audienceFactions: text('audience_factions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     text: text('text').notNull(),
     chars: integer('chars').notNull(),
     /** The mail it came in and its block there (0-based): unique together, so a mail is applied once. */
@@ -545,7 +564,9 @@ export const pressMessages = pgTable(
     index('press_messages_game').on(t.gameId, t.createdAt),
     index('press_messages_thread').on(t.threadId),
     // The hourly cap (D-PRESS-12) counts a writer's accepted messages only.
-    index('press_messages_writer_recent').on(t.writerPlayerId, t.receivedAt).where(sql`${t.status} = 'relayed'`),
+    index('press_messages_writer_recent')
+      .on(t.writerPlayerId, t.receivedAt)
+      .where(sql`${t.status} = 'relayed'`),
     check('press_messages_sign', sql`${t.sign} in ('signed', 'anonymous')`),
     check('press_messages_audience', sql`${t.audienceKind} in ('factions', 'all', 'referee')`),
     check('press_messages_status', sql`${t.status} in ('relayed', 'refused')`),
@@ -577,7 +598,9 @@ export const pressRecipients = pgTable(
   (t) => [
     primaryKey({ name: 'press_recipients_pk', columns: [t.messageId, t.recipientKind, t.recipientId] }),
     // The turn job's digest reads only what waits for it.
-    index('press_recipients_digest').on(t.recipientKind, t.recipientId).where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
+    index('press_recipients_digest')
+      .on(t.recipientKind, t.recipientId)
+      .where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
     index('press_recipients_outbox').on(t.outboxId),
     check('press_recipients_kind', sql`${t.recipientKind} in ('player', 'referee', 'observer')`),
     check('press_recipients_delivery', sql`${t.delivery} in ('immediate', 'digest', 'muted')`),
@@ -606,7 +629,9 @@ export const pressTokens = pgTable(
   },
   (t) => [
     // One live token per (thread, owner); a referee assigned again gets a fresh one.
-    uniqueIndex('press_tokens_owner').on(t.threadId, t.ownerKind, t.ownerId).where(sql`${t.revokedAt} is null`),
+    uniqueIndex('press_tokens_owner')
+      .on(t.threadId, t.ownerKind, t.ownerId)
+      .where(sql`${t.revokedAt} is null`),
     index('press_tokens_owner_all').on(t.ownerKind, t.ownerId),
     check('press_tokens_lower', sql`${t.token} = lower(${t.token})`),
     check('press_tokens_owner_kind', sql`${t.ownerKind} in ('player', 'referee')`),
@@ -687,8 +712,16 @@ export const disputes = pgTable(
   },
   (t) => [
     unique('disputes_inbound_block').on(t.inboundId, t.block),
-    foreignKey({ name: 'disputes_edict_fk', columns: [t.gameId, t.turn, t.edictVersion], foreignColumns: [edicts.gameId, edicts.turn, edicts.version] }),
-    foreignKey({ name: 'disputes_amended_fk', columns: [t.gameId, t.turn, t.amendedVersion], foreignColumns: [edicts.gameId, edicts.turn, edicts.version] }),
+    foreignKey({
+      name: 'disputes_edict_fk',
+      columns: [t.gameId, t.turn, t.edictVersion],
+      foreignColumns: [edicts.gameId, edicts.turn, edicts.version],
+    }),
+    foreignKey({
+      name: 'disputes_amended_fk',
+      columns: [t.gameId, t.turn, t.amendedVersion],
+      foreignColumns: [edicts.gameId, edicts.turn, edicts.version],
+    }),
     index('disputes_game_turn').on(t.gameId, t.turn, t.status),
     check('disputes_status', sql`${t.status} in ('open', 'rejected', 'amended', 'lapsed')`),
     check('disputes_settled', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),

@@ -18,9 +18,7 @@ export interface SheetInput {
   inboundId: number | null;
 }
 
-export type AddSheetResult =
-  | { ok: true; sheet: Sheet; previousReceivedAt: Date | null }
-  | { ok: false; reason: 'no-turn' | 'turn-closed' };
+export type AddSheetResult = { ok: true; sheet: Sheet; previousReceivedAt: Date | null } | { ok: false; reason: 'no-turn' | 'turn-closed' };
 
 /**
  * Adds the next version of a faction's sheet. The turn row is locked, so versions never collide
@@ -44,7 +42,17 @@ export async function addSheetVersion(db: Db, input: SheetInput): Promise<AddShe
 /** Inserts sheets built by the caller (versions decided under the turn's lock); returns their ids by inbound id. */
 export async function insertSheets(db: Db, rows: Array<SheetInput & { version: number }>): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
-  const spec = { gameId: 'text', turn: 'integer', faction: 'text', version: 'integer', text: 'text', parsed: 'jsonb', status: 'text', receivedAt: 'timestamptz', inboundId: 'bigint' } as const;
+  const spec = {
+    gameId: 'text',
+    turn: 'integer',
+    faction: 'text',
+    version: 'integer',
+    text: 'text',
+    parsed: 'jsonb',
+    status: 'text',
+    receivedAt: 'timestamptz',
+    inboundId: 'bigint',
+  } as const;
   const ids = await rowsOf<{ id: string | number; inboundId: string | number | null }>(
     db,
     recordsetInsert(sheets, spec, rows, { returning: { id: sheets.id, inboundId: sheets.inboundId } }),
@@ -103,7 +111,10 @@ export async function standingSheets(db: Db, gameId: string, turn: number, deadl
 
 export async function sheetsById(db: Db, ids: readonly number[]): Promise<Sheet[]> {
   if (ids.length === 0) return [];
-  return db.select().from(sheets).where(inArray(sheets.id, [...ids]));
+  return db
+    .select()
+    .from(sheets)
+    .where(inArray(sheets.id, [...ids]));
 }
 
 /** Every version of one faction's sheet, oldest first (the referee console). */

@@ -86,7 +86,8 @@ function coordinates(L: Layout): string {
 }
 
 /** How a planet's name is written; a white halo keeps it legible over the hatch of no-man's land. */
-export const CAPTION_STYLE = 'font-size="10.5" font-stretch="condensed" text-anchor="middle" stroke="#FFFFFF" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke"';
+export const CAPTION_STYLE =
+  'font-size="10.5" font-stretch="condensed" text-anchor="middle" stroke="#FFFFFF" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke"';
 
 /** Home planets' names in their band (R-BOARD-4), and the Capital's across its top, each with the cells it names. */
 export function planetLabels(L: Layout, labels: MapLabels, inPlay: ReadonlySet<FactionId>): { cells: CellIndex[]; svg: string }[] {
@@ -96,7 +97,10 @@ export function planetLabels(L: Layout, labels: MapLabels, inPlay: ReadonlySet<F
     const i = b.homeCell.get(f.id);
     if (i === undefined) continue;
     const fill = inPlay.has(f.id) ? COLOURS.ink : COLOURS.label;
-    out.push({ cells: [i], svg: `<text x="${num(L.unitX(i))}" y="${num(L.cellY(i) + BAND - 1.5)}" fill="${fill}">${xml(clip(f.homeName, 11))}</text>` });
+    out.push({
+      cells: [i],
+      svg: `<text x="${num(L.unitX(i))}" y="${num(L.cellY(i) + BAND - 1.5)}" fill="${fill}">${xml(clip(f.homeName, 11))}</text>`,
+    });
   }
   const capital = capitalEdge(L);
   const top = Math.min(...b.capital.map((i) => b.row(i)));
@@ -108,7 +112,9 @@ export function planetLabels(L: Layout, labels: MapLabels, inPlay: ReadonlySet<F
 }
 
 function captions(L: Layout, labels: MapLabels, inPlay: ReadonlySet<FactionId>): string {
-  return `<g ${CAPTION_STYLE}>\n${planetLabels(L, labels, inPlay).map((l) => l.svg).join('\n')}\n</g>`;
+  return `<g ${CAPTION_STYLE}>\n${planetLabels(L, labels, inPlay)
+    .map((l) => l.svg)
+    .join('\n')}\n</g>`;
 }
 
 export function drawBoard(L: Layout, id: string, labels: MapLabels, inPlay: ReadonlySet<FactionId>): string {

@@ -48,9 +48,27 @@ export function describeView(board: Board, view: MapView, lang: Lang, gameName: 
     };
     const arrows = (pred: (a: MapArrow) => boolean, sep: (a: MapArrow) => string) =>
       o.arrows.filter(pred).map((a) => `${cell(a.from)}${sep(a)}${cell(a.to)}`);
-    list(l.descMoves, arrows((a) => a.kind === 'move' && a.end === 'ok', () => '-'));
-    list(l.descJumps, arrows((a) => a.kind === 'jump' && a.end === 'ok', () => '='));
-    list(l.descFailed, arrows((a) => a.end === 'failed', (a) => (a.kind === 'jump' ? '=' : '-')));
+    list(
+      l.descMoves,
+      arrows(
+        (a) => a.kind === 'move' && a.end === 'ok',
+        () => '-',
+      ),
+    );
+    list(
+      l.descJumps,
+      arrows(
+        (a) => a.kind === 'jump' && a.end === 'ok',
+        () => '=',
+      ),
+    );
+    list(
+      l.descFailed,
+      arrows(
+        (a) => a.end === 'failed',
+        (a) => (a.kind === 'jump' ? '=' : '-'),
+      ),
+    );
     const losses = (kind: 'eliminated' | 'destroyed') =>
       o.losses.filter((x) => x.kind === kind).map((x) => `${name(x.side)} ${x.from === undefined ? '' : `${cell(x.from)}=`}${cell(x.at)}`);
     list(l.descDestroyed, losses('destroyed'));

@@ -93,7 +93,11 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
       symbolItem(arrow('move', 'failed'), l.failed),
       symbolItem(lost('eliminated'), l.eliminated),
       // As on a cell the dead unit shares with the one that advanced (map-marks.ts, Spots).
-      symbolItem((cx, cy) => `<g ${TOKEN_TEXT}>${token(advancer, cx + 4, cy)}${token(ghost, cx - 14, cy + 9, true, 9)}</g>${lossMark('eliminated', cx - 16, cy - 6, 6)}`, l.eliminatedTaken),
+      symbolItem(
+        (cx, cy) =>
+          `<g ${TOKEN_TEXT}>${token(advancer, cx + 4, cy)}${token(ghost, cx - 14, cy + 9, true, 9)}</g>${lossMark('eliminated', cx - 16, cy - 6, 6)}`,
+        l.eliminatedTaken,
+      ),
       symbolItem(lost('destroyed'), l.destroyed),
       symbolItem(contestFlag, l.contested),
       symbolItem(newBadge, l.newUnit),
@@ -106,7 +110,8 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
 export function drawLegend(L: Layout, view: MapView, lang: Lang, id: string): [string, number] {
   const l = mapTexts[lang];
   let y = L.legendY;
-  const heading = (text: string) => `<text x="${PAD}" y="${num(y + 20)}" font-size="20" font-weight="bold" fill="${COLOURS.ink}">${xml(text)}</text>`;
+  const heading = (text: string) =>
+    `<text x="${PAD}" y="${num(y + 20)}" font-size="20" font-weight="bold" fill="${COLOURS.ink}">${xml(text)}</text>`;
   const out = [heading(l.legendSides)];
   y += HEADING;
   const [sides, h1] = columns(L, y, SIDE_ROW, sideItems(L, view, lang));

@@ -131,7 +131,9 @@ export function arrowShape(kind: MapArrow['kind'], end: MapArrow['end'], a: Pt, 
     parts.push(`<polygon points="${points(head)}" fill="${fill}" stroke="${colour}" stroke-width="2" stroke-linejoin="round"/>`);
   } else if (end === 'failed') {
     const [p, q] = [side(tip, 8), back(tip, 8)];
-    parts.push(`<line x1="${num(p[0])}" y1="${num(p[1])}" x2="${num(q[0])}" y2="${num(q[1])}" stroke="${colour}" stroke-width="3.5" stroke-linecap="round"/>`);
+    parts.push(
+      `<line x1="${num(p[0])}" y1="${num(p[1])}" x2="${num(q[0])}" y2="${num(q[1])}" stroke="${colour}" stroke-width="3.5" stroke-linecap="round"/>`,
+    );
   }
   return parts.join('');
 }
@@ -175,7 +177,11 @@ export function lossMark(kind: 'eliminated' | 'destroyed', cx: number, cy: numbe
 }
 
 export function contestFlag(cx: number, cy: number): string {
-  const pts: Pt[] = [[cx, cy - 8], [cx + 8, cy + 6], [cx - 8, cy + 6]];
+  const pts: Pt[] = [
+    [cx, cy - 8],
+    [cx + 8, cy + 6],
+    [cx - 8, cy + 6],
+  ];
   return `<polygon points="${points(pts)}" fill="${COLOURS.flag}" stroke="${COLOURS.ink}" stroke-width="1.5" stroke-linejoin="round"/><text x="${num(cx)}" y="${num(cy + 4.5)}" font-size="10" font-weight="bold" text-anchor="middle" fill="${COLOURS.ink}">!</text>`;
 }
 
@@ -203,7 +209,9 @@ function lostUnit(L: Layout, spots: Spots, x: MapLoss): string {
 
 /** Lost units on cells left empty: drawn under the arrows and the units. */
 export function drawGhosts(L: Layout, overlay: Overlay, spots: Spots): string {
-  const out = lostOnce(overlay).filter((x) => !spots.isShared(x.at)).map((x) => lostUnit(L, spots, x));
+  const out = lostOnce(overlay)
+    .filter((x) => !spots.isShared(x.at))
+    .map((x) => lostUnit(L, spots, x));
   return `<g ${TOKEN_TEXT}>\n${out.join('\n')}\n</g>`;
 }
 

@@ -50,7 +50,7 @@ class NearestColour {
     }
     let best = -1;
     let bestD = Infinity;
-    for (let up = lo, down = lo - 1; up < reds.length || down >= 0; ) {
+    for (let up = lo, down = lo - 1; up < reds.length || down >= 0;) {
       const dUp = up < reds.length ? (reds[up]! - r) ** 2 : Infinity;
       const dDown = down >= 0 ? (r - reds[down]!) ** 2 : Infinity;
       if (Math.min(dUp, dDown) > bestD) break;
@@ -157,7 +157,7 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   let runColours: Uint32Array = new Uint32Array(1 << 16);
   let runs = 0;
   for (let rowEnd = width; rowEnd <= px.length; rowEnd += width) {
-    for (let i = rowEnd - width; i < rowEnd; ) {
+    for (let i = rowEnd - width; i < rowEnd;) {
       const v = px[i]!;
       let j = i + 1;
       while (j < rowEnd && px[j] === v) j++;
@@ -196,5 +196,11 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   ihdr.set([8, 3, 0, 0, 0], 8); // 8 bits per index, colour type 3 (palette), deflate, filter 0, no interlace
   const plte = Buffer.alloc(palette.length * 3);
   palette.forEach((rgb, i) => plte.set([rgb & 0xff, (rgb >>> 8) & 0xff, (rgb >>> 16) & 0xff], i * 3));
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('PLTE', plte), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('PLTE', plte),
+    chunk('IDAT', deflateSync(raw, { level })),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }

@@ -10,9 +10,7 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
  * hostile game name can never make the document ill-formed.
  */
 export function xml(text: string): string {
-  return text
-    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!).replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
 
 /** A coordinate with at most two decimals, no trailing zeros, never `-0`. */

@@ -7,11 +7,43 @@ import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 
 /** Attributes that shape or paint a text and that it may inherit: the cache key holds them all. */
 const INHERITED = new Set([
-  'font-family', 'font-size', 'font-weight', 'font-stretch', 'font-style', 'text-anchor', 'letter-spacing',
-  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-linejoin', 'stroke-opacity', 'paint-order',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-stretch',
+  'font-style',
+  'text-anchor',
+  'letter-spacing',
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-linejoin',
+  'stroke-opacity',
+  'paint-order',
 ]);
 /** Attributes of an element that do not reach its children's text (and any `data-…`, which names a mark). */
-const LOCAL = new Set(['x', 'y', 'width', 'height', 'viewBox', 'xmlns', 'role', 'lang', 'id', 'aria-labelledby', 'aria-describedby', 'd', 'points', 'cx', 'cy', 'r', 'transform', 'patternUnits', 'patternTransform']);
+const LOCAL = new Set([
+  'x',
+  'y',
+  'width',
+  'height',
+  'viewBox',
+  'xmlns',
+  'role',
+  'lang',
+  'id',
+  'aria-labelledby',
+  'aria-describedby',
+  'd',
+  'points',
+  'cx',
+  'cy',
+  'r',
+  'transform',
+  'patternUnits',
+  'patternTransform',
+]);
 
 const MAX_ENTRIES = 4000;
 const cache = new Map<string, string | null>();

@@ -19,9 +19,7 @@ import { playerMail } from './game-mail.ts';
 
 const MOVED = 'turn.deadline-moved';
 
-export type AbsenceOutcome =
-  | { ok: true; moved: { from: Date; to: Date } | null }
-  | { ok: false; reason: 'in-the-past' | 'no-open-turn' };
+export type AbsenceOutcome = { ok: true; moved: { from: Date; to: Date } | null } | { ok: false; reason: 'in-the-past' | 'no-open-turn' };
 
 /**
  * Absences that intake accepted (outcome `absence`, D-ABS-1) and that are not recorded yet: each
@@ -45,7 +43,14 @@ export async function applyAbsenceMail(db: Db, ctx: GamesContext): Promise<numbe
 }
 
 /** A player's absence: stored, and the open turn's deadline moved if it falls inside it. */
-export async function recordAbsence(db: Db, gameId: string, player: Player, days: AbsenceDays, ctx: GamesContext, inboundId: number | null = null): Promise<AbsenceOutcome> {
+export async function recordAbsence(
+  db: Db,
+  gameId: string,
+  player: Player,
+  days: AbsenceDays,
+  ctx: GamesContext,
+  inboundId: number | null = null,
+): Promise<AbsenceOutcome> {
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
@@ -82,7 +87,14 @@ export async function endAbsences(tx: Db, game: Game, playerId: number, now: Dat
  * `tell`: where the mails go instead of the outbox, for a caller that must queue them after its own
  * (a turn's close: the edict first, then the move of the next deadline).
  */
-export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline: Date, ctx: GamesContext, tell?: OutboxInput[]): Promise<{ from: Date; to: Date } | null> {
+export async function moveForAbsences(
+  tx: Db,
+  game: Game,
+  turn: number,
+  deadline: Date,
+  ctx: GamesContext,
+  tell?: OutboxInput[],
+): Promise<{ from: Date; to: Date } | null> {
   const all = await absencesOfGame(tx, game.id);
   if (all.length === 0) return null;
   const past = await listAudit(tx, { gameId: game.id, action: MOVED, limit: 10_000 });
@@ -93,9 +105,20 @@ export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline
     usedGame += d.days;
     for (const p of d.players) perPlayer.set(p, (perPlayer.get(p) ?? 0) + d.days);
   }
-  const result = deadlineAfterAbsences(deadline, game.timeZone, all, { perPlayerDays: game.absenceDaysPerPlayer, perGameDays: game.absenceDaysPerGame }, { perPlayer, game: usedGame });
+  const result = deadlineAfterAbsences(
+    deadline,
+    game.timeZone,
+    all,
+    { perPlayerDays: game.absenceDaysPerPlayer, perGameDays: game.absenceDaysPerGame },
+    { perPlayer, game: usedGame },
+  );
   if (result.movedDays === 0) return null;
-  await recordAudit(tx, { actor: 'system', gameId: game.id, action: MOVED, detail: { turn, from: deadline.toISOString(), to: result.deadline.toISOString(), days: result.movedDays, players: result.for } });
+  await recordAudit(tx, {
+    actor: 'system',
+    gameId: game.id,
+    action: MOVED,
+    detail: { turn, from: deadline.toISOString(), to: result.deadline.toISOString(), days: result.movedDays, players: result.for },
+  });
   const players = await listPlayers(tx, game.id);
   const mails = players.map((p) => deadlineMovedMail(game, turn, p, players, result.for, result.deadline, ctx));
   if (tell) tell.push(...mails);
@@ -103,10 +126,21 @@ export async function moveForAbsences(tx: Db, game: Game, turn: number, deadline
   return { from: deadline, to: result.deadline };
 }
 
-function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Player[], absent: number[], to: Date, ctx: GamesContext): OutboxInput {
+function deadlineMovedMail(
+  game: Game,
+  turn: number,
+  p: Player,
+  all: readonly Player[],
+  absent: number[],
+  to: Date,
+  ctx: GamesContext,
+): OutboxInput {
   const tz = p.timeZone ?? game.timeZone;
   const board = boardFor(game.map);
-  const who = all.filter((x) => absent.includes(x.id)).map((x) => sideName(board, x.faction, p.lang)).join(', ');
+  const who = all
+    .filter((x) => absent.includes(x.id))
+    .map((x) => sideName(board, x.faction, p.lang))
+    .join(', ');
   const rendered = turnTexts[p.lang].deadlineMoved({
     game: game.id,
     gameName: game.name,
@@ -115,5 +149,10 @@ function deadlineMovedMail(game: Game, turn: number, p: Player, all: readonly Pl
     deadline: formatInstant(to, tz, p.lang),
     declarationDeadline: formatInstant(declarationDeadlineOf(game, to), tz, p.lang),
   });
-  return playerMail(ctx.mail, p, { kind: 'deadline-moved', gameId: game.id, rendered, dedupeKey: `deadline-moved:${game.id}:${turn}:${to.toISOString()}:${p.id}` });
+  return playerMail(ctx.mail, p, {
+    kind: 'deadline-moved',
+    gameId: game.id,
+    rendered,
+    dedupeKey: `deadline-moved:${game.id}:${turn}:${to.toISOString()}:${p.id}`,
+  });
 }

@@ -53,7 +53,8 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 /** The local calendar day of an instant in a zone, YYYY-MM-DD. */
 export function localDay(at: Date, timeZone: string): string {
   let format = dayFormats.get(timeZone);
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!format)
+    dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
   return format.format(at);
 }
 
@@ -100,7 +101,15 @@ export function deadlineAfterAbsences(
 /** The same wall-clock time `days` later in the zone (23 or 25 hours across a change). */
 function sameTimeDaysLater(at: Date, timeZone: string, days: number): Date {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    })
       .formatToParts(at)
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<string, number>;

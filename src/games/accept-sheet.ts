@@ -93,14 +93,16 @@ export function decideSheet<T extends TurnFacts>(f: PlayerMailFacts<T>): SheetDe
   // a game's grace period still takes sheets after the deadline (D-TURN-6), not the Chancellor's.
   const closesAt = turnClosesAt(f.game, turn);
   if (mail.receivedAt > closesAt) return { kind: 'late', closedAt: closesAt, declaration: false };
-  if (isChancellor && mail.receivedAt > turn.declarationDeadline) return { kind: 'late', closedAt: turn.declarationDeadline, declaration: true };
+  if (isChancellor && mail.receivedAt > turn.declarationDeadline)
+    return { kind: 'late', closedAt: turn.declarationDeadline, declaration: true };
 
   const read = reviewSheet(f.board, turn.state, player.faction, mail.text);
   const review = { ...read, problems: explainAbsenceLines(mail.text, read.problems) };
   const p = review.parsed;
   // Chatter alone ("grazie!") is not a sheet: it must not wipe out real orders (D-MAIL-1), whether
   // it is text with no order shape (D-PARSE-16) or lines that could not be read.
-  if (!p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && (p.problems.length > 0 || p.ignored.length > 0)) return { kind: 'no-sheet' };
+  if (!p.orders.length && !p.hostilityDeclared && !p.vote && !p.eliminate && (p.problems.length > 0 || p.ignored.length > 0))
+    return { kind: 'no-sheet' };
   if (isChancellor && f.standing) return refused('chancellor-final');
   // The sheet that counts is the last one received, not the last one read (D-MAIL-20).
   if (f.standing && receivedBefore(mail, f.standing)) return { kind: 'superseded', by: f.standing.receivedAt };

@@ -49,7 +49,8 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     const turn = await lockTurn(tx, a.gameId, a.turn);
     if (!turn || turn.status !== 'adjudicated') throw new GameError('turn-closed', `turn ${a.turn} of ${game.id} has not been adjudicated`);
     const next = await lockTurn(tx, a.gameId, a.turn + 1);
-    if (next && next.status !== 'open') throw new GameError('turn-closed', `turn ${a.turn + 1} has been closed since: turn ${a.turn} can no longer be amended`);
+    if (next && next.status !== 'open')
+      throw new GameError('turn-closed', `turn ${a.turn + 1} has been closed since: turn ${a.turn} can no longer be amended`);
     const windowEnds = new Date((turn.adjudicatedAt ?? now).getTime() + game.disputeWindowMinutes * 60_000);
     if (now > windowEnds && !a.confirmOutsideWindow)
       throw new GameError('turn-closed', `the dispute window of turn ${a.turn} ended ${windowEnds.toISOString()}: confirm to amend anyway`);
@@ -62,7 +63,11 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     // a new edict version, to every player, that changes nothing.
     for (const [f] of corrected) {
       if (!turn.state.factions.includes(f))
-        throw new GameError('invalid-input', `${JSON.stringify(f)} is not a faction in play in turn ${a.turn} (${turn.state.factions.join(', ')})`, 'faction');
+        throw new GameError(
+          'invalid-input',
+          `${JSON.stringify(f)} is not a faction in play in turn ${a.turn} (${turn.state.factions.join(', ')})`,
+          'faction',
+        );
     }
     for (const [f, text] of corrected) texts[f] = text;
     const board = boardFor(game.map);
@@ -70,15 +75,26 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     const { state: after, edict } = adjudicate(board, turn.state, texts, choices);
     for (const [to, from] of Object.entries(a.advances ?? {})) {
       if (!edict.advances.some((x) => x.to === to.toUpperCase() && x.from === from.toUpperCase()))
-        throw new GameError('invalid-input', `${from} cannot advance into ${to}: it is not one of that cell's candidates (R-ADV-1)`, 'advances');
+        throw new GameError(
+          'invalid-input',
+          `${from} cannot advance into ${to}: it is not one of that cell's candidates (R-ADV-1)`,
+          'advances',
+        );
     }
 
     const version = previous.version + 1;
     await insertEdictVersion(tx, {
-      gameId: a.gameId, turn: a.turn, version, json: edict,
-      textIt: renderEdict(edict, board, 'it'), textEn: renderEdict(edict, board, 'en'),
-      reason, createdBy: ctx.actor, engineVersion: ENGINE_VERSION,
-      sheetIds: previous.sheetIds, stateAfter: after,
+      gameId: a.gameId,
+      turn: a.turn,
+      version,
+      json: edict,
+      textIt: renderEdict(edict, board, 'it'),
+      textEn: renderEdict(edict, board, 'en'),
+      reason,
+      createdBy: ctx.actor,
+      engineVersion: ENGINE_VERSION,
+      sheetIds: previous.sheetIds,
+      stateAfter: after,
     });
     // The next turn re-opens from the amended position. What happened since the close and is not
     // the amendment's to change stands: its deadline (absences, extensions) and the players who
@@ -89,8 +105,17 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     const players = await listPlayers(tx, a.gameId);
     await publishEdict(tx, { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail }, ctx.publicUrl);
     await recordAudit(tx, {
-      actor: ctx.actor, gameId: a.gameId, action: 'edict.amend',
-      detail: { turn: a.turn, version, reason, advances: a.advances ?? {}, correctedSheets: Object.keys(a.correctedSheets ?? {}), outsideWindow: now > windowEnds },
+      actor: ctx.actor,
+      gameId: a.gameId,
+      action: 'edict.amend',
+      detail: {
+        turn: a.turn,
+        version,
+        reason,
+        advances: a.advances ?? {},
+        correctedSheets: Object.keys(a.correctedSheets ?? {}),
+        outsideWindow: now > windowEnds,
+      },
     });
     return { version };
   });
@@ -124,19 +149,39 @@ export async function rollBackTurn(db: Db, gameId: string, typedReason: string, 
       await deleteTurnAndSheets(tx, gameId, last + 1);
     }
     await updateTurn(tx, gameId, last, {
-      state, status: 'open', adjudicatedAt: null, earlyAt: null, deadline: newDeadline,
+      state,
+      status: 'open',
+      adjudicatedAt: null,
+      earlyAt: null,
+      deadline: newDeadline,
       declarationDeadline: new Date(newDeadline.getTime() - game.declarationLeadMinutes * 60_000),
     });
     await updateGame(tx, gameId, { status: 'active', currentTurn: last });
-    await recordAudit(tx, { actor: ctx.actor, gameId, action: 'turn.rollback', detail: { turn: last, reason, deadline: newDeadline.toISOString() } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId,
+      action: 'turn.rollback',
+      detail: { turn: last, reason, deadline: newDeadline.toISOString() },
+    });
     const players = await listPlayers(tx, gameId);
-    await enqueueMany(tx, players.map((p) => {
-      const rendered = refereeTexts[p.lang].turnRolledBack({
-        game: gameId, gameName: game.name, turn: last, reason: reason.trim(),
-        deadline: formatInstant(newDeadline, p.timeZone ?? game.timeZone, p.lang),
-      });
-      return playerMail(ctx.mail, p, { kind: 'rollback', gameId, rendered, dedupeKey: `rollback:${gameId}:${last}:${now.toISOString()}:${p.id}` });
-    }));
+    await enqueueMany(
+      tx,
+      players.map((p) => {
+        const rendered = refereeTexts[p.lang].turnRolledBack({
+          game: gameId,
+          gameName: game.name,
+          turn: last,
+          reason: reason.trim(),
+          deadline: formatInstant(newDeadline, p.timeZone ?? game.timeZone, p.lang),
+        });
+        return playerMail(ctx.mail, p, {
+          kind: 'rollback',
+          gameId,
+          rendered,
+          dedupeKey: `rollback:${gameId}:${last}:${now.toISOString()}:${p.id}`,
+        });
+      }),
+    );
   });
 }
 

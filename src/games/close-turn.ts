@@ -53,7 +53,13 @@ export interface CloseTurnOptions {
 
 export const LATE_CLOSE_MARGIN_MS = 15 * 60_000;
 
-export async function closeTurn(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions = {}): Promise<CloseOutcome> {
+export async function closeTurn(
+  db: Db,
+  gameId: string,
+  number: number,
+  ctx: GamesContext,
+  opts: CloseTurnOptions = {},
+): Promise<CloseOutcome> {
   const now = ctx.now?.() ?? new Date();
   // Drawn outside the transaction, so that no row lock or pooled connection waits on the pictures.
   // A failure here only means the transaction draws them itself. Passes that overlap in this
@@ -72,7 +78,15 @@ export async function closeTurn(db: Db, gameId: string, number: number, ctx: Gam
 
 const drawingAhead = new Map<string, Promise<DrawnMaps | undefined>>();
 
-async function closeWith(db: Db, gameId: string, number: number, ctx: GamesContext, opts: CloseTurnOptions, now: Date, drawn: DrawnMaps | undefined): Promise<CloseOutcome> {
+async function closeWith(
+  db: Db,
+  gameId: string,
+  number: number,
+  ctx: GamesContext,
+  opts: CloseTurnOptions,
+  now: Date,
+  drawn: DrawnMaps | undefined,
+): Promise<CloseOutcome> {
   return db.transaction(async (tx) => {
     // Lock order everywhere: game, then turn (lockGame).
     const game = await lockGame(tx, gameId);
@@ -116,7 +130,13 @@ async function closeWith(db: Db, gameId: string, number: number, ctx: GamesConte
       actor: ctx.actor,
       gameId,
       action: 'turn.close',
-      detail: { turn: number, deadline: turn.deadline.toISOString(), sheets: standing.map((s) => s.faction), winners: edict.winners, late: now.getTime() - turn.deadline.getTime() },
+      detail: {
+        turn: number,
+        deadline: turn.deadline.toISOString(),
+        sheets: standing.map((s) => s.faction),
+        winners: edict.winners,
+        late: now.getTime() - turn.deadline.getTime(),
+      },
     });
     return { closed: true, game: updated ?? game, turn: number, edict, next: nextTurn, late } as const;
   });
@@ -148,7 +168,14 @@ async function adjudicateDue(db: Db, game: Game, turn: Turn | null, number: numb
 }
 
 /** The edict's maps, drawn from the rows as they stand without locking them; undefined when the turn will not close. */
-async function drawMapsAhead(db: Db, gameId: string, number: number, now: Date, ctx: GamesContext, opts: CloseTurnOptions): Promise<DrawnMaps | undefined> {
+async function drawMapsAhead(
+  db: Db,
+  gameId: string,
+  number: number,
+  now: Date,
+  ctx: GamesContext,
+  opts: CloseTurnOptions,
+): Promise<DrawnMaps | undefined> {
   const game = await findGame(db, gameId);
   if (!game) return undefined;
   const due = await adjudicateDue(db, game, await findTurn(db, gameId, number), number, now, opts);
@@ -161,13 +188,24 @@ async function drawMapsAhead(db: Db, gameId: string, number: number, now: Date, 
 export function allSheetsIn(players: readonly Player[], turn: number, standing: readonly Sheet[], chancellor: string | null): boolean {
   const inPlay = players.filter((p) => p.joinedTurn <= turn);
   const byFaction = new Map(standing.map((s) => [s.faction, s]));
-  return inPlay.length > 0 && inPlay.every((p) => {
-    const s = byFaction.get(p.faction);
-    return s !== undefined && (s.status === 'valid' || (p.faction === chancellor && turn > 1));
-  });
+  return (
+    inPlay.length > 0 &&
+    inPlay.every((p) => {
+      const s = byFaction.get(p.faction);
+      return s !== undefined && (s.status === 'valid' || (p.faction === chancellor && turn > 1));
+    })
+  );
 }
 
-async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, now: Date, ctx: GamesContext, tell: OutboxInput[]): Promise<Turn> {
+async function openNextTurn(
+  tx: Db,
+  game: Game,
+  turn: Turn,
+  state: GameState,
+  now: Date,
+  ctx: GamesContext,
+  tell: OutboxInput[],
+): Promise<Turn> {
   const planned = nextTurnDeadlines(game, turn.deadline, now);
   // D-ABS-1: a deadline inside an announced absence moves to its end.
   const moved = await moveForAbsences(tx, game, turn.number + 1, planned.deadline, ctx, tell);
@@ -187,7 +225,25 @@ async function openNextTurn(tx: Db, game: Game, turn: Turn, state: GameState, no
 /** The service was down across the deadline: the players read it in the edict, the referees by mail. */
 async function tellRefereesClosedLate(tx: Db, game: Game, turn: number, late: LateClose, ctx: GamesContext): Promise<void> {
   const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
-  const values = { game: game.id, gameName: game.name, turn, deadline: formatInstant(late.deadline, game.timeZone, 'en'), closedAt: formatInstant(late.closedAt, game.timeZone, 'en') };
+  const values = {
+    game: game.id,
+    gameName: game.name,
+    turn,
+    deadline: formatInstant(late.deadline, game.timeZone, 'en'),
+    closedAt: formatInstant(late.closedAt, game.timeZone, 'en'),
+  };
   const text = turnTexts.en.closedLate(values); // referees use the console, in English
-  await enqueueMany(tx, referees.map((to) => gameMail(ctx.mail, { kind: 'closed-late', gameId: game.id, to, replySecret: null, ...text, dedupeKey: `closed-late:${game.id}:${turn}:${to}` })));
+  await enqueueMany(
+    tx,
+    referees.map((to) =>
+      gameMail(ctx.mail, {
+        kind: 'closed-late',
+        gameId: game.id,
+        to,
+        replySecret: null,
+        ...text,
+        dedupeKey: `closed-late:${game.id}:${turn}:${to}`,
+      }),
+    ),
+  );
 }

@@ -57,7 +57,11 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
     });
     if (!game) throw new GameError('game-exists', `a game called ${id} exists already: choose another name`);
 
-    const state = initialState(board, id, factions, { victoryPlanets: input.victoryPlanets, nmrHostility: input.nmrHostility, lastTurn: input.lastTurn });
+    const state = initialState(board, id, factions, {
+      victoryPlanets: input.victoryPlanets,
+      nmrHostility: input.nmrHostility,
+      lastTurn: input.lastTurn,
+    });
     const turn = await insertTurn(tx, {
       gameId: id,
       number: 1,

@@ -63,13 +63,22 @@ export async function drawEdictMaps(board: Board, game: Game, edict: Edict, lang
  * recipient language, taken from `drawn` when it holds that very map, else drawn here on worker
  * threads. `langs`: the recipients' languages, one per recipient.
  */
-export async function storeEdictAssets(tx: Db, board: Board, game: Game, edict: Edict, langs: Iterable<Lang>, drawn: DrawnMaps = new Map()): Promise<EdictAssets> {
+export async function storeEdictAssets(
+  tx: Db,
+  board: Board,
+  game: Game,
+  edict: Edict,
+  langs: Iterable<Lang>,
+  drawn: DrawnMaps = new Map(),
+): Promise<EdictAssets> {
   const langsDrawn = mapLanguages(langs);
   const json = Buffer.from(edictToJson(edict));
-  const pngs = await Promise.all(langsDrawn.map((lang) => {
-    const svg = mapSvg(board, game, edict, lang);
-    return drawn.get(svg) ?? renderMapPngOffThread(svg);
-  }));
+  const pngs = await Promise.all(
+    langsDrawn.map((lang) => {
+      const svg = mapSvg(board, game, edict, lang);
+      return drawn.get(svg) ?? renderMapPngOffThread(svg);
+    }),
+  );
   const [jsonId, ...pngIds] = await putAssets(tx, [
     { contentType: 'application/json', bytes: json },
     ...pngs.map((bytes) => ({ contentType: 'image/png', bytes })),
@@ -110,9 +119,21 @@ export interface EdictMailArgs {
  * (opt-in, with a one-click unsubscribe; only with a PUBLIC_URL for the link) queued — what closing
  * a turn and amending one both do, in their transaction. `drawn`: the maps drawn before it.
  */
-export async function publishEdict(tx: Db, a: Omit<EdictMailArgs, 'assets'>, publicUrl: string | undefined, drawn?: DrawnMaps): Promise<void> {
+export async function publishEdict(
+  tx: Db,
+  a: Omit<EdictMailArgs, 'assets'>,
+  publicUrl: string | undefined,
+  drawn?: DrawnMaps,
+): Promise<void> {
   const watching = publicUrl ? await activeObservers(tx, a.game.id) : [];
-  const assets = await storeEdictAssets(tx, a.board, a.game, a.edict, [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)], drawn);
+  const assets = await storeEdictAssets(
+    tx,
+    a.board,
+    a.game,
+    a.edict,
+    [...a.players.map((p) => p.lang), ...watching.map((o) => o.lang)],
+    drawn,
+  );
   await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
@@ -125,7 +146,8 @@ export function edictMails(a: EdictMailArgs): OutboxInput[] {
   const textFor = (lang: Lang, tz: string, deadlines: EdictDeadlines) => {
     const key = `${lang} ${tz}`;
     let t = texts.get(key);
-    if (t === undefined) texts.set(key, (t = { text: renderEdict(a.edict, a.board, lang, deadlines), sections: edictSections(a, lang, deadlines) }));
+    if (t === undefined)
+      texts.set(key, (t = { text: renderEdict(a.edict, a.board, lang, deadlines), sections: edictSections(a, lang, deadlines) }));
     return t;
   };
   return a.players.map((p) => edictMail(a, p, textFor));
@@ -140,7 +162,10 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
     const lang: Lang = o.lang;
     const T = edictTexts[lang];
     const deadlines = a.nextTurn
-      ? { nextDeadline: formatInstant(a.nextTurn.deadline, a.game.timeZone, lang), ...(a.edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, a.game.timeZone, lang) } : {}) }
+      ? {
+          nextDeadline: formatInstant(a.nextTurn.deadline, a.game.timeZone, lang),
+          ...(a.edict.chancellor ? { declarationDeadline: formatInstant(a.nextTurn.declarationDeadline, a.game.timeZone, lang) } : {}),
+        }
       : {};
     const link = `${publicUrl.replace(/\/$/, '')}/unsubscribe/${o.token}`;
     const values = {
@@ -169,7 +194,11 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
   });
 }
 
-function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: string, deadlines: EdictDeadlines) => { text: string; sections: string }): OutboxInput {
+function edictMail(
+  a: EdictMailArgs,
+  player: Player,
+  textFor: (lang: Lang, tz: string, deadlines: EdictDeadlines) => { text: string; sections: string },
+): OutboxInput {
   const { game, edict } = a;
   const lang: Lang = player.lang;
   const tz = player.timeZone ?? game.timeZone;
@@ -188,7 +217,9 @@ function edictMail(a: EdictMailArgs, player: Player, textFor: (lang: Lang, tz: s
     versionNote: T.versionNote(a.version),
     amendment: T.amendment(a.reason),
     gameOver: T.gameOver(!a.nextTurn),
-    lateNote: T.lateNote(a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null),
+    lateNote: T.lateNote(
+      a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null,
+    ),
     addressNote: T.addressNote(a.nextTurn ? privateAddress(a.mail, player.secret) : null),
     pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)),
     attachmentsNote: T.attachmentsNote,

@@ -20,24 +20,46 @@ import { playerMail } from './game-mail.ts';
 export async function setLastTurn(db: Db, gameId: string, lastTurn: number | null, reason: string, ctx: GamesContext): Promise<Game> {
   // D-WIN-1: turn 2 or later; a finished game keeps its length.
   if (lastTurn !== null && (!Number.isInteger(lastTurn) || lastTurn < 2))
-    throw new GameError('invalid-input', 'the last turn must be a whole number of at least 2 (turn 1 is only the election), or none', 'lastTurn');
+    throw new GameError(
+      'invalid-input',
+      'the last turn must be a whole number of at least 2 (turn 1 is only the election), or none',
+      'lastTurn',
+    );
   const now = ctx.now?.() ?? new Date();
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
     if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
     if (game.status === 'finished') throw new GameError('game-finished', `game ${gameId} is over: its length can no longer change`);
     if (lastTurn !== null && lastTurn < game.currentTurn)
-      throw new GameError('invalid-input', `turn ${game.currentTurn} is open: the last turn can be ${game.currentTurn} or later, never a turn already closed (R-WIN-2)`, 'lastTurn');
+      throw new GameError(
+        'invalid-input',
+        `turn ${game.currentTurn} is open: the last turn can be ${game.currentTurn} or later, never a turn already closed (R-WIN-2)`,
+        'lastTurn',
+      );
     if (lastTurn === game.lastTurn) return game;
     const turn = await lockTurn(tx, gameId, game.currentTurn);
     if (turn) await updateTurn(tx, gameId, turn.number, { state: { ...turn.state, settings: { ...turn.state.settings, lastTurn } } });
     const updated = (await updateGame(tx, gameId, { lastTurn })) ?? game;
     await recordAudit(tx, { actor: ctx.actor, gameId, action: 'game.length', detail: { reason, from: game.lastTurn, to: lastTurn } });
     const players = await listPlayers(tx, gameId);
-    await enqueueMany(tx, players.map((p) => {
-      const rendered = refereeTexts[p.lang].lengthChanged({ game: gameId, gameName: game.name, reason, lastTurn, turn: game.currentTurn });
-      return playerMail(ctx.mail, p, { kind: 'game-length', gameId, rendered, dedupeKey: `game-length:${gameId}:${now.toISOString()}:${lastTurn ?? 'none'}:${p.id}` });
-    }));
+    await enqueueMany(
+      tx,
+      players.map((p) => {
+        const rendered = refereeTexts[p.lang].lengthChanged({
+          game: gameId,
+          gameName: game.name,
+          reason,
+          lastTurn,
+          turn: game.currentTurn,
+        });
+        return playerMail(ctx.mail, p, {
+          kind: 'game-length',
+          gameId,
+          rendered,
+          dedupeKey: `game-length:${gameId}:${now.toISOString()}:${lastTurn ?? 'none'}:${p.id}`,
+        });
+      }),
+    );
     return updated;
   });
 }

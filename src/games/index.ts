@@ -28,7 +28,16 @@ export { replayTurns, type Replay } from './replay.ts';
 // The referee: each action audited and told to the players in one transaction; each one's input a
 // schema shared by the console, the CLI and the control socket.
 export { actionInput, actionInputs, MAX_ROLLBACK_HOURS, type ActionInput, type ActionName } from './action-inputs.ts';
-export { checkReason, dropMail, extendDeadline, MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, resendEdict, resendWelcome, retryMail } from './referee-actions.ts';
+export {
+  checkReason,
+  dropMail,
+  extendDeadline,
+  MAX_EXTENSION_MINUTES,
+  MAX_REASON_LENGTH,
+  resendEdict,
+  resendWelcome,
+  retryMail,
+} from './referee-actions.ts';
 export { previewTurn, type TurnPreview } from './preview.ts';
 export { amendTurn, rollBackTurn, type Amendment } from './amend-turn.ts';
 export { pauseGame, resumeGame } from './pause.ts';

@@ -34,7 +34,10 @@ const timeZone = z
   .superRefine((tz, ctx) => {
     if (!isTimeZone(tz)) ctx.addIssue({ code: 'custom', message: `${shown(tz)} is not a time zone (write it like Europe/Rome)` });
     else if (canonicalZone(tz).toLowerCase() !== tz.toLowerCase())
-      ctx.addIssue({ code: 'custom', message: `${tz} is another name for ${canonicalZone(tz)}: write that, or your own city's zone (like Europe/Rome)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${tz} is another name for ${canonicalZone(tz)}: write that, or your own city's zone (like Europe/Rome)`,
+      });
   })
   .transform(canonicalZone);
 
@@ -83,7 +86,8 @@ export const createGameInput = z
     weeklyDeadline: z
       .string()
       .superRefine((t, ctx) => {
-        if (parseWeekly(t) === null) ctx.addIssue({ code: 'custom', message: `${shown(t)} is not a weekly time (write it like "sun 20:00")` });
+        if (parseWeekly(t) === null)
+          ctx.addIssue({ code: 'custom', message: `${shown(t)} is not a weekly time (write it like "sun 20:00")` });
       })
       .transform((t) => formatWeekly(parseWeekly(t)!)),
     declarationLeadMinutes: minutes(0).default(1440),
@@ -100,7 +104,12 @@ export const createGameInput = z
     absenceDaysPerGame: z.number('must be a number of days').int('must be a whole number of days').min(0).max(730).default(28),
     victoryPlanets: z.number('must be a number of planets').int('must be a whole number').min(1, 'must be at least 1').default(12),
     /** R-WIN-2: the game's last turn; null (default): play until R-WIN-1. */
-    lastTurn: z.number('must be a turn number').int('must be a whole number').min(2, 'must be 2 or later: turn 1 is only the election').nullable().default(null),
+    lastTurn: z
+      .number('must be a turn number')
+      .int('must be a whole number')
+      .min(2, 'must be 2 or later: turn 1 is only the election')
+      .nullable()
+      .default(null),
     nmrHostility: z.enum(['keep', 'none'], 'must be keep or none').default('keep'),
   })
   .superRefine((g, ctx) => {

@@ -31,8 +31,7 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
     const board = boardFor(game.map);
 
     // Any of a player's addresses counts (D-SEAT-3); a vacant seat's faction is still taken (D-SEAT-1).
-    if (await findByEmail(tx, game.id, input.email))
-      throw new GameError('already-playing', `${input.email} already plays in ${game.id}`);
+    if (await findByEmail(tx, game.id, input.email)) throw new GameError('already-playing', `${input.email} already plays in ${game.id}`);
     const taken = new Set((await listSeats(tx, game.id)).map((p) => p.faction));
     const faction = board.factionIds.find((f) => !taken.has(f));
     if (!faction)
@@ -58,7 +57,16 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
     const inPlay = board.factionIds.filter((f) => turn.state.factions.includes(f) || joining.includes(f));
     await enqueue(
       tx,
-      welcomeMail({ board, game, player, factions: inPlay, firstTurn: player.joinedTurn, deadline: firstDeadline, mail: ctx.mail, publicUrl: ctx.publicUrl }),
+      welcomeMail({
+        board,
+        game,
+        player,
+        factions: inPlay,
+        firstTurn: player.joinedTurn,
+        deadline: firstDeadline,
+        mail: ctx.mail,
+        publicUrl: ctx.publicUrl,
+      }),
     );
     await recordAudit(tx, {
       actor: ctx.actor,

@@ -17,7 +17,12 @@ export async function ordersReceived(db: Db, gameId: string, turn: number, facti
 }
 
 /** Every faction of a turn; factions that sent nothing are 'none'. */
-export async function ordersReceivedByFaction(db: Db, gameId: string, turn: number, factions: readonly string[]): Promise<Record<string, OrdersReceived>> {
+export async function ordersReceivedByFaction(
+  db: Db,
+  gameId: string,
+  turn: number,
+  factions: readonly string[],
+): Promise<Record<string, OrdersReceived>> {
   const latest = new Map((await latestSheets(db, gameId, turn)).map((s) => [s.faction, s]));
   return Object.fromEntries(factions.map((f) => [f, ordersReceivedOf(latest.get(f) ?? null)]));
 }

@@ -37,7 +37,12 @@ export async function resumeGame(db: Db, gameId: string, reason: string, ctx: Ga
     const deadline = new Date(turn!.deadline.getTime() + shift);
     await updateTurn(tx, gameId, game.currentTurn, { deadline, declarationDeadline: declarationDeadlineOf(game, deadline), earlyAt: null });
     await updateGame(tx, gameId, { status: 'active', pausedAt: null });
-    await recordAudit(tx, { actor: ctx.actor, gameId, action: 'game.resume', detail: { reason, pausedMs: shift, deadline: deadline.toISOString() } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId,
+      action: 'game.resume',
+      detail: { reason, pausedMs: shift, deadline: deadline.toISOString() },
+    });
     await tell(tx, game, 'game-resumed', { reason, deadline }, ctx, now);
     return deadline;
   });
@@ -49,14 +54,27 @@ async function locked(tx: Db, gameId: string): Promise<Game> {
   return game;
 }
 
-async function tell(tx: Db, game: Game, kind: 'game-paused' | 'game-resumed', v: { reason: string; deadline?: Date }, ctx: GamesContext, now: Date): Promise<void> {
+async function tell(
+  tx: Db,
+  game: Game,
+  kind: 'game-paused' | 'game-resumed',
+  v: { reason: string; deadline?: Date },
+  ctx: GamesContext,
+  now: Date,
+): Promise<void> {
   const players = await listPlayers(tx, game.id);
-  await enqueueMany(tx, players.map((p) => {
-    const values = {
-      game: game.id, gameName: game.name, reason: v.reason, turn: game.currentTurn,
-      deadline: v.deadline ? formatInstant(v.deadline, p.timeZone ?? game.timeZone, p.lang) : '',
-    };
-    const rendered = kind === 'game-paused' ? refereeTexts[p.lang].gamePaused(values) : refereeTexts[p.lang].gameResumed(values);
-    return playerMail(ctx.mail, p, { kind, gameId: game.id, rendered, dedupeKey: `${kind}:${game.id}:${now.toISOString()}:${p.id}` });
-  }));
+  await enqueueMany(
+    tx,
+    players.map((p) => {
+      const values = {
+        game: game.id,
+        gameName: game.name,
+        reason: v.reason,
+        turn: game.currentTurn,
+        deadline: v.deadline ? formatInstant(v.deadline, p.timeZone ?? game.timeZone, p.lang) : '',
+      };
+      const rendered = kind === 'game-paused' ? refereeTexts[p.lang].gamePaused(values) : refereeTexts[p.lang].gameResumed(values);
+      return playerMail(ctx.mail, p, { kind, gameId: game.id, rendered, dedupeKey: `${kind}:${game.id}:${now.toISOString()}:${p.id}` });
+    }),
+  );
 }

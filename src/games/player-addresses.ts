@@ -27,7 +27,15 @@ export interface PlayerAddresses {
 
 const emailOnly = playerInput.pick({ email: true });
 
-export async function changePlayerAddress(db: Db, gameId: string, faction: string, change: AddressChange, rawEmail: string, reason: string, ctx: GamesContext): Promise<PlayerAddresses> {
+export async function changePlayerAddress(
+  db: Db,
+  gameId: string,
+  faction: string,
+  change: AddressChange,
+  rawEmail: string,
+  reason: string,
+  ctx: GamesContext,
+): Promise<PlayerAddresses> {
   const why = reason.trim();
   if (!why) throw new GameError('invalid-input', 'a change of address needs a reason', 'reason');
   const { email } = parseInput(emailOnly, { email: rawEmail });
@@ -46,7 +54,8 @@ export async function changePlayerAddress(db: Db, gameId: string, faction: strin
     } else {
       if (!before.includes(email)) throw new GameError('invalid-input', `${email} is not an address of the ${faction}`, 'email');
       if (change === 'remove') {
-        if (email === player.email) throw new GameError('invalid-input', `${email} is the primary address: make another one primary first`, 'email');
+        if (email === player.email)
+          throw new GameError('invalid-input', `${email} is the primary address: make another one primary first`, 'email');
         await removeAddress(tx, player.id, email);
       } else if (email !== player.email) {
         updated = await setPrimaryAddress(tx, player.id, email);
@@ -54,17 +63,35 @@ export async function changePlayerAddress(db: Db, gameId: string, faction: strin
     }
     const after = (await addressesOfGame(tx, game.id)).get(player.id) ?? [];
     const audit = await recordAudit(tx, {
-      actor: ctx.actor, gameId: game.id, action: `player.address-${change}`,
+      actor: ctx.actor,
+      gameId: game.id,
+      action: `player.address-${change}`,
       detail: { faction, email, before, after, reason: why },
     });
     // The old primary hears of a change of primary too: it is the address the player reads.
     const to = [...new Set([updated.email, player.email])];
-    await enqueueMany(tx, to.map((address) => notice(game, updated, address, after, why, audit.id, ctx)));
+    await enqueueMany(
+      tx,
+      to.map((address) => notice(game, updated, address, after, why, audit.id, ctx)),
+    );
     return { player: updated, addresses: after };
   });
 }
 
 function notice(game: Game, p: Player, to: string, addresses: string[], reason: string, auditId: number, ctx: GamesContext): OutboxInput {
-  const r = refereeTexts[p.lang].addressesChanged({ game: game.id, gameName: game.name, primary: p.email, addresses: addresses.join(', '), reason });
-  return gameMail(ctx.mail, { kind: 'addresses-changed', gameId: game.id, to, replySecret: p.secret, ...r, dedupeKey: `addresses-changed:${auditId}:${to}` });
+  const r = refereeTexts[p.lang].addressesChanged({
+    game: game.id,
+    gameName: game.name,
+    primary: p.email,
+    addresses: addresses.join(', '),
+    reason,
+  });
+  return gameMail(ctx.mail, {
+    kind: 'addresses-changed',
+    gameId: game.id,
+    to,
+    replySecret: p.secret,
+    ...r,
+    dedupeKey: `addresses-changed:${auditId}:${to}`,
+  });
 }

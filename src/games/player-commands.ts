@@ -20,7 +20,10 @@ const WORDS: Record<string, 'status' | 'help'> = { status: 'status', stato: 'sta
  * for `1/4`, asked for only when a line may be an absence (working it out costs more than the rest).
  */
 export function readPlayerCommand(text: string, subject: string | null, today: () => string): PlayerCommand | null {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^code\s*:/i.test(l));
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !/^code\s*:/i.test(l));
   if (lines.length === 1) {
     const word = WORDS[lines[0]!.toLowerCase()];
     if (word) return { kind: word };
@@ -30,7 +33,11 @@ export function readPlayerCommand(text: string, subject: string | null, today: (
   }
   if (lines.length === 0 && subject) {
     // `Re: [SF andromeda] status code k7Q2`: the tag, the code and a reply prefix are not the command.
-    const bare = subject.replace(/\[sf [^\]]*\]/gi, '').replace(/\bcode\s+\S+/i, '').replace(/^\s*(re|r|aw|fwd?|i)\s*:\s*/i, '').trim();
+    const bare = subject
+      .replace(/\[sf [^\]]*\]/gi, '')
+      .replace(/\bcode\s+\S+/i, '')
+      .replace(/^\s*(re|r|aw|fwd?|i)\s*:\s*/i, '')
+      .trim();
     const word = WORDS[bare.toLowerCase()];
     return word ? { kind: word } : null;
   }

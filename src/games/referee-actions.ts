@@ -42,7 +42,13 @@ async function lockedGame(tx: Db, gameId: string): Promise<Game> {
 const playerName = (p: Player) => p.displayName ?? p.email;
 
 /** Moves the open turn's deadline later (capped, D-REF-1) and tells every player. */
-export async function extendDeadline(db: Db, gameId: string, minutes: number, rawReason: unknown, ctx: GamesContext): Promise<{ turn: number; deadline: Date; previous: Date }> {
+export async function extendDeadline(
+  db: Db,
+  gameId: string,
+  minutes: number,
+  rawReason: unknown,
+  ctx: GamesContext,
+): Promise<{ turn: number; deadline: Date; previous: Date }> {
   const reason = checkReason(rawReason);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_EXTENSION_MINUTES)
     throw new GameError('invalid-input', `a deadline moves by 1 to ${MAX_EXTENSION_MINUTES} minutes (7 days) at a time`);
@@ -54,7 +60,8 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
     if (!turn || turn.status !== 'open') throw new GameError('no-turn', `turn ${game.currentTurn} is not open`);
     const previous = turn.deadline;
     const deadline = new Date(previous.getTime() + minutes * 60_000);
-    if (deadline.getTime() - now.getTime() > MAX_DEADLINE_AHEAD_MS) throw new GameError('invalid-input', 'a deadline may be at most 28 days away');
+    if (deadline.getTime() - now.getTime() > MAX_DEADLINE_AHEAD_MS)
+      throw new GameError('invalid-input', 'a deadline may be at most 28 days away');
     const declarationDeadline = declarationDeadlineOf(game, deadline);
     await updateTurn(tx, game.id, turn.number, { deadline, declarationDeadline });
     const audit = await recordAudit(tx, {
@@ -81,7 +88,12 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
           reason,
           address: privateAddress(ctx.mail, p.secret),
         });
-        return playerMail(ctx.mail, p, { kind: 'deadline-extended', gameId: game.id, rendered: { subject, text }, dedupeKey: `deadline-extended:${audit.id}:${p.id}` });
+        return playerMail(ctx.mail, p, {
+          kind: 'deadline-extended',
+          gameId: game.id,
+          rendered: { subject, text },
+          dedupeKey: `deadline-extended:${audit.id}:${p.id}`,
+        });
       }),
     );
     return { turn: turn.number, deadline, previous };
@@ -91,7 +103,8 @@ export async function extendDeadline(db: Db, gameId: string, minutes: number, ra
 async function playerOfGame(tx: Db, game: Game, playerId: number): Promise<Player> {
   const player = await findPlayer(tx, playerId);
   // A removed player's seat is vacant (D-SEAT-1): nobody to send a welcome or an edict to.
-  if (!player || player.gameId !== game.id || player.removedAt) throw new GameError('no-player', `game ${game.id} has no player ${playerId}`);
+  if (!player || player.gameId !== game.id || player.removedAt)
+    throw new GameError('no-player', `game ${game.id} has no player ${playerId}`);
   return player;
 }
 
@@ -103,17 +116,35 @@ export async function resendWelcome(db: Db, gameId: string, playerId: number, ra
     const player = await playerOfGame(tx, game, playerId);
     const turn = await findTurn(tx, game.id, game.currentTurn);
     if (!turn) throw new GameError('no-turn', `game ${game.id} has no turn ${game.currentTurn}`);
-    const audit = await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.resend-welcome', detail: { player: player.email, faction: player.faction, reason } });
+    const audit = await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId: game.id,
+      action: 'mail.resend-welcome',
+      detail: { player: player.email, faction: player.faction, reason },
+    });
     const mail = welcomeMail({
-      board: boardFor(game.map), game, player, factions: turn.state.factions,
-      firstTurn: Math.max(turn.number, player.joinedTurn), deadline: turn.deadline, mail: ctx.mail, publicUrl: ctx.publicUrl,
+      board: boardFor(game.map),
+      game,
+      player,
+      factions: turn.state.factions,
+      firstTurn: Math.max(turn.number, player.joinedTurn),
+      deadline: turn.deadline,
+      mail: ctx.mail,
+      publicUrl: ctx.publicUrl,
     });
     return (await enqueue(tx, { ...mail, dedupeKey: `welcome:${player.id}:resend:${audit.id}` })).mail;
   });
 }
 
 /** Sends the newest version of a turn's edict again, to one player or to all. */
-export async function resendEdict(db: Db, gameId: string, turnNumber: number, playerId: number | null, rawReason: unknown, ctx: GamesContext): Promise<number> {
+export async function resendEdict(
+  db: Db,
+  gameId: string,
+  turnNumber: number,
+  playerId: number | null,
+  rawReason: unknown,
+  ctx: GamesContext,
+): Promise<number> {
   const reason = checkReason(rawReason);
   return db.transaction(async (tx) => {
     const game = await lockedGame(tx, gameId);
@@ -121,14 +152,37 @@ export async function resendEdict(db: Db, gameId: string, turnNumber: number, pl
     if (!edict) throw new GameError('no-edict', `turn ${turnNumber} of ${game.id} has no edict yet`);
     const players = playerId === null ? await listPlayers(tx, game.id) : [await playerOfGame(tx, game, playerId)];
     const audit = await recordAudit(tx, {
-      actor: ctx.actor, gameId: game.id, action: 'mail.resend-edict',
+      actor: ctx.actor,
+      gameId: game.id,
+      action: 'mail.resend-edict',
       detail: { turn: turnNumber, version: edict.version, to: playerId === null ? 'all' : players[0]!.email, reason },
     });
     const board = boardFor(game.map);
-    const assets = await storeEdictAssets(tx, board, game, edict.json, players.map((p) => p.lang));
+    const assets = await storeEdictAssets(
+      tx,
+      board,
+      game,
+      edict.json,
+      players.map((p) => p.lang),
+    );
     const nextTurn = await findTurn(tx, game.id, turnNumber + 1);
-    const mails = edictMails({ board, game, edict: edict.json, version: edict.version, reason: edict.reason, late: null, players, nextTurn, assets, mail: ctx.mail, publicUrl: ctx.publicUrl });
-    await enqueueMany(tx, mails.map((m) => ({ ...m, dedupeKey: `${m.dedupeKey}:resend:${audit.id}` })));
+    const mails = edictMails({
+      board,
+      game,
+      edict: edict.json,
+      version: edict.version,
+      reason: edict.reason,
+      late: null,
+      players,
+      nextTurn,
+      assets,
+      mail: ctx.mail,
+      publicUrl: ctx.publicUrl,
+    });
+    await enqueueMany(
+      tx,
+      mails.map((m) => ({ ...m, dedupeKey: `${m.dedupeKey}:resend:${audit.id}` })),
+    );
     return mails.length;
   });
 }
@@ -148,7 +202,12 @@ export async function retryMail(db: Db, gameId: string, outboxId: number, rawRea
     const mail = await lockedMail(tx, game, outboxId);
     if (mail.status !== 'failed') throw new GameError('not-allowed', `mail ${outboxId} has not failed (it is ${mail.status})`);
     const row = await requeueMail(tx, mail.id, now);
-    await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.retry', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId: game.id,
+      action: 'mail.retry',
+      detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason },
+    });
     return row;
   });
 }
@@ -161,7 +220,12 @@ export async function dropMail(db: Db, gameId: string, outboxId: number, rawReas
     const mail = await lockedMail(tx, game, outboxId);
     if (mail.status !== 'pending') throw new GameError('not-allowed', `mail ${outboxId} is not waiting to be sent (it is ${mail.status})`);
     const row = await giveUpMail(tx, mail.id, `dropped by ${ctx.actor}: ${reason}`);
-    await recordAudit(tx, { actor: ctx.actor, gameId: game.id, action: 'mail.drop', detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      gameId: game.id,
+      action: 'mail.drop',
+      detail: { outbox: mail.id, to: mail.toAddress, kind: mail.kind, lastError: mail.lastError, reason },
+    });
     return row;
   });
 }

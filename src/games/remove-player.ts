@@ -44,7 +44,14 @@ export async function removePlayer(db: Db, gameId: string, faction: string, reas
 
     const addresses = await releaseAddresses(tx, old.id);
     await endAbsences(tx, game, old.id, ctx.now?.() ?? new Date());
-    await recordSeatHistory(tx, { gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: why });
+    await recordSeatHistory(tx, {
+      gameId: game.id,
+      faction,
+      email: old.email,
+      fromTurn: old.joinedTurn,
+      toTurn: Math.max(old.joinedTurn, game.currentTurn - 1),
+      reason: why,
+    });
     const seat = await vacateSeat(tx, old.id, now);
     const audit = await recordAudit(tx, {
       actor: ctx.actor,
@@ -56,11 +63,22 @@ export async function removePlayer(db: Db, gameId: string, faction: string, reas
     const board = boardFor(game.map);
     const mail = (p: Player, template: 'seat-removed' | 'seat-vacant', replySecret: string | null): OutboxInput => {
       const values = {
-        game: game.id, gameName: game.name, faction: sideName(board, faction, p.lang), reason: why, turn: game.currentTurn,
+        game: game.id,
+        gameName: game.name,
+        faction: sideName(board, faction, p.lang),
+        reason: why,
+        turn: game.currentTurn,
         since: formatInstant(now, p.timeZone ?? game.timeZone, p.lang),
       };
       const r = template === 'seat-removed' ? refereeTexts[p.lang].seatRemoved(values) : refereeTexts[p.lang].seatVacant(values);
-      return gameMail(ctx.mail, { kind: template, gameId: game.id, to: p.email, replySecret, ...r, dedupeKey: `${template}:${audit.id}:${p.id}` });
+      return gameMail(ctx.mail, {
+        kind: template,
+        gameId: game.id,
+        to: p.email,
+        replySecret,
+        ...r,
+        dedupeKey: `${template}:${audit.id}:${p.id}`,
+      });
     };
     // The one who leaves gets no reply-to: their private address no longer works.
     const others = seats.filter((p) => p.id !== old.id && !p.removedAt);

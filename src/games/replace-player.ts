@@ -19,7 +19,14 @@ import { welcomeMail } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
 import { gameMail } from './game-mail.ts';
 
-export async function replacePlayer(db: Db, gameId: string, faction: string, substitute: PlayerInput, reason: string, ctx: GamesContext): Promise<Player> {
+export async function replacePlayer(
+  db: Db,
+  gameId: string,
+  faction: string,
+  substitute: PlayerInput,
+  reason: string,
+  ctx: GamesContext,
+): Promise<Player> {
   if (!reason.trim()) throw new GameError('invalid-input', 'a replacement needs a reason', 'reason');
   const input = parseInput(playerInput, substitute);
   return db.transaction(async (tx) => {
@@ -33,27 +40,72 @@ export async function replacePlayer(db: Db, gameId: string, faction: string, sub
     const turn = await lockTurn(tx, game.id, game.currentTurn);
     const secret = await freshSecret(tx, ctx);
     const vacant = old.removedAt !== null;
-    if (!vacant) await recordSeatHistory(tx, { gameId: game.id, faction, email: old.email, fromTurn: old.joinedTurn, toTurn: Math.max(old.joinedTurn, game.currentTurn - 1), reason: reason.trim() });
+    if (!vacant)
+      await recordSeatHistory(tx, {
+        gameId: game.id,
+        faction,
+        email: old.email,
+        fromTurn: old.joinedTurn,
+        toTurn: Math.max(old.joinedTurn, game.currentTurn - 1),
+        reason: reason.trim(),
+      });
     const oldAddresses = await releaseAddresses(tx, old.id);
     await endAbsences(tx, game, old.id, ctx.now?.() ?? new Date());
     const player = await seatPlayer(tx, old.id, {
-      email: input.email, displayName: input.name ?? null, lang: input.lang, timeZone: input.timeZone ?? null, secret, joinedTurn: Math.max(old.joinedTurn, game.currentTurn),
+      email: input.email,
+      displayName: input.name ?? null,
+      lang: input.lang,
+      timeZone: input.timeZone ?? null,
+      secret,
+      joinedTurn: Math.max(old.joinedTurn, game.currentTurn),
     });
     await addAddress(tx, player, input.email);
     const board = boardFor(game.map);
     const inPlay = board.factionIds.filter((f) => seats.some((p) => p.faction === f));
     await enqueue(tx, {
-      ...welcomeMail({ board, game, player: player, factions: inPlay, firstTurn: game.currentTurn, deadline: turn?.deadline ?? new Date(), mail: ctx.mail, publicUrl: ctx.publicUrl }),
+      ...welcomeMail({
+        board,
+        game,
+        player: player,
+        factions: inPlay,
+        firstTurn: game.currentTurn,
+        deadline: turn?.deadline ?? new Date(),
+        mail: ctx.mail,
+        publicUrl: ctx.publicUrl,
+      }),
       dedupeKey: `welcome:${player.id}:${secret}`,
     });
     if (!vacant) {
-      const rendered = refereeTexts[old.lang].seatLeft({ game: game.id, gameName: game.name, reason: reason.trim(), since: formatInstant(ctx.now?.() ?? new Date(), old.timeZone ?? game.timeZone, old.lang) });
+      const rendered = refereeTexts[old.lang].seatLeft({
+        game: game.id,
+        gameName: game.name,
+        reason: reason.trim(),
+        since: formatInstant(ctx.now?.() ?? new Date(), old.timeZone ?? game.timeZone, old.lang),
+      });
       // No reply-to: the private address left with the seat.
-      await enqueueMany(tx, [gameMail(ctx.mail, { kind: 'seat-left', gameId: game.id, to: old.email, replySecret: null, ...rendered, dedupeKey: `seat-left:${old.id}:${secret}` })]);
+      await enqueueMany(tx, [
+        gameMail(ctx.mail, {
+          kind: 'seat-left',
+          gameId: game.id,
+          to: old.email,
+          replySecret: null,
+          ...rendered,
+          dedupeKey: `seat-left:${old.id}:${secret}`,
+        }),
+      ]);
     }
     await recordAudit(tx, {
-      actor: ctx.actor, gameId: game.id, action: 'player.replace',
-      detail: { faction, from: vacant ? null : old.email, fromAddresses: oldAddresses, to: input.email, turn: game.currentTurn, reason: reason.trim() },
+      actor: ctx.actor,
+      gameId: game.id,
+      action: 'player.replace',
+      detail: {
+        faction,
+        from: vacant ? null : old.email,
+        fromAddresses: oldAddresses,
+        to: input.email,
+        turn: game.currentTurn,
+        reason: reason.trim(),
+      },
     });
     return player;
   });

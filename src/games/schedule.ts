@@ -28,9 +28,10 @@ export function nextTurnDeadlines(game: ScheduleSettings, previous: Date, closed
   // On time, the next weekly time after the previous deadline is a week later on the game's clocks
   // (an hour more or less across a daylight-saving change) and well past the notice. Early, the
   // first weekly time that leaves the notice (never later than the one after the previous deadline).
-  const after = closedAt < previous
-    ? new Date(closedAt.getTime() + MIN_EARLY_NOTICE_MS + lead - 1)
-    : new Date(Math.max(previous.getTime(), closedAt.getTime() + MIN_TURN_NOTICE_MS));
+  const after =
+    closedAt < previous
+      ? new Date(closedAt.getTime() + MIN_EARLY_NOTICE_MS + lead - 1)
+      : new Date(Math.max(previous.getTime(), closedAt.getTime() + MIN_TURN_NOTICE_MS));
   const deadline = nextWeeklyDeadline(after, game.weeklyDeadline, game.timeZone);
   return { deadline, declarationDeadline: declarationDeadlineOf(game, deadline) };
 }

@@ -50,7 +50,14 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
   const now = deps.ctx.now?.() ?? new Date();
   await applyAbsenceMail(deps.db, deps.ctx);
   const open = await openTurns(deps.db);
-  const games = new Map((await findGames(deps.db, open.map((t) => t.gameId))).map((g) => [g.id, g]));
+  const games = new Map(
+    (
+      await findGames(
+        deps.db,
+        open.map((t) => t.gameId),
+      )
+    ).map((g) => [g.id, g]),
+  );
   const pass: TurnJobPass = { closed: [], waiting: [], notices: 0 };
   const work = open.filter((t) => {
     const game = games.get(t.gameId);
@@ -85,7 +92,11 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
   // One line a pass, however many games wait: with a thousand games and a mail server down, one a
   // game would be a thousand lines every pass.
-  if (pass.waiting.length) deps.log.warn({ waiting: pass.waiting.length, games: pass.waiting.slice(0, 10) }, 'deadline passed, waiting for intake to catch up before closing');
+  if (pass.waiting.length)
+    deps.log.warn(
+      { waiting: pass.waiting.length, games: pass.waiting.slice(0, 10) },
+      'deadline passed, waiting for intake to catch up before closing',
+    );
   return pass;
 }
 
@@ -100,8 +111,15 @@ async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, clos
     pass.closed.push(key);
     // closeTurn decided whether it was late (the edict and the referees' mail say so): only logged here.
     const { late } = outcome;
-    if (late) deps.log.warn({ game: game.id, turn: turn.number, lateMinutes: Math.round((late.closedAt.getTime() - late.deadline.getTime()) / 60_000) }, 'turn closed late: the service was not running at its deadline (players are told in the edict, referees by mail)');
-    deps.log.info({ game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null }, 'turn closed, edict queued');
+    if (late)
+      deps.log.warn(
+        { game: game.id, turn: turn.number, lateMinutes: Math.round((late.closedAt.getTime() - late.deadline.getTime()) / 60_000) },
+        'turn closed late: the service was not running at its deadline (players are told in the edict, referees by mail)',
+      );
+    deps.log.info(
+      { game: game.id, turn: turn.number, winners: outcome.edict.winners, next: outcome.next?.deadline ?? null },
+      'turn closed, edict queued',
+    );
   }
 }
 
@@ -136,7 +154,10 @@ async function noticesFor(deps: TurnJobDeps, gameId: string, number: number, now
     const mails: OutboxInput[] = [];
     const chancellor = turn.state.chancellor;
     const chancellorPlayer = chancellor ? players.find((p) => p.faction === chancellor) : undefined;
-    const sheets = await latestSheetsOf(tx, players.map((p) => ({ gameId, turn: number, faction: p.faction })));
+    const sheets = await latestSheetsOf(
+      tx,
+      players.map((p) => ({ gameId, turn: number, faction: p.faction })),
+    );
     const sheetOf = new Map(sheets.map((s) => [s.faction, s]));
 
     // R-TURN-3: the Chancellor's declaration deadline has passed with no sheet from them.
@@ -182,8 +203,14 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
     await updateTurn(tx, gameId, number, { earlyAt: null });
     const players = (await listPlayers(tx, gameId)).filter((p) => p.joinedTurn <= number);
     const mails = players.map((p) =>
-      notice(deps, game, p, 'early-withdrawn', `early-withdrawn:${game.id}:${number}:${turn.earlyAt!.toISOString()}:${p.id}`,
-        turnTexts[p.lang].earlyWithdrawn({ game: game.id, gameName: game.name, turn: number, deadline: when(game, p, turn.deadline) })),
+      notice(
+        deps,
+        game,
+        p,
+        'early-withdrawn',
+        `early-withdrawn:${game.id}:${number}:${turn.earlyAt!.toISOString()}:${p.id}`,
+        turnTexts[p.lang].earlyWithdrawn({ game: game.id, gameName: game.name, turn: number, deadline: when(game, p, turn.deadline) }),
+      ),
     );
     await enqueueMany(tx, mails);
     return mails.length;
@@ -193,14 +220,24 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
   // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it).
   const next = nextTurnDeadlines(game, turn.deadline, earlyAt).deadline;
-  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt), next: when(game, p, next) });
+  const rendered = turnTexts[p.lang].early({
+    game: game.id,
+    gameName: game.name,
+    turn: turn.number,
+    at: when(game, p, earlyAt),
+    next: when(game, p, next),
+  });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
 }
 
 function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): OutboxInput {
   const rendered = turnTexts[p.lang].grace({
-    game: game.id, gameName: game.name, turn: turn.number, player: p.displayName ?? p.email,
-    closesAt: when(game, p, turnClosesAt(game, turn)), address: privateAddress(deps.ctx.mail, p.secret),
+    game: game.id,
+    gameName: game.name,
+    turn: turn.number,
+    player: p.displayName ?? p.email,
+    closesAt: when(game, p, turnClosesAt(game, turn)),
+    address: privateAddress(deps.ctx.mail, p.secret),
     page: gamePageUrl(deps.ctx.publicUrl, game.id),
   });
   return notice(deps, game, p, 'grace', `grace:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${p.id}`, rendered);
@@ -208,12 +245,27 @@ function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): Ou
 
 const when = (game: Game, p: Player, at: Date) => formatInstant(at, p.timeZone ?? game.timeZone, p.lang);
 
-function notice(deps: TurnJobDeps, game: Game, p: Player, kind: string, dedupeKey: string, rendered: { subject: string; text: string }): OutboxInput {
+function notice(
+  deps: TurnJobDeps,
+  game: Game,
+  p: Player,
+  kind: string,
+  dedupeKey: string,
+  rendered: { subject: string; text: string },
+): OutboxInput {
   return playerMail(deps.ctx.mail, p, { kind, gameId: game.id, rendered, dedupeKey });
 }
 
 /** One per offset per deadline: a moved deadline is a new version, and gets its own reminders. */
-function reminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, due: Date, offset: number, problems: Problem[] | null): OutboxInput {
+function reminder(
+  deps: TurnJobDeps,
+  game: Game,
+  turn: Turn,
+  p: Player,
+  due: Date,
+  offset: number,
+  problems: Problem[] | null,
+): OutboxInput {
   const lang: Lang = p.lang;
   const T = turnTexts[lang];
   const missing = problems

@@ -75,5 +75,14 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
   });
   // Replying to the welcome mail reaches the private address: the easiest first sheet. It starts
   // the player's own conversation rather than the game's thread.
-  return gameMail(mail, { kind: 'welcome', gameId: game.id, to: player.email, replySecret: player.secret, subject, text, dedupeKey: `welcome:${player.id}`, threaded: false });
+  return gameMail(mail, {
+    kind: 'welcome',
+    gameId: game.id,
+    to: player.email,
+    replySecret: player.secret,
+    subject,
+    text,
+    dedupeKey: `welcome:${player.id}`,
+    threaded: false,
+  });
 }

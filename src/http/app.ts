@@ -45,7 +45,13 @@ export async function buildApp(opts: {
     loggerInstance: opts.log as FastifyBaseLogger | undefined,
     logController: requestLog,
     // A number of hops as Fastify reads one (its types take no number): the nearest n proxies.
-    trustProxy: typeof opts.trustProxy === 'number' ? ((hops) => (_addr: string, hop: number) => hop < hops)(opts.trustProxy) : (opts.trustProxy ?? false),
+    trustProxy:
+      typeof opts.trustProxy === 'number'
+        ? (
+            (hops) => (_addr: string, hop: number) =>
+              hop < hops
+          )(opts.trustProxy)
+        : (opts.trustProxy ?? false),
     ...(opts.log ? { childLoggerFactory: lazyChildLogger } : {}),
   });
   requestLog.use(app.log);

@@ -29,6 +29,11 @@ export function siteNotFound(app: FastifyInstance): void {
       return reply.type('text/plain; charset=utf-8').send(`This address answers ${allowed.join(', ')} only.\n`);
     }
     if (path === '/api' || path.startsWith('/api/')) return reply.code(404).send({ error: 'not found' });
-    return reply.code(404).header('content-security-policy', PAGE_CSP).header('vary', 'Accept-Language, Cookie').type('text/html; charset=utf-8').send(notFoundPage(pageLang(req, reply)));
+    return reply
+      .code(404)
+      .header('content-security-policy', PAGE_CSP)
+      .header('vary', 'Accept-Language, Cookie')
+      .type('text/html; charset=utf-8')
+      .send(notFoundPage(pageLang(req, reply)));
   });
 }

@@ -38,7 +38,10 @@ export class RefusedRequest extends Error {
  */
 export function refuseNul(fields: Record<string, string>): RefusedRequest | null {
   for (const [k, v] of Object.entries(fields))
-    if (k.includes('\u0000') || v.includes('\u0000')) return new RefusedRequest(`the form field ${JSON.stringify(k.replaceAll('\u0000', ''))} holds a NUL character (U+0000), which no field may hold`);
+    if (k.includes('\u0000') || v.includes('\u0000'))
+      return new RefusedRequest(
+        `the form field ${JSON.stringify(k.replaceAll('\u0000', ''))} holds a NUL character (U+0000), which no field may hold`,
+      );
   return null;
 }
 

@@ -17,8 +17,10 @@ const STRINGS: Record<Lang, { title: string; text: string }> = {
 
 export function startingPage(lang: Lang): string {
   const s = STRINGS[lang];
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(s.title)}</title></head><body><main><h1>${escapeHtml(s.title)}</h1><p>${escapeHtml(s.text)}</p></main></body></html>`;
+  return (
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(s.title)}</title></head><body><main><h1>${escapeHtml(s.title)}</h1><p>${escapeHtml(s.text)}</p></main></body></html>`
+  );
 }
 
 /** Answers every request with 503 until `ready()` says the database is open. */
@@ -32,6 +34,9 @@ export function startingGate(app: FastifyInstance, ready: () => boolean): void {
     // Named, without internals: an orchestrator's probe and a person both learn what is awaited.
     if (path === '/health') return void reply.send({ ok: false, database: 'starting' });
     if (path.startsWith('/api/')) return void reply.send({ error: 'starting' });
-    return void reply.header('vary', 'Accept-Language, Cookie').type('text/html; charset=utf-8').send(startingPage(pageLang(req, reply)));
+    return void reply
+      .header('vary', 'Accept-Language, Cookie')
+      .type('text/html; charset=utf-8')
+      .send(startingPage(pageLang(req, reply)));
   });
 }

@@ -32,8 +32,14 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
     const rows = Object.entries(received)
       .map(([f, s]) => `<tr><td>${escapeHtml(sideName(board, f, 'en'))}</td><td>${escapeHtml(s)}</td></tr>`)
       .join('');
-    return reply.type('text/html; charset=utf-8').send(page(`${game.name} — turn ${data.turn}`,
-      `<h1>${escapeHtml(game.name)}</h1><p>Turn ${data.turn}; deadline ${escapeHtml(data.deadline ?? '—')}</p>` +
-      `<table><tr><th>Faction</th><th>Orders</th></tr>${rows}</table>`));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          `${game.name} — turn ${data.turn}`,
+          `<h1>${escapeHtml(game.name)}</h1><p>Turn ${data.turn}; deadline ${escapeHtml(data.deadline ?? '—')}</p>` +
+            `<table><tr><th>Faction</th><th>Orders</th></tr>${rows}</table>`,
+        ),
+      );
   });
 }

@@ -30,7 +30,8 @@ const emailSchema = z.email().max(254);
 
 export function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!emailSchema.safeParse(email).success) throw new RefereeError('invalid-input', `${JSON.stringify(raw.slice(0, 80))} is not an e-mail address`);
+  if (!emailSchema.safeParse(email).success)
+    throw new RefereeError('invalid-input', `${JSON.stringify(raw.slice(0, 80))} is not an e-mail address`);
   return email;
 }
 
@@ -48,7 +49,12 @@ export async function addReferee(db: Db, rawEmail: string, actor: string): Promi
 }
 
 /** Sets a password: the one given, or a new one-time password (returned). */
-export async function setRefereePassword(db: Db, rawEmail: string, actor: string, chosen?: string): Promise<{ referee: RefereeView; password: string | null }> {
+export async function setRefereePassword(
+  db: Db,
+  rawEmail: string,
+  actor: string,
+  chosen?: string,
+): Promise<{ referee: RefereeView; password: string | null }> {
   const email = normaliseEmail(rawEmail);
   if (chosen !== undefined) {
     const problem = passwordProblem(chosen);
@@ -67,7 +73,12 @@ export async function setRefereePassword(db: Db, rawEmail: string, actor: string
 }
 
 /** Makes a referee one of a game's referees (a game has one or more). */
-export async function assignReferee(db: Db, rawGameId: string, rawEmail: string, actor: string): Promise<{ game: Game; referee: RefereeView; added: boolean }> {
+export async function assignReferee(
+  db: Db,
+  rawGameId: string,
+  rawEmail: string,
+  actor: string,
+): Promise<{ game: Game; referee: RefereeView; added: boolean }> {
   const email = normaliseEmail(rawEmail);
   const gameId = rawGameId.trim().toLowerCase();
   return db.transaction(async (tx) => {
@@ -104,7 +115,13 @@ export type PasswordChange = { kind: 'changed' } | { kind: 'wrong-current' } | {
  * A referee sets their own password in the console: the current one checked, the new one stored,
  * every other browser of theirs logged out (the one that changed it stays in).
  */
-export async function changePassword(db: Db, refereeId: number, current: string, chosen: string, keepSessionSha256: string): Promise<PasswordChange> {
+export async function changePassword(
+  db: Db,
+  refereeId: number,
+  current: string,
+  chosen: string,
+  keepSessionSha256: string,
+): Promise<PasswordChange> {
   const problem = passwordProblem(chosen);
   if (problem) return { kind: 'refused', problem };
   if (chosen === current) return { kind: 'refused', problem: 'the new password must differ from the current one' };
@@ -115,7 +132,12 @@ export async function changePassword(db: Db, refereeId: number, current: string,
     const row = await replaceRefereePassword(tx, refereeId, referee.passwordHash, passwordHash);
     if (!row) return { kind: 'wrong-current' }; // changed meanwhile (sf referee passwd): the current one is no longer it
     await deleteSessionsOf(tx, refereeId, keepSessionSha256);
-    await recordAudit(tx, { actor: `referee:${row.email}`, gameId: null, action: 'referee.password-change', detail: { referee: row.email } });
+    await recordAudit(tx, {
+      actor: `referee:${row.email}`,
+      gameId: null,
+      action: 'referee.password-change',
+      detail: { referee: row.email },
+    });
     return { kind: 'changed' };
   });
 }

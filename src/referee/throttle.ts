@@ -39,7 +39,11 @@ export function clientBucket(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;
   if (isIPv4(ip)) return ip;
-  if (isIPv6(ip.split('%')[0]!)) return `${ipv6Groups(ip).slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  if (isIPv6(ip.split('%')[0]!))
+    return `${ipv6Groups(ip)
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ''))
+      .join(':')}::/64`;
   return ip.slice(0, 64);
 }
 

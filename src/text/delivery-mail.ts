@@ -17,7 +17,10 @@ interface UndeliveredValues {
 
 export const deliveryTexts = defineTexts({
   it: {
-    undelivered: (v: UndeliveredValues): MailText => mail(`[SF ${v.game}] Posta non consegnata a ${v.to}`, `
+    undelivered: (v: UndeliveredValues): MailText =>
+      mail(
+        `[SF ${v.game}] Posta non consegnata a ${v.to}`,
+        `
 Un messaggio di "${v.gameName}" non è stato consegnato e il servizio ha smesso di riprovare.
 
 A: ${v.to}
@@ -25,10 +28,14 @@ Oggetto: ${v.subject}
 Ultima risposta del server di posta: ${v.error}
 
 Controlla l'indirizzo del giocatore nella console; per rimandarlo: sf referee retry-mail ${v.game} ${v.outboxId} --reason …
-`),
+`,
+      ),
   },
   en: {
-    undelivered: (v) => mail(`[SF ${v.game}] Mail not delivered to ${v.to}`, `
+    undelivered: (v) =>
+      mail(
+        `[SF ${v.game}] Mail not delivered to ${v.to}`,
+        `
 A mail of "${v.gameName}" was not delivered, and the service has stopped trying.
 
 To: ${v.to}
@@ -36,6 +43,7 @@ Subject: ${v.subject}
 The mail server's last answer: ${v.error}
 
 Check the player's address in the console; to send it again: sf referee retry-mail ${v.game} ${v.outboxId} --reason …
-`),
+`,
+      ),
   },
 });

@@ -15,20 +15,30 @@ interface EdictValues {
 
 export const edictTexts = defineTexts({
   it: {
-    edict: (v: EdictValues & { amendment: string; lateNote: string; addressNote: string; pageNote: string; attachmentsNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+    edict: (
+      v: EdictValues & { amendment: string; lateNote: string; addressNote: string; pageNote: string; attachmentsNote: string },
+    ): MailText =>
+      mail(
+        `[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`,
+        `
 ${v.amendment}Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}".
 ${v.gameOver}${v.lateNote}
 ${v.addressNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
-`),
-    edictObserver: (v: EdictValues & { unsubscribe: string; pageNote: string }): MailText => mail(`[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`, `
+`,
+      ),
+    edictObserver: (v: EdictValues & { unsubscribe: string; pageNote: string }): MailText =>
+      mail(
+        `[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`,
+        `
 Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}", che segui come osservatore.
 ${v.gameOver}${v.pageNote}
 Per non ricevere più queste mail: ${v.unsubscribe}
 
 ${v.edict}
-`),
+`,
+      ),
     versionNote: (version: number) => (version > 1 ? ` (emendato, versione ${version})` : ''),
     amendment: (reason: string | null) => (reason ? `L'arbitro ha emendato questo editto (R-EDICT-3). Motivo: ${reason}\n\n` : ''),
     gameOver: (over: boolean) => (over ? 'La partita è finita.\n' : ''),
@@ -45,20 +55,28 @@ ${v.edict}
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
   en: {
-    edict: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
+    edict: (v) =>
+      mail(
+        `[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`,
+        `
 ${v.amendment}This is the Imperial Edict of turn ${v.turn} of "${v.gameName}".
 ${v.gameOver}${v.lateNote}
 ${v.addressNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
-`),
-    edictObserver: (v) => mail(`[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`, `
+`,
+      ),
+    edictObserver: (v) =>
+      mail(
+        `[SF ${v.game}] Imperial Edict, turn ${v.turn}${v.versionNote}`,
+        `
 This is the Imperial Edict of turn ${v.turn} of "${v.gameName}", which you follow as an observer.
 ${v.gameOver}${v.pageNote}
 To stop receiving these mails: ${v.unsubscribe}
 
 ${v.edict}
-`),
+`,
+      ),
     versionNote: (version) => (version > 1 ? ` (amended, version ${version})` : ''),
     amendment: (reason) => (reason ? `The referee has amended this edict (R-EDICT-3). Reason: ${reason}\n\n` : ''),
     gameOver: (over) => (over ? 'The game is over.\n' : ''),

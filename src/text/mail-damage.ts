@@ -9,7 +9,8 @@ export const mailDamageTexts = defineTexts({
     where: (label: string, type: string) => (label ? `la parte ${label} (${type})` : `il messaggio (${type})`),
     tooDeep: 'troppe parti MIME annidate; il resto non è stato letto',
     unknownEncoding: (where: string, encoding: string | null) => `${where} ha una codifica di trasferimento sconosciuta "${encoding}"`,
-    unknownCharset: (where: string, charset: string) => `${where} dichiara un set di caratteri sconosciuto "${charset}"; è stata letta come UTF-8`,
+    unknownCharset: (where: string, charset: string) =>
+      `${where} dichiara un set di caratteri sconosciuto "${charset}"; è stata letta come UTF-8`,
     badBase64: (where: string) => `${where} non è base64 valido; è stato letto quanto si poteva decodificare`,
     noBoundary: (where: string) => `${where} non ha un separatore (boundary)`,
     noParts: (where: string) => `${where} non ha parti: il suo separatore non compare mai`,
@@ -21,7 +22,8 @@ export const mailDamageTexts = defineTexts({
     notRead: 'il messaggio non si è potuto leggere',
 
     // The problems a reply lists first, before any sheet line.
-    oversized: (limit: string) => `Il messaggio supera il limite di ${limit} e non è stato letto: rimanda gli ordini come testo, senza allegati pesanti.`,
+    oversized: (limit: string) =>
+      `Il messaggio supera il limite di ${limit} e non è stato letto: rimanda gli ordini come testo, senza allegati pesanti.`,
     damaged: (reason: string) => `Il messaggio è danneggiato: ${reason}. Controlla gli ordini letti qui sotto.`,
     noSheet: 'Nel messaggio non c’è un foglio d’ordini: scrivi gli ordini nel testo (non in una citazione) o in un allegato .txt.',
   },
@@ -39,7 +41,8 @@ export const mailDamageTexts = defineTexts({
     notParsed: 'the message could not be parsed',
     notRead: 'the message could not be read',
 
-    oversized: (limit) => `The message is larger than the ${limit} limit and was not read: send the orders again as text, without large attachments.`,
+    oversized: (limit) =>
+      `The message is larger than the ${limit} limit and was not read: send the orders again as text, without large attachments.`,
     damaged: (reason) => `The message is damaged: ${reason}. Check the orders as read below.`,
     noSheet: 'The message has no order sheet: write the orders in the text (not in a quote) or in a .txt attachment.',
   },

@@ -30,8 +30,10 @@ export interface DisputeValues {
 }
 
 /** `a`, `a e b`, `a, b e c`: a list as a sentence reads it. */
-const sentence = (and: string) => (items: readonly string[]): string =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+const sentence =
+  (and: string) =>
+  (items: readonly string[]): string =>
+    items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
 export const pressTexts = defineTexts({
   it: {
@@ -43,7 +45,9 @@ export const pressTexts = defineTexts({
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
-      mail(`[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`, `
+      mail(
+        `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
+        `
 Partita "${v.gameName}", turno ${v.turn}
 Da: ${v.from ?? 'anonimo'}
 A: ${v.to}
@@ -55,7 +59,8 @@ ${v.text}
 Rispondi a questa mail per scrivere a ${v.replyGoesTo} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
-`),
+`,
+      ),
 
     // The acknowledgement: one line per block.
     ackHeading: 'MESSAGGI',
@@ -83,20 +88,23 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
 
     // The reader's problems (src/games/press/read-press.ts), with how to write it.
     problem: {
-      unknownKeyword: (words: string) => `non capisco "${words}": scrivi STAMPA A <fazioni>, A TUTTI o STAMPA ALL’ARBITRO, con ANONIMO se vuoi. Il testo sotto non è stato inviato né letto come ordini.`,
+      unknownKeyword: (words: string) =>
+        `non capisco "${words}": scrivi STAMPA A <fazioni>, A TUTTI o STAMPA ALL’ARBITRO, con ANONIMO se vuoi. Il testo sotto non è stato inviato né letto come ordini.`,
       unknownFaction: (name: string) => `"${name}" non è una fazione: il messaggio non è partito.`,
       noAudience: 'manca a chi scrivere: STAMPA A Sith, Hutt.',
       mixedAudience: 'un messaggio va o ad alcune fazioni, o a tutti, o agli arbitri: scrivine uno per ciascuno.',
       bothSigns: 'FIRMATO e ANONIMO insieme: scegline uno.',
       empty: 'il messaggio è vuoto.',
-      unterminated: 'il messaggio non finisce con FINE e sotto ci sono righe che sembrano ordini: non ho inviato nulla né letto quelle righe come ordini. Chiudi il messaggio con FINE e manda di nuovo.',
+      unterminated:
+        'il messaggio non finisce con FINE e sotto ci sono righe che sembrano ordini: non ho inviato nulla né letto quelle righe come ordini. Chiudi il messaggio con FINE e manda di nuovo.',
       strayEnd: 'FINE senza un messaggio aperto: la prima riga di un messaggio è come STAMPA A Sith.',
       tooManyBlocks: (max: number) => `una mail porta al massimo ${max} messaggi: il resto non è stato letto.`,
       tooManyProblems: 'e altri problemi.',
     },
 
     // Disputes (R-TURN-2 step 5).
-    disputeTaken: (turn: number) => `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
+    disputeTaken: (turn: number) =>
+      `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
     disputeRefusal: {
       noEdict: 'non c’è ancora un editto da contestare.',
       windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito il ${endedAt}.`,
@@ -105,7 +113,9 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
     },
     disputeToReferee: (v: DisputeValues): MailText =>
-      mail(`[SF ${v.game}] Contestazione: ${v.faction}, turno ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Contestazione: ${v.faction}, turno ${v.turn}`,
+        `
 Contestazione dell'editto del turno ${v.turn} (versione ${v.version}) di "${v.gameName}".
 Da: ${v.faction}
 
@@ -114,23 +124,33 @@ ${v.reason}
 
 Editto: ${v.edictUrl}
 Console: ${v.consoleUrl}
-`),
+`,
+      ),
     disputeRejected: (v: { game: string; turn: number; reason: string }): MailText =>
-      mail(`[SF ${v.game}] Contestazione respinta, turno ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Contestazione respinta, turno ${v.turn}`,
+        `
 L'arbitro ha respinto la tua contestazione dell'editto del turno ${v.turn}: l'editto resta com'è.
 
 Motivo: ${v.reason}
-`),
+`,
+      ),
     disputeAmended: (v: { game: string; turn: number; version: number }): MailText =>
-      mail(`[SF ${v.game}] Contestazione accolta, turno ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Contestazione accolta, turno ${v.turn}`,
+        `
 L'arbitro ha corretto l'editto del turno ${v.turn} dopo la tua contestazione: la versione ${v.version}
 è stata inviata a tutti i giocatori.
-`),
+`,
+      ),
     disputeLapsed: (v: { game: string; turn: number }): MailText =>
-      mail(`[SF ${v.game}] Contestazione non risolta, turno ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Contestazione non risolta, turno ${v.turn}`,
+        `
 Il turno dopo il ${v.turn} si è chiuso prima che l'arbitro risolvesse la tua contestazione: l'editto
 del turno ${v.turn} resta com'è.
-`),
+`,
+      ),
   },
   en: {
     list: sentence('and'),
@@ -141,7 +161,9 @@ del turno ${v.turn} resta com'è.
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
-      mail(`[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`, `
+      mail(
+        `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
+        `
 Game "${v.gameName}", turn ${v.turn}
 From: ${v.from ?? 'anonymous'}
 To: ${v.to}
@@ -153,7 +175,8 @@ ${v.text}
 Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
-`),
+`,
+      ),
 
     ackHeading: 'MESSAGES',
     sent: (first: number, last: number, to: string, anonymous: boolean) =>
@@ -179,19 +202,22 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
     },
 
     problem: {
-      unknownKeyword: (words: string) => `I do not understand "${words}": write PRESS TO <factions>, BROADCAST or PRESS TO REFEREE, with ANONYMOUS if you wish. The text below was neither sent nor read as orders.`,
+      unknownKeyword: (words: string) =>
+        `I do not understand "${words}": write PRESS TO <factions>, BROADCAST or PRESS TO REFEREE, with ANONYMOUS if you wish. The text below was neither sent nor read as orders.`,
       unknownFaction: (name: string) => `"${name}" is no faction: the message was not sent.`,
       noAudience: 'it does not say to whom: PRESS TO Sith, Hutt.',
       mixedAudience: 'a message goes to some factions, or to everyone, or to the referees: write one for each.',
       bothSigns: 'SIGNED and ANONYMOUS together: choose one.',
       empty: 'the message is empty.',
-      unterminated: 'the message does not end with ENDPRESS and lines below it look like orders: nothing was sent, and those lines were not read as orders. End the message with ENDPRESS and send it again.',
+      unterminated:
+        'the message does not end with ENDPRESS and lines below it look like orders: nothing was sent, and those lines were not read as orders. End the message with ENDPRESS and send it again.',
       strayEnd: 'ENDPRESS with no message open: a message starts with a line like PRESS TO Sith.',
       tooManyBlocks: (max: number) => `a mail carries at most ${max} messages: the rest was not read.`,
       tooManyProblems: 'and more problems.',
     },
 
-    disputeTaken: (turn: number) => `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
+    disputeTaken: (turn: number) =>
+      `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
     disputeRefusal: {
       noEdict: 'there is no edict to dispute yet.',
       windowClosed: (turn: number, endedAt: string) => `the time to dispute the edict of turn ${turn} ended on ${endedAt}.`,
@@ -200,7 +226,9 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}.`,
     },
     disputeToReferee: (v: DisputeValues): MailText =>
-      mail(`[SF ${v.game}] Dispute: ${v.faction}, turn ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Dispute: ${v.faction}, turn ${v.turn}`,
+        `
 A dispute of the edict of turn ${v.turn} (version ${v.version}) of "${v.gameName}".
 From: ${v.faction}
 
@@ -209,22 +237,32 @@ ${v.reason}
 
 Edict: ${v.edictUrl}
 Console: ${v.consoleUrl}
-`),
+`,
+      ),
     disputeRejected: (v: { game: string; turn: number; reason: string }): MailText =>
-      mail(`[SF ${v.game}] Dispute rejected, turn ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Dispute rejected, turn ${v.turn}`,
+        `
 The referee has rejected your dispute of the edict of turn ${v.turn}: the edict stands.
 
 Reason: ${v.reason}
-`),
+`,
+      ),
     disputeAmended: (v: { game: string; turn: number; version: number }): MailText =>
-      mail(`[SF ${v.game}] Dispute upheld, turn ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Dispute upheld, turn ${v.turn}`,
+        `
 The referee has corrected the edict of turn ${v.turn} after your dispute: version ${v.version}
 has been sent to every player.
-`),
+`,
+      ),
     disputeLapsed: (v: { game: string; turn: number }): MailText =>
-      mail(`[SF ${v.game}] Dispute not settled, turn ${v.turn}`, `
+      mail(
+        `[SF ${v.game}] Dispute not settled, turn ${v.turn}`,
+        `
 The turn after turn ${v.turn} closed before the referee settled your dispute: the edict of turn
 ${v.turn} stands.
-`),
+`,
+      ),
   },
 });

@@ -33,7 +33,8 @@ export const replyTexts = defineTexts({
     othersStaySecret: 'Gli ordini degli altri giocatori restano segreti fino alla scadenza.',
 
     // R-TURN-3: the Chancellor's sheet, sent to every player.
-    chancellorSubject: (game: string, chancellor: string, turn: number) => `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, turno ${turn}`,
+    chancellorSubject: (game: string, chancellor: string, turn: number) =>
+      `[SF ${game}] Dichiarazione del Cancelliere — ${chancellor}, turno ${turn}`,
     chancellorDeclared: (who: string, turn: number, gameName: string) =>
       `Il Cancelliere (${who}) ha dichiarato i suoi ordini per il turno ${turn} di "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Ordini (comprese le Truppe Imperiali):',
@@ -60,7 +61,8 @@ export const replyTexts = defineTexts({
     tooCostly: `leggerla richiedeva troppo tempo o troppa memoria, ed è stata messa da parte per l'arbitro`,
     noSheet: `nessuna riga della mail è un ordine, un'ostilità o un voto`,
     sendAsText: ` Rimanda i tuoi ordini come testo semplice nel corpo di una nuova mail.`,
-    notReadAsSheet: (why: string, again: string) => `Non ho letto questa mail come foglio d'ordini: ${why}. Il tuo foglio precedente resta valido.${again}\n`,
+    notReadAsSheet: (why: string, again: string) =>
+      `Non ho letto questa mail come foglio d'ordini: ${why}. Il tuo foglio precedente resta valido.${again}\n`,
 
     // A sheet not accepted.
     late: (receivedAt: string, deadline: string) =>
@@ -92,19 +94,20 @@ export const replyTexts = defineTexts({
     moreLines: (n: number) => `  … e altre ${n} righe`,
 
     // HELP.
-    help: [
-      'Come scrivere un foglio d\'ordini (una riga per ordine):',
-      '  H: Sith, Mercanti    le fazioni a cui sei ostile in questo turno',
-      '  B2-C3                movimento in una casella adiacente (anche in diagonale)',
-      '  B2=F6                iperspazio, da 1 a 4 caselle',
-      '  N9#                  azione politica, da una casella della Capitale',
-      '  V: Sith              in un turno di elezioni, il tuo voto',
-      '  E: O10               se sei eletto e la Capitale è piena, l\'unità che sostituisci',
-      'Un\'unità senza ordini resta ferma. Vale l\'ultimo foglio inviato prima della scadenza.',
-      'Scrivi STATUS per vedere la scadenza e il tuo foglio attuale.',
-      'Scrivi ASSENZA 1/4 10/4 (giorno/mese) se sarai via: una scadenza che cade in quei giorni si sposta alla fine, nei limiti della partita.',
-      'Ogni comando va da solo in una mail al tuo indirizzo privato.',
-    ].join('\n') + '\n',
+    help:
+      [
+        "Come scrivere un foglio d'ordini (una riga per ordine):",
+        '  H: Sith, Mercanti    le fazioni a cui sei ostile in questo turno',
+        '  B2-C3                movimento in una casella adiacente (anche in diagonale)',
+        '  B2=F6                iperspazio, da 1 a 4 caselle',
+        '  N9#                  azione politica, da una casella della Capitale',
+        '  V: Sith              in un turno di elezioni, il tuo voto',
+        "  E: O10               se sei eletto e la Capitale è piena, l'unità che sostituisci",
+        "Un'unità senza ordini resta ferma. Vale l'ultimo foglio inviato prima della scadenza.",
+        'Scrivi STATUS per vedere la scadenza e il tuo foglio attuale.',
+        'Scrivi ASSENZA 1/4 10/4 (giorno/mese) se sarai via: una scadenza che cade in quei giorni si sposta alla fine, nei limiti della partita.',
+        'Ogni comando va da solo in una mail al tuo indirizzo privato.',
+      ].join('\n') + '\n',
   },
   en: {
     linePrefix: (line) => `Line ${line}: `,
@@ -133,13 +136,15 @@ export const replyTexts = defineTexts({
     othersStaySecret: "The other players' orders stay secret until the deadline.",
 
     chancellorSubject: (game, chancellor, turn) => `[SF ${game}] The Chancellor declares — ${chancellor}, turn ${turn}`,
-    chancellorDeclared: (who, turn, gameName) => `The Chancellor (${who}) has declared their orders for turn ${turn} of "${gameName}" (R-TURN-3).`,
+    chancellorDeclared: (who, turn, gameName) =>
+      `The Chancellor (${who}) has declared their orders for turn ${turn} of "${gameName}" (R-TURN-3).`,
     chancellorOrders: 'Orders (Imperial Troops included):',
     noOrdersListed: '  none',
     deadlineForOthers: 'Deadline for everyone else',
 
     unknownCode: `I do not recognise the code in this mail: no orders were applied. Use the private address from your welcome mail.\n`,
-    missingCode: (game) => `Your mail for game ${game} has no code: no orders were applied. Write to your private address, or add a line "Code: <your code>".\n`,
+    missingCode: (game) =>
+      `Your mail for game ${game} has no code: no orders were applied. Write to your private address, or add a line "Code: <your code>".\n`,
     unknownGame: `I do not know the game named in the subject: no orders were applied.\n`,
     noGame: `I cannot tell which game this mail is for: no orders were applied. Write to your private address (it is in your welcome mail).\n`,
 
@@ -156,7 +161,8 @@ export const replyTexts = defineTexts({
     sendAsText: ` Send your orders again as plain text in the body of a new mail.`,
     notReadAsSheet: (why, again) => `I did not read this mail as an order sheet: ${why}. Your earlier sheet still stands.${again}\n`,
 
-    late: (receivedAt, deadline) => `Your sheet arrived on ${receivedAt}, after the deadline (${deadline}): it is not applied (R-TURN-4).\n`,
+    late: (receivedAt, deadline) =>
+      `Your sheet arrived on ${receivedAt}, after the deadline (${deadline}): it is not applied (R-TURN-4).\n`,
     lateChancellor: (receivedAt, deadline) =>
       `Your sheet arrived on ${receivedAt}, after the Chancellor's declaration deadline (${deadline}): it is not applied (R-TURN-3).\n`,
     chancellorFinal: `The Chancellor's sheet was already accepted and published: it cannot be changed (R-TURN-3).\n`,
@@ -180,19 +186,20 @@ export const replyTexts = defineTexts({
     currentSheet: 'Your current sheet:',
     moreLines: (n) => `  … and ${n} more lines`,
 
-    help: [
-      'How to write an order sheet (one order per line):',
-      '  H: Sith, Merchants   the factions you are hostile to this turn',
-      '  B2-C3                move to an adjacent cell (diagonals too)',
-      '  B2=F6                hyperspace, 1 to 4 cells',
-      '  N9#                  politics, from a Capital cell',
-      '  V: Sith              in an election turn, your vote',
-      '  E: O10               if you are elected and the Capital is full, the unit you replace',
-      'A unit with no order holds. The last sheet sent before the deadline counts.',
-      'Send STATUS to see the deadline and your current sheet.',
-      'Send ABSENCE 1/4 10/4 (day/month) if you will be away: a deadline that falls on those days moves to their end, within the game\'s limits.',
-      'Each command goes alone in a mail to your private address.',
-    ].join('\n') + '\n',
+    help:
+      [
+        'How to write an order sheet (one order per line):',
+        '  H: Sith, Merchants   the factions you are hostile to this turn',
+        '  B2-C3                move to an adjacent cell (diagonals too)',
+        '  B2=F6                hyperspace, 1 to 4 cells',
+        '  N9#                  politics, from a Capital cell',
+        '  V: Sith              in an election turn, your vote',
+        '  E: O10               if you are elected and the Capital is full, the unit you replace',
+        'A unit with no order holds. The last sheet sent before the deadline counts.',
+        'Send STATUS to see the deadline and your current sheet.',
+        "Send ABSENCE 1/4 10/4 (day/month) if you will be away: a deadline that falls on those days moves to their end, within the game's limits.",
+        'Each command goes alone in a mail to your private address.',
+      ].join('\n') + '\n',
   },
 });
 

@@ -10,7 +10,9 @@
 /** C0 and C1 controls and DEL, but tab, line feed and carriage return (kept or turned by each reader). */
 const CONTROL = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F';
 /** U+FDD0–FDEF and the last two code points of every plane (U+FFFE, U+FFFF, U+1FFFE, …). */
-const NONCHARACTER = '\\uFDD0-\\uFDEF\\uFFFE\\uFFFF' + Array.from({ length: 16 }, (_, i) => `\\u{${(i + 1).toString(16)}FFFE}\\u{${(i + 1).toString(16)}FFFF}`).join('');
+const NONCHARACTER =
+  '\\uFDD0-\\uFDEF\\uFFFE\\uFFFF' +
+  Array.from({ length: 16 }, (_, i) => `\\u{${(i + 1).toString(16)}FFFE}\\u{${(i + 1).toString(16)}FFFF}`).join('');
 /** Embeddings, overrides and isolates: LRE RLE PDF LRO RLO, LRI RLI FSI PDI. */
 const BIDI = '\\u202A-\\u202E\\u2066-\\u2069';
 /** A surrogate with no partner (a broken UTF-16 string): not a character at all. */

@@ -33,14 +33,19 @@ export const webTexts = defineTexts({
     yourTime: 'nel tuo fuso orario',
     noDeadline: 'Nessuna scadenza: la partita è finita.',
     scheduleHeading: 'Le regole del calendario',
-    scheduleWeekly: (weekly: string, zone: string, lead: number) => `Scadenza settimanale ${weekly} (${zone}); il Cancelliere dichiara ${lead} minuti prima (R-TURN-3).`,
+    scheduleWeekly: (weekly: string, zone: string, lead: number) =>
+      `Scadenza settimanale ${weekly} (${zone}); il Cancelliere dichiara ${lead} minuti prima (R-TURN-3).`,
     scheduleReminders: (minutes: string) => (minutes ? `Promemoria ${minutes} minuti prima della scadenza.` : 'Nessun promemoria.'),
     scheduleEarly: (minutes: number | null) =>
       minutes === null
         ? 'Risoluzione anticipata: no.'
         : `Risoluzione anticipata: ${minutes} minuti dopo che tutti i fogli sono arrivati e validi (D-TURN-5); la scadenza seguente almeno 48 ore dopo (D-TURN-7).`,
-    scheduleGrace: (minutes: number) => (minutes ? `Tolleranza: i fogli valgono fino a ${minutes} minuti dopo la scadenza (D-TURN-6).` : 'Nessuna tolleranza dopo la scadenza.'),
-    scheduleAbsences: (perPlayer: number, perGame: number) => `Assenze: una scadenza si sposta al massimo di ${perPlayer} giorni per giocatore e ${perGame} per partita (D-ABS-1).`,
+    scheduleGrace: (minutes: number) =>
+      minutes
+        ? `Tolleranza: i fogli valgono fino a ${minutes} minuti dopo la scadenza (D-TURN-6).`
+        : 'Nessuna tolleranza dopo la scadenza.',
+    scheduleAbsences: (perPlayer: number, perGame: number) =>
+      `Assenze: una scadenza si sposta al massimo di ${perPlayer} giorni per giocatore e ${perGame} per partita (D-ABS-1).`,
     mapHeading: 'La mappa',
     mapCaptionState: (n: number) => `La posizione all'inizio del turno ${n}.`,
     mapCaptionEdict: (n: number) => `La mappa dell'editto del turno ${n}.`,
@@ -73,7 +78,8 @@ export const webTexts = defineTexts({
     atomLabel: 'Feed Atom degli editti',
     icsLabel: 'Calendario delle scadenze (iCalendar)',
     edictHeading: (name: string, n: number) => `${name} — Editto imperiale, turno ${n}`,
-    edictLead: (k: number, latest: number) => (k === latest ? `Versione ${k} (la più recente).` : `Versione ${k} di ${latest}: è stata rettificata.`),
+    edictLead: (k: number, latest: number) =>
+      k === latest ? `Versione ${k} (la più recente).` : `Versione ${k} di ${latest}: è stata rettificata.`,
     amendmentHeading: 'Rettifica',
     amendmentReason: 'Motivo della rettifica',
     whatChanged: 'Che cosa è cambiato rispetto alla versione precedente',
@@ -101,7 +107,8 @@ export const webTexts = defineTexts({
     calendarOrdersNote: (turn: number, status: string) => `Scadenza degli ordini del turno ${turn} (${status}).`,
     calendarDeclaration: (game: string, turn: number) => `${game}: il Cancelliere dichiara, turno ${turn}`,
     calendarDeclarationNote: (turn: number) => `Scadenza del foglio del Cancelliere del turno ${turn} (R-TURN-3).`,
-    calendarClosedEarly: (turn: number, deadline: string) => `Il turno ${turn} si è chiuso in anticipo: tutti i fogli erano arrivati (la scadenza era ${deadline}).`,
+    calendarClosedEarly: (turn: number, deadline: string) =>
+      `Il turno ${turn} si è chiuso in anticipo: tutti i fogli erano arrivati (la scadenza era ${deadline}).`,
     feedAuthor: 'La Cancelleria imperiale di Starts Foundation',
     // An observer's unsubscribe page (src/http/public/unsubscribe.ts).
     unsubscribeTitle: 'Annulla l’iscrizione',
@@ -139,14 +146,19 @@ export const webTexts = defineTexts({
     yourTime: 'in your time zone',
     noDeadline: 'No deadline: the game is over.',
     scheduleHeading: 'The schedule',
-    scheduleWeekly: (weekly, zone, lead) => `Weekly deadline ${weekly} (${zone}); the Chancellor declares ${lead} minutes before (R-TURN-3).`,
+    scheduleWeekly: (weekly, zone, lead) =>
+      `Weekly deadline ${weekly} (${zone}); the Chancellor declares ${lead} minutes before (R-TURN-3).`,
     scheduleReminders: (minutes) => (minutes ? `Reminders ${minutes} minutes before the deadline.` : 'No reminders.'),
     scheduleEarly: (minutes) =>
       minutes === null
         ? 'Early processing: off.'
         : `Early processing: ${minutes} minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours later (D-TURN-7).`,
-    scheduleGrace: (minutes) => (minutes ? `Grace period: sheets count up to ${minutes} minutes after the deadline (D-TURN-6).` : 'No grace period after the deadline.'),
-    scheduleAbsences: (perPlayer, perGame) => `Absences: a deadline moves at most ${perPlayer} days per player and ${perGame} per game (D-ABS-1).`,
+    scheduleGrace: (minutes) =>
+      minutes
+        ? `Grace period: sheets count up to ${minutes} minutes after the deadline (D-TURN-6).`
+        : 'No grace period after the deadline.',
+    scheduleAbsences: (perPlayer, perGame) =>
+      `Absences: a deadline moves at most ${perPlayer} days per player and ${perGame} per game (D-ABS-1).`,
     mapHeading: 'The map',
     mapCaptionState: (n) => `The position at the start of turn ${n}.`,
     mapCaptionEdict: (n) => `The map of the edict of turn ${n}.`,
@@ -170,7 +182,8 @@ export const webTexts = defineTexts({
     planetsHeading: 'Planets',
     colPlanets: 'Planets controlled',
     noPlanets: 'No edict yet: planets are counted after the first turn.',
-    victory: (n, last) => `${n} are needed to win${last === null ? '' : `; at the end of turn ${last}, the last, the most planets win (R-WIN-2)`}.`,
+    victory: (n, last) =>
+      `${n} are needed to win${last === null ? '' : `; at the end of turn ${last}, the last, the most planets win (R-WIN-2)`}.`,
     archiveHeading: 'Archive of edicts',
     noEdicts: 'No edicts yet.',
     version: (k) => `version ${k}`,
@@ -196,7 +209,8 @@ export const webTexts = defineTexts({
     chancellorChanged: (from, to) => `Chancellor: ${from} → ${to}`,
     winnersChanged: (from, to) => `Winners: ${from} → ${to}`,
     feedTitle: (game) => `${game} — Imperial Edicts`,
-    feedEntry: (turn, version) => (version === 1 ? `Turn ${turn}: the Imperial Edict` : `Turn ${turn}: the edict amended (version ${version})`),
+    feedEntry: (turn, version) =>
+      version === 1 ? `Turn ${turn}: the Imperial Edict` : `Turn ${turn}: the edict amended (version ${version})`,
     feedAmended: (reason) => `Amended: ${reason}`,
     calendarName: (game) => `${game} — deadlines`,
     calendarOrders: (game, turn) => `${game}: orders for turn ${turn}`,

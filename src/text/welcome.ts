@@ -32,7 +32,10 @@ export interface WelcomeValues {
 
 export const welcomeTexts = defineTexts({
   it: {
-    welcome: (v: WelcomeValues): MailText => mail(`[SF ${v.game}] ${v.gameName}: la tua fazione è ${v.faction}`, `
+    welcome: (v: WelcomeValues): MailText =>
+      mail(
+        `[SF ${v.game}] ${v.gameName}: la tua fazione è ${v.faction}`,
+        `
 Ciao ${v.player},
 
 ti diamo il benvenuto in "${v.gameName}", una partita di Starts Foundation.
@@ -42,17 +45,27 @@ LA TUA FAZIONE
   Sistema natale: ${v.homeName} (${v.homeCell}), con i pianeti di sistema ${v.systemCells}.
   Parti con 3 unità, una su ciascuno di questi pianeti.
   Fazioni in gioco: ${v.factions}.
-  ${v.lastTurn === null
-    ? `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1).`
-    : `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1); la partita finisce col turno ${v.lastTurn}, e allora vince chi ne controlla di più (R-WIN-2).`}
+  ${
+    v.lastTurn === null
+      ? `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1).`
+      : `Vince chi controlla ${v.victoryPlanets} pianeti (R-WIN-1); la partita finisce col turno ${v.lastTurn}, e allora vince chi ne controlla di più (R-WIN-2).`
+  }
 
 SCADENZE
   Il tuo primo turno è il turno ${v.firstTurn}. Scadenza: ${v.deadline}.
-  Poi una scadenza ogni settimana: ${v.weekly} (${v.timeZone}).${v.gameTimeZone ? `
+  Poi una scadenza ogni settimana: ${v.weekly} (${v.timeZone}).${
+    v.gameTimeZone
+      ? `
   La partita segue l'ora di ${v.gameTimeZone}: quando l'ora legale cambia solo in uno dei due
-  fusi, la scadenza può spostarsi di un'ora; ogni promemoria dà l'ora esatta.` : ''}
-  Il Cancelliere dichiara per primo, ${v.declarationLead} prima di ogni scadenza.${v.firstTurn === 1 ? `
-  Il turno 1 è solo l'elezione del primo Cancelliere: nessuna unità si muove.` : ''}
+  fusi, la scadenza può spostarsi di un'ora; ogni promemoria dà l'ora esatta.`
+      : ''
+  }
+  Il Cancelliere dichiara per primo, ${v.declarationLead} prima di ogni scadenza.${
+    v.firstTurn === 1
+      ? `
+  Il turno 1 è solo l'elezione del primo Cancelliere: nessuna unità si muove.`
+      : ''
+  }
 
 COME MANDARE GLI ORDINI
   Scrivi al tuo indirizzo privato per gli ordini:
@@ -92,14 +105,19 @@ ALTRI COMANDI (una mail con questa sola riga, al tuo indirizzo privato)
   AIUTO              come scrivere un foglio d'ordini (anche HELP)
   ASSENZA 1/4 10/4   sarai via dal 1° al 10 aprile (giorno/mese, anche ABSENCE): una scadenza
                      che cade in quei giorni si sposta alla fine, nei limiti della partita
-${v.page ? `
+${
+  v.page
+    ? `
 LA PAGINA DELLA PARTITA
   ${v.page}
   La mappa, le scadenze, chi ha mandato gli ordini e l'archivio degli editti.
-` : ''}
+`
+    : ''
+}
 Buona fortuna,
 la Cancelleria di Starts Foundation
-`),
+`,
+      ),
     /** A weekly deadline: the day's name in the language, the time as the game states it. */
     weekly: (day: string, time: string) => `ogni ${day} alle ${time}`,
     leadTime: (minutes: number) => {
@@ -109,7 +127,10 @@ la Cancelleria di Starts Foundation
     },
   },
   en: {
-    welcome: (v) => mail(`[SF ${v.game}] Welcome to ${v.gameName}: you are the ${v.faction}`, `
+    welcome: (v) =>
+      mail(
+        `[SF ${v.game}] Welcome to ${v.gameName}: you are the ${v.faction}`,
+        `
 Hello ${v.player},
 
 welcome to "${v.gameName}", a game of Starts Foundation. You play the ${v.faction}.
@@ -118,17 +139,27 @@ YOUR FACTION
   Home system: ${v.homeName} (${v.homeCell}), with the system planets ${v.systemCells}.
   You start with 3 units, one on each of these planets.
   Factions in play: ${v.factions}.
-  ${v.lastTurn === null
-    ? `The first to control ${v.victoryPlanets} planets wins (R-WIN-1).`
-    : `The first to control ${v.victoryPlanets} planets wins (R-WIN-1); the game ends with turn ${v.lastTurn}, and then the most planets win (R-WIN-2).`}
+  ${
+    v.lastTurn === null
+      ? `The first to control ${v.victoryPlanets} planets wins (R-WIN-1).`
+      : `The first to control ${v.victoryPlanets} planets wins (R-WIN-1); the game ends with turn ${v.lastTurn}, and then the most planets win (R-WIN-2).`
+  }
 
 DEADLINES
   Your first turn is turn ${v.firstTurn}. Its deadline: ${v.deadline}.
-  After that, a deadline every week: ${v.weekly} (${v.timeZone}).${v.gameTimeZone ? `
+  After that, a deadline every week: ${v.weekly} (${v.timeZone}).${
+    v.gameTimeZone
+      ? `
   The game keeps the clock of ${v.gameTimeZone}: when summer time changes in only one of the two
-  zones, the deadline may shift by an hour; every reminder gives the exact time.` : ''}
-  The Chancellor declares first, ${v.declarationLead} before each deadline.${v.firstTurn === 1 ? `
-  Turn 1 is only the election of the first Chancellor: no unit moves.` : ''}
+  zones, the deadline may shift by an hour; every reminder gives the exact time.`
+      : ''
+  }
+  The Chancellor declares first, ${v.declarationLead} before each deadline.${
+    v.firstTurn === 1
+      ? `
+  Turn 1 is only the election of the first Chancellor: no unit moves.`
+      : ''
+  }
 
 HOW TO SEND YOUR ORDERS
   Write to your private orders address:
@@ -168,14 +199,19 @@ OTHER COMMANDS (a mail with only this line, to your private address)
   HELP               how to write an order sheet
   ABSENCE 1/4 10/4   you are away from 1 to 10 April (day/month): a deadline that falls on
                      those days moves to their end, within the game's limits
-${v.page ? `
+${
+  v.page
+    ? `
 THE GAME'S PAGE
   ${v.page}
   The map, the deadlines, whose orders are in and the archive of edicts.
-` : ''}
+`
+    : ''
+}
 Good luck,
 the Chancellery of Starts Foundation
-`),
+`,
+      ),
     weekly: (day, time) => `every ${day} at ${time}`,
     leadTime: (minutes) => {
       if (minutes % 60 !== 0) return `${minutes} minutes`;

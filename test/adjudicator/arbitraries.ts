@@ -148,7 +148,13 @@ function orderFrom(from: CellIndex, inPlay: readonly FactionId[], hot: ReadonlyS
       if ((dc || dr) && c !== null) jumps.push(c);
     }
   const far: CellIndex[] = [];
-  for (const [dc, dr] of [[2, 0], [0, -2], [5, 1], [-1, 6], [2, 2]] as const) {
+  for (const [dc, dr] of [
+    [2, 0],
+    [0, -2],
+    [5, 1],
+    [-1, 6],
+    [2, 2],
+  ] as const) {
     const c = at(dc, dr);
     if (c !== null) far.push(c);
   }
@@ -175,22 +181,20 @@ function orderFrom(from: CellIndex, inPlay: readonly FactionId[], hot: ReadonlyS
 
 /** How a player might spell an order: lower case, spaces, an en dash, a full-width sign. */
 function spelled(order: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc
-    .tuple(order, fc.constantFrom('plain', 'lower', 'spaced', 'dash', 'cellspace'))
-    .map(([o, how]) => {
-      switch (how) {
-        case 'lower':
-          return o.toLowerCase();
-        case 'spaced':
-          return o.replace(/([-=#])/, ' $1 ');
-        case 'dash':
-          return o.replace('-', '\u2013');
-        case 'cellspace':
-          return o.replace(/^([A-Z])/, '$1 ');
-        default:
-          return o;
-      }
-    });
+  return fc.tuple(order, fc.constantFrom('plain', 'lower', 'spaced', 'dash', 'cellspace')).map(([o, how]) => {
+    switch (how) {
+      case 'lower':
+        return o.toLowerCase();
+      case 'spaced':
+        return o.replace(/([-=#])/, ' $1 ');
+      case 'dash':
+        return o.replace('-', '\u2013');
+      case 'cellspace':
+        return o.replace(/^([A-Z])/, '$1 ');
+      default:
+        return o;
+    }
+  });
 }
 
 function nameList(): fc.Arbitrary<string> {
@@ -207,9 +211,9 @@ const SPELLINGS = new Map<Side, string[]>([
 
 /** An `H:` line naming some sides in play (so that combat happens), spelled at random, plus noise. */
 function hostilityLine(inPlay: readonly FactionId[]): fc.Arbitrary<string> {
-  const named = fc.subarray([...inPlay, IMPERIAL], { minLength: 1 }).chain((sides) =>
-    fc.tuple(...sides.map((side) => fc.constantFrom(...SPELLINGS.get(side)!))),
-  );
+  const named = fc
+    .subarray([...inPlay, IMPERIAL], { minLength: 1 })
+    .chain((sides) => fc.tuple(...sides.map((side) => fc.constantFrom(...SPELLINGS.get(side)!))));
   return fc
     .tuple(
       fc.constantFrom('H: ', 'h:', 'Ostili: ', 'Hostile : ', 'H : ', 'Ostilità: '),

@@ -70,7 +70,11 @@ describe('normal moves (R-MOVE-2..5)', () => {
   it('R-MOVE-3: three units moving into one empty cell all stall, each told the two rivals', () => {
     const r = play(pos({ hutt: ['M4'], aristocrats: ['O4'], sith: ['N3'] }), { hutt: 'M4-N4', aristocrats: 'O4-N4', sith: 'N3-N4' });
     expect(awayFromHome(r.edict)).toEqual({ M4: 'hutt', O4: 'aristocrats', N3: 'sith' });
-    for (const [o, rivals] of [['M4-N4', ['N3', 'O4']], ['O4-N4', ['M4', 'N3']], ['N3-N4', ['M4', 'O4']]] as const) {
+    for (const [o, rivals] of [
+      ['M4-N4', ['N3', 'O4']],
+      ['O4-N4', ['M4', 'N3']],
+      ['N3-N4', ['M4', 'O4']],
+    ] as const) {
       const out = r.outcome(o);
       expect(out).toMatchObject({ result: 'stalled', rule: 'R-MOVE-3', reason: 'standoff' });
       expect([...out.with!].sort()).toEqual([...rivals]);
@@ -109,13 +113,13 @@ describe('normal moves (R-MOVE-2..5)', () => {
     expect(r.outcome('I8=N8')).toMatchObject({ result: 'jumped' }); // I→L→M→N: distance 3
   });
 
-  it('R-SETUP-3, R-ORD-7: a normal move into no-man\'s land is invalid and the unit holds', () => {
+  it("R-SETUP-3, R-ORD-7: a normal move into no-man's land is invalid and the unit holds", () => {
     const r = play(pos({ hutt: ['S12'] }), { hutt: 'S12-T12' });
     expect(r.at.get('S12')).toBe('hutt');
     expect(r.outcome('S12-T12')).toMatchObject({ result: 'invalid', rule: 'R-SETUP-3', reason: 'no-mans-land' });
   });
 
-  it('R-ORD-5: the last order for a unit wins even when invalid; orders for others\' units or empty cells are ignored', () => {
+  it("R-ORD-5: the last order for a unit wins even when invalid; orders for others' units or empty cells are ignored", () => {
     const r = play(pos({ hutt: ['M4'], aristocrats: ['O4'] }), { hutt: 'M4-M5\nO4-O5\nP9-P10\nM4-M7' });
     expect(r.at.get('M4')).toBe('hutt');
     expect(r.outcome('M4-M5')).toMatchObject({ result: 'superseded', rule: 'R-ORD-5' });
@@ -140,7 +144,7 @@ describe('hyperspace (R-HYP-1..5)', () => {
     expect(r.edict.destructions).toMatchObject([{ side: 'sith', from: 'M8', at: 'M5', rule: 'R-HYP-4', reason: 'occupied' }]);
   });
 
-  it('R-HYP-4: a jump onto one\'s own holding unit destroys the jumper', () => {
+  it("R-HYP-4: a jump onto one's own holding unit destroys the jumper", () => {
     const r = play(pos({ hutt: ['M4', 'M8'] }), { hutt: 'M8=M4' });
     expect(awayFromHome(r.edict)).toEqual({ M4: 'hutt' });
     expect(r.outcome('M8=M4')).toMatchObject({ result: 'destroyed', rule: 'R-HYP-4' });
@@ -154,7 +158,7 @@ describe('hyperspace (R-HYP-1..5)', () => {
     expect(r.outcome('P7=P5')).toMatchObject({ result: 'destroyed', rule: 'R-HYP-5' });
   });
 
-  it('R-HYP-3: a jump onto any planet destroys the unit — the Capital, another\'s home, no-man\'s land', () => {
+  it("R-HYP-3: a jump onto any planet destroys the unit — the Capital, another's home, no-man's land", () => {
     const r = play(pos({ hutt: ['M9', 'L8', 'Q12'] }), { hutt: 'M9=N9\nL8=G7\nQ12=T12' });
     expect(awayFromHome(r.edict)).toEqual({});
     expect(r.outcome('M9=N9')).toMatchObject({ result: 'destroyed', rule: 'R-HYP-3', reason: 'planet' });
@@ -173,7 +177,15 @@ describe('combat (R-COMB-1..5)', () => {
   it('R-COMB-1, R-ADV-2: two hostile orthogonal neighbours eliminate; the first in board order advances, contested', () => {
     const r = play(pos({ aristocrats: ['M5'], hutt: ['M4', 'M6'] }), { hutt: 'H: Aristocratici' });
     expect(r.edict.eliminations).toEqual([
-      { side: 'aristocrats', at: 'M5', rule: 'R-COMB-1', by: [{ side: 'hutt', at: 'M4' }, { side: 'hutt', at: 'M6' }] },
+      {
+        side: 'aristocrats',
+        at: 'M5',
+        rule: 'R-COMB-1',
+        by: [
+          { side: 'hutt', at: 'M4' },
+          { side: 'hutt', at: 'M6' },
+        ],
+      },
     ]);
     expect(awayFromHome(r.edict)).toEqual({ M5: 'hutt', M6: 'hutt' });
     expect(r.edict.advances).toEqual([
@@ -223,7 +235,15 @@ describe('combat (R-COMB-1..5)', () => {
   it('R-COMB-4, R-ADV-1: north and south bring it down; only the pair counts and advances, not the west unit first in board order', () => {
     const r = play(pos({ imperial: ['M5'], hutt: ['M4', 'L5', 'M6'] }, { chancellor: 'sith' }), { hutt: 'H: Imperial Troops' });
     expect(r.edict.eliminations).toEqual([
-      { side: 'imperial', at: 'M5', rule: 'R-COMB-4', by: [{ side: 'hutt', at: 'M4' }, { side: 'hutt', at: 'M6' }] },
+      {
+        side: 'imperial',
+        at: 'M5',
+        rule: 'R-COMB-4',
+        by: [
+          { side: 'hutt', at: 'M4' },
+          { side: 'hutt', at: 'M6' },
+        ],
+      },
     ]);
     expect(r.edict.advances).toEqual([
       { side: 'hutt', from: 'M4', to: 'M5', rule: BOARD_ORDER_PICK, contested: true, candidates: ['M4', 'M6'] },
@@ -231,7 +251,7 @@ describe('combat (R-COMB-1..5)', () => {
     expect(awayFromHome(r.edict)).toEqual({ L5: 'hutt', M5: 'hutt', M6: 'hutt' });
   });
 
-  it('R-COMB-3: the troops fight with the Chancellor\'s hostility list and never against the Chancellor\'s faction', () => {
+  it("R-COMB-3: the troops fight with the Chancellor's hostility list and never against the Chancellor's faction", () => {
     const r = play(pos({ imperial: ['M4', 'M6', 'P4', 'P6'], aristocrats: ['M5'], sith: ['P5'] }, { chancellor: 'sith' }), {
       sith: 'H: Aristocrats, Imperiali',
     });
@@ -243,7 +263,11 @@ describe('combat (R-COMB-1..5)', () => {
   it('R-TURN-5: an NMR keeps the hostility in force (setting keep) and its units still advance (R-ADV-1); with none it is forgotten', () => {
     const setup = { aristocrats: ['M5'], hutt: ['M4', 'M6'] };
     const kept = play(pos(setup, { hostility: { hutt: ['aristocrats'] } }), {});
-    expect(kept.edict.declarations.find((d) => d.faction === 'hutt')).toMatchObject({ submitted: false, hostilitySource: 'kept', hostility: ['aristocrats'] });
+    expect(kept.edict.declarations.find((d) => d.faction === 'hutt')).toMatchObject({
+      submitted: false,
+      hostilitySource: 'kept',
+      hostility: ['aristocrats'],
+    });
     expect(awayFromHome(kept.edict)).toEqual({ M5: 'hutt', M6: 'hutt' });
     const none = play(pos(setup, { hostility: { hutt: ['aristocrats'] }, nmrHostility: 'none' }), {});
     expect(none.edict.eliminations).toEqual([]);
@@ -285,7 +309,7 @@ describe('advance after combat (R-ADV-1..4)', () => {
 describe('politics (R-POL-1..3)', () => {
   const senate = { sith: ['N9'], hutt: ['O9'], aristocrats: ['N10'], knights: ['O10'] };
 
-  it('R-POL-2: with all four Capital cells occupied at the start, the Chancellor\'s # creates a troop north of it', () => {
+  it("R-POL-2: with all four Capital cells occupied at the start, the Chancellor's # creates a troop north of it", () => {
     const r = play(pos(senate, { chancellor: 'sith' }), { sith: 'N9#' });
     expect(r.edict.politics.troop).toEqual({ at: 'N8', by: 'N9', rule: 'R-POL-2' });
     expect(r.at.get('N8')).toBe('imperial');
@@ -358,9 +382,14 @@ describe('elections (R-ELEC-1..5)', () => {
   });
 
   const fullCapital = { aristocrats: ['N9', 'O10'], sith: ['O9'], knights: ['N10'] };
-  const allForSith = (sithSheet: string) => ({ hutt: 'V: Sith', aristocrats: 'V: Sith', knights: 'V: Sith', sith: `V: Sith\n${sithSheet}` });
+  const allForSith = (sithSheet: string) => ({
+    hutt: 'V: Sith',
+    aristocrats: 'V: Sith',
+    knights: 'V: Sith',
+    sith: `V: Sith\n${sithSheet}`,
+  });
 
-  it('R-ELEC-5: with the Capital full, the new Chancellor\'s E: names the unit its new unit replaces', () => {
+  it("R-ELEC-5: with the Capital full, the new Chancellor's E: names the unit its new unit replaces", () => {
     const r = play(pos(fullCapital, { chancellor: 'hutt', election: true }), allForSith('E: N10'));
     expect(r.edict.election).toMatchObject({
       elected: 'sith',
@@ -447,14 +476,19 @@ describe('production and victory (R-PROD-1, R-WIN-1)', () => {
 });
 
 describe('late joiner (R-SETUP-4)', () => {
-  it('R-SETUP-4: a joiner enters at the start of the next turn on its 3 starting planets; its planets are no-man\'s land until then', () => {
+  it("R-SETUP-4: a joiner enters at the start of the next turn on its 3 starting planets; its planets are no-man's land until then", () => {
     const state = pos({ sith: ['S12'] }, { chancellor: 'sith', joining: ['merchants'] });
     const r = play(state, { sith: 'S12-T12' });
     expect(r.outcome('S12-T12')).toMatchObject({ result: 'invalid', reason: 'no-mans-land' });
     expect(r.edict.joiningNextTurn).toEqual(['merchants']);
     expect(r.edict.units.some((u) => u.side === 'merchants')).toBe(false);
     expect(r.state.factions).toEqual(['hutt', 'aristocrats', 'sith', 'knights', 'merchants']);
-    expect(r.state.units.filter((u) => u.side === 'merchants').map((u) => u.at).sort()).toEqual(['T12', 'T13', 'U12']);
+    expect(
+      r.state.units
+        .filter((u) => u.side === 'merchants')
+        .map((u) => u.at)
+        .sort(),
+    ).toEqual(['T12', 'T13', 'U12']);
     expect(r.state.joining).toBeUndefined();
 
     const next = play(r.state, { merchants: 'T12-S11' });

@@ -137,7 +137,15 @@ describe('helpers', () => {
   it('the table is built once per board and lists one display name per side', () => {
     expect(nameTable(board)).toBe(nameTable(board));
     expect(nameTable(board).display.it).toEqual([
-      'Hutt', 'Aristocratici', 'Sith', 'Cavalieri', 'Mercanti', 'Corelliani', 'Federali', 'Fondatori', 'Imperiali',
+      'Hutt',
+      'Aristocratici',
+      'Sith',
+      'Cavalieri',
+      'Mercanti',
+      'Corelliani',
+      'Federali',
+      'Fondatori',
+      'Imperiali',
     ]);
   });
 });

@@ -58,7 +58,9 @@ function scenarioCases(): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [dir, prefix] of dirs) {
     if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const raw: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
       let value: unknown;
       try {
@@ -105,7 +107,13 @@ function crowded(seed: number, share: number, nFactions: number, turn: number, e
     else if (x < 0.15) order = null;
     else if (x < 0.75) order = `${u.at}-${board.name(pick(board.moveNeighbours(cell)))}`;
     else if (x < 0.95) order = `${u.at}=${board.name(pick(near(cell, 4)))}`;
-    else order = pick([`${u.at}-Z9`, `${u.at}=${board.name(pick(near(cell, 6)))}`, `${u.at}#`, `${u.at.toLowerCase()} - ${board.name(pick(board.moveNeighbours(cell)))}`]);
+    else
+      order = pick([
+        `${u.at}-Z9`,
+        `${u.at}=${board.name(pick(near(cell, 6)))}`,
+        `${u.at}#`,
+        `${u.at.toLowerCase()} - ${board.name(pick(board.moveNeighbours(cell)))}`,
+      ]);
     if (order !== null) lines.get(writer)!.push(order);
   }
   const names = (s: Side) => (s === IMPERIAL ? 'Imperiali' : board.factions.get(s)!.names.en[0]!);
@@ -115,13 +123,26 @@ function crowded(seed: number, share: number, nFactions: number, turn: number, e
     const hostile = sides.filter((s) => s !== f && !(s === IMPERIAL && f === chancellor) && r() < 0.7);
     if (hostile.length) hostility[f] = hostile;
     const own = lines.get(f)!;
-    const text = [...(hostile.length ? [`H: ${hostile.map(names).join(', ')}`] : []), ...(election ? [`V: ${names(pick(factions))}`] : []), ...own];
+    const text = [
+      ...(hostile.length ? [`H: ${hostile.map(names).join(', ')}`] : []),
+      ...(election ? [`V: ${names(pick(factions))}`] : []),
+      ...own,
+    ];
     // Some factions miss the turn (R-TURN-5), some send their orders a few to a line.
     if (r() < 0.1) continue;
     sheets[f] = r() < 0.5 ? text.join('\n') : text.join('\r\n');
   }
   return {
-    state: { gameId: `crowded-${seed}`, turn, factions, chancellor, election, hostility, units, settings: { victoryPlanets: 12, nmrHostility: r() < 0.5 ? 'keep' : 'none' } },
+    state: {
+      gameId: `crowded-${seed}`,
+      turn,
+      factions,
+      chancellor,
+      election,
+      hostility,
+      units,
+      settings: { victoryPlanets: 12, nmrHostility: r() < 0.5 ? 'keep' : 'none' },
+    },
     sheets,
   };
 }

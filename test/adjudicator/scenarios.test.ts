@@ -81,7 +81,7 @@ function unitCounts(units: readonly UnitOut[]): Map<string, number> {
 
 function minus(a: Map<string, number>, b: Map<string, number>): string[] {
   const out: string[] = [];
-  for (const [k, n] of a) for (let i = (b.get(k) ?? 0); i < n; i++) out.push(k);
+  for (const [k, n] of a) for (let i = b.get(k) ?? 0; i < n; i++) out.push(k);
   return out.sort();
 }
 

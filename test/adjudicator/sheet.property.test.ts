@@ -8,10 +8,59 @@ const board = classicMap();
 
 // Pieces a sheet is made of, plus the characters clients substitute and things that break parsers.
 const fragments = [
-  'B2', 'b 2', 'N9', 'Z9', 'J5', 'B19', 'B0', 'C3', 'M9', 'A1234', '-', '=', '#', ' ', ',', ';', '.', ':',
-  'H:', 'V:', 'E:', 'Code:', 'Ostilità:', 'Sith', 'Mercanti', 'indipendenti', ' e ', ' and ', 'Jedi', 'Imperiali',
-  'nessuno', 'Pippo', '\n', '\r\n', '\r', '\u2013', '\u2014', '\u2212', '\uFF0D', '\u00A0', '\u200B', '\uFEFF',
-  '\uFF1D', '\uFF03', '\uFF1A', '\u0000', '\uD800', '\uDFFF', '\t', '• ', 'Aristocràtici', '\u0301', '😀',
+  'B2',
+  'b 2',
+  'N9',
+  'Z9',
+  'J5',
+  'B19',
+  'B0',
+  'C3',
+  'M9',
+  'A1234',
+  '-',
+  '=',
+  '#',
+  ' ',
+  ',',
+  ';',
+  '.',
+  ':',
+  'H:',
+  'V:',
+  'E:',
+  'Code:',
+  'Ostilità:',
+  'Sith',
+  'Mercanti',
+  'indipendenti',
+  ' e ',
+  ' and ',
+  'Jedi',
+  'Imperiali',
+  'nessuno',
+  'Pippo',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u2013',
+  '\u2014',
+  '\u2212',
+  '\uFF0D',
+  '\u00A0',
+  '\u200B',
+  '\uFEFF',
+  '\uFF1D',
+  '\uFF03',
+  '\uFF1A',
+  '\u0000',
+  '\uD800',
+  '\uDFFF',
+  '\t',
+  '• ',
+  'Aristocràtici',
+  '\u0301',
+  '😀',
 ];
 const sheetish = fc.array(fc.constantFrom(...fragments), { maxLength: 80 }).map((xs) => xs.join(''));
 const loneSurrogates = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) });
@@ -66,7 +115,9 @@ describe('parseSheet on arbitrary text', () => {
   it('reads every valid order it is given, whatever the spacing and case', () => {
     const cell = fc.tuple(fc.constantFrom(...board.map.columns), fc.integer({ min: 1, max: board.rows })).map(([c, r]) => `${c}${r}`);
     const order = fc.oneof(
-      fc.tuple(cell, fc.constantFrom('-', '=', '\u2013'), cell).map(([a, op, b]) => ({ text: `${a} ${op} ${b}`, want: `${a}${op === '=' ? '=' : '-'}${b}` })),
+      fc
+        .tuple(cell, fc.constantFrom('-', '=', '\u2013'), cell)
+        .map(([a, op, b]) => ({ text: `${a} ${op} ${b}`, want: `${a}${op === '=' ? '=' : '-'}${b}` })),
       fc.tuple(cell, fc.option(cell, { nil: undefined })).map(([a, b]) => ({ text: `${a}#${b ?? ''}`, want: `${a}#${b ?? ''}` })),
     );
     fc.assert(

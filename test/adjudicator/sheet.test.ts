@@ -102,7 +102,21 @@ describe('off the board (R-ORD-7)', () => {
 });
 
 describe('not understood (R-ORD-8)', () => {
-  const lines = ['B2 to C3', 'B2>C3', 'B2-', '#N9', 'B2-C3 please', 'B2-C3 A2', 'B1234-C3', 'B2-C34 5', 'B2-C3A2-B3', 'N9#M9-M10', 'B2 is mine', 'Voto Hutt', 'H Sith'];
+  const lines = [
+    'B2 to C3',
+    'B2>C3',
+    'B2-',
+    '#N9',
+    'B2-C3 please',
+    'B2-C3 A2',
+    'B1234-C3',
+    'B2-C34 5',
+    'B2-C3A2-B3',
+    'N9#M9-M10',
+    'B2 is mine',
+    'Voto Hutt',
+    'H Sith',
+  ];
   for (const line of lines)
     it(`R-ORD-8: '${line}' is reported with its text, never guessed`, () => {
       const s = parse(`B1-C1\n${line}\nA2-B3`);
@@ -130,9 +144,28 @@ describe('not understood (R-ORD-8)', () => {
 describe('text that is not orders (D-PARSE-16)', () => {
   // Greetings, thanks, names, sign-offs, phone numbers and addresses: no cell, no keyword.
   const text = [
-    'Ciao a tutti,', 'Ciao Cancelleria,', 'Grazie!', 'Grazie mille,', 'Cheers!', 'Bob', 'Anna Rossi', 'Saluti', 'Saluti, Marco',
-    'Best regards,', 'Thanks a lot', 'Milano', 'Via Roma 12, Milano', '20121 Milano (MI)', 'cell. +39 333 555 0101',
-    'Tel: 02 1234 5678', 'London SW1A 1AA', 'E poi vediamo', 'È stato un piacere', 'ci vediamo a 5 minuti da casa', '----', '====',
+    'Ciao a tutti,',
+    'Ciao Cancelleria,',
+    'Grazie!',
+    'Grazie mille,',
+    'Cheers!',
+    'Bob',
+    'Anna Rossi',
+    'Saluti',
+    'Saluti, Marco',
+    'Best regards,',
+    'Thanks a lot',
+    'Milano',
+    'Via Roma 12, Milano',
+    '20121 Milano (MI)',
+    'cell. +39 333 555 0101',
+    'Tel: 02 1234 5678',
+    'London SW1A 1AA',
+    'E poi vediamo',
+    'È stato un piacere',
+    'ci vediamo a 5 minuti da casa',
+    '----',
+    '====',
   ];
   for (const line of text)
     it(`'${line}' is text: ignored and noted for its writer, never a problem`, () => {
@@ -146,7 +179,19 @@ describe('text that is not orders (D-PARSE-16)', () => {
     });
 
   // A cell or a keyword makes a line an attempt at an order: a problem (R-ORD-8).
-  const shaped = ['B2 is mine', 'Apt. B2', 'b2 please', 'Voto Hutt', 'Vote: for Hutt please', 'Ostilità Sith', 'H Sith', 'V Hutt', 'V=Hutt', 'E', 'x2'];
+  const shaped = [
+    'B2 is mine',
+    'Apt. B2',
+    'b2 please',
+    'Voto Hutt',
+    'Vote: for Hutt please',
+    'Ostilità Sith',
+    'H Sith',
+    'V Hutt',
+    'V=Hutt',
+    'E',
+    'x2',
+  ];
   for (const line of shaped)
     it(`R-ORD-8: '${line}' has an order's shape: a problem, not text`, () => {
       const s = parse(line);
@@ -361,7 +406,17 @@ describe('lines and characters (MAIL.md)', () => {
 
   it('a whole sheet, as a player writes it', () => {
     const s = parse(
-      ['Ciao Cancelliere,', '', 'H: Mercanti, Cavalieri', 'B2 – C3', 'A2=E6.', 'N9#', 'V: Aristocratici', 'Grazie!', 'Code: k7Q2-x9Pm'].join('\r\n'),
+      [
+        'Ciao Cancelliere,',
+        '',
+        'H: Mercanti, Cavalieri',
+        'B2 – C3',
+        'A2=E6.',
+        'N9#',
+        'V: Aristocratici',
+        'Grazie!',
+        'Code: k7Q2-x9Pm',
+      ].join('\r\n'),
     );
     expect(s.hostility).toEqual(['merchants', 'knights']);
     expect(s.orders.map((o) => [o.canonical, o.line])).toEqual([

@@ -41,7 +41,18 @@ describe('help', () => {
   });
 
   it('every command and subcommand has --help with its options and an example, exit 0', async () => {
-    const leaves = [['serve'], ['ingest'], ['adjudicate'], ['game', 'create'], ['game', 'join'], ['game', 'list'], ['game', 'show'], ['mail', 'inspect'], ['mail', 'show'], ['outbox', 'list']];
+    const leaves = [
+      ['serve'],
+      ['ingest'],
+      ['adjudicate'],
+      ['game', 'create'],
+      ['game', 'join'],
+      ['game', 'list'],
+      ['game', 'show'],
+      ['mail', 'inspect'],
+      ['mail', 'show'],
+      ['outbox', 'list'],
+    ];
     for (const leaf of leaves) {
       stdout = '';
       const r = await sf(...leaf, '--help');
@@ -89,14 +100,33 @@ describe('mistakes on the command line: one line with a hint, exit 2', () => {
   });
 
   it('a negative number of minutes is a bad value, not an "ambiguous argument"', async () => {
-    const r = await sf('game', 'create', '--name', 'x', '--players', 'a@x.it,b@x.it,c@x.it,d@x.it', '--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--declare-lead', '-5');
+    const r = await sf(
+      'game',
+      'create',
+      '--name',
+      'x',
+      '--players',
+      'a@x.it,b@x.it,c@x.it,d@x.it',
+      '--tz',
+      'Europe/Rome',
+      '--deadline',
+      'sun 20:00',
+      '--declare-lead',
+      '-5',
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('sf game create: --declare-lead must be a whole number of minutes (0 or more), not "-5" (see sf game create --help)\n');
+    expect(r.stderr).toBe(
+      'sf game create: --declare-lead must be a whole number of minutes (0 or more), not "-5" (see sf game create --help)\n',
+    );
   });
 
   it('reads --flag=value, and a value that starts with a dash is the value', () => {
     const spec = { name: 'sf t', summary: '', options: { lead: { value: '<minutes>', help: '' }, json: { help: '' } }, examples: [] };
-    expect(parseCommandLine(spec, ['--lead', '-5', 'pos', '--json'])).toEqual({ values: { lead: '-5', json: true }, positionals: ['pos'], help: false });
+    expect(parseCommandLine(spec, ['--lead', '-5', 'pos', '--json'])).toEqual({
+      values: { lead: '-5', json: true },
+      positionals: ['pos'],
+      help: false,
+    });
     expect(parseCommandLine(spec, ['--lead=10', '--', '--json'])).toEqual({ values: { lead: '10' }, positionals: ['--json'], help: false });
     expect(() => parseCommandLine(spec, ['--lead'])).toThrow('--lead needs a value: <minutes>');
     expect(() => parseCommandLine(spec, ['--json=yes'])).toThrow('--json takes no value');
@@ -107,7 +137,16 @@ describe('mistakes on the command line: one line with a hint, exit 2', () => {
 describe('sf adjudicate (SCENARIOS.md)', () => {
   const scenario = {
     name: 'base',
-    setup: { turn: 2, factions: ['hutt', 'aristocrats', 'sith', 'knights'], chancellor: null, election: false, units: [{ side: 'hutt', at: 'B2' }, { side: 'sith', at: 'T7' }] },
+    setup: {
+      turn: 2,
+      factions: ['hutt', 'aristocrats', 'sith', 'knights'],
+      chancellor: null,
+      election: false,
+      units: [
+        { side: 'hutt', at: 'B2' },
+        { side: 'sith', at: 'T7' },
+      ],
+    },
     sheets: {},
   };
   const file = (name: string, content: unknown) => {
@@ -129,7 +168,10 @@ describe('sf adjudicate (SCENARIOS.md)', () => {
   });
 
   it('a field of the wrong type is said to be of the wrong type, a missing one missing', async () => {
-    await fails(file('turn-text.json', { ...scenario, setup: { ...scenario.setup, turn: 'two' } }), 'malformed scenario: setup.turn must be a number, not a string');
+    await fails(
+      file('turn-text.json', { ...scenario, setup: { ...scenario.setup, turn: 'two' } }),
+      'malformed scenario: setup.turn must be a number, not a string',
+    );
     stderr = '';
     const { turn: _turn, ...noTurn } = scenario.setup;
     await fails(file('no-turn.json', { ...scenario, setup: noTurn }), 'malformed scenario: missing field setup.turn');
@@ -149,7 +191,10 @@ describe('sf adjudicate (SCENARIOS.md)', () => {
     expect(plain.code).toBe(0);
     expect(plain.stderr).toBe('');
     stdout = '';
-    const extra = await sf('adjudicate', file('extra.json', { ...scenario, why: 'a note', colour: 'blue', setup: { ...scenario.setup, weather: 'rain' } }));
+    const extra = await sf(
+      'adjudicate',
+      file('extra.json', { ...scenario, why: 'a note', colour: 'blue', setup: { ...scenario.setup, weather: 'rain' } }),
+    );
     expect(extra.code).toBe(0);
     expect(extra.stdout).toBe(answer);
     expect(extra.stderr).toBe('sf adjudicate: note: ignored unknown keys colour, setup.weather\n');
@@ -206,7 +251,9 @@ describe('the real entry point', () => {
     expect(help.stdout).toContain('sf game');
     const bad = await spawnSf('gmae');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('sf: unknown command "gmae"; the commands are serve, game, turn, ingest, outbox, mail, referee, adjudicate (see sf --help)\n');
+    expect(bad.stderr).toBe(
+      'sf: unknown command "gmae"; the commands are serve, game, turn, ingest, outbox, mail, referee, adjudicate (see sf --help)\n',
+    );
   }, 60_000);
 });
 
@@ -231,8 +278,14 @@ describe('bad values and settings are named (exit 2, or 1 for a database away)',
     const cases: Array<[string[], string]> = [
       [['--tz', 'Mars/Olympus', '--deadline', 'sun 20:00', '--players', players], '--tz: Mars/Olympus is not a time zone'],
       [['--tz', 'Europe/Rome', '--deadline', 'sun 25:00', '--players', players], '--deadline: "sun 25:00" is not a weekly time'],
-      [['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', 'a@x.org,bad,c@x.org,d@x.org'], '--players (player 2): bad is not an e-mail address'],
-      [['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', players, '--player-tz', 'Mars/X,,,'], '--player-tz (player 1): Mars/X is not a time zone'],
+      [
+        ['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', 'a@x.org,bad,c@x.org,d@x.org'],
+        '--players (player 2): bad is not an e-mail address',
+      ],
+      [
+        ['--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--players', players, '--player-tz', 'Mars/X,,,'],
+        '--player-tz (player 1): Mars/X is not a time zone',
+      ],
     ];
     for (const [args, message] of cases) {
       stderr = '';
@@ -244,7 +297,12 @@ describe('bad values and settings are named (exit 2, or 1 for a database away)',
 
   it('an unknown game is said one way by every command', async () => {
     useDir();
-    for (const args of [['game', 'show', 'nope'], ['game', 'join', 'nope', 'e@x.org'], ['referee', 'pause', 'nope', '--reason', 'x'], ['turn', 'replay', 'nope']]) {
+    for (const args of [
+      ['game', 'show', 'nope'],
+      ['game', 'join', 'nope', 'e@x.org'],
+      ['referee', 'pause', 'nope', '--reason', 'x'],
+      ['turn', 'replay', 'nope'],
+    ]) {
       stderr = '';
       const r = await sf(...args);
       expect(r.code, args.join(' ')).toBe(2);
@@ -255,7 +313,10 @@ describe('bad values and settings are named (exit 2, or 1 for a database away)',
   it('a DATA_DIR that is a file, or below one, is said so', async () => {
     const file = join(tmp, 'a-file');
     writeFileSync(file, '');
-    for (const [dir, says] of [[file, 'is a file, not a directory'], [join(file, 'sub'), 'lies below a file']] as const) {
+    for (const [dir, says] of [
+      [file, 'is a file, not a directory'],
+      [join(file, 'sub'), 'lies below a file'],
+    ] as const) {
       process.env.DATA_DIR = dir;
       stderr = '';
       const r = await sf('game', 'list');
@@ -270,12 +331,16 @@ describe('bad values and settings are named (exit 2, or 1 for a database away)',
     process.env.DATABASE_CONNECT_RETRY_SECONDS = '0';
     const r = await sf('game', 'list');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sf game list: database unreachable at 127\.0\.0\.1:1\/sf \(ECONNREFUSED\): start PostgreSQL, or set DATABASE_URL/);
+    expect(r.stderr).toMatch(
+      /^sf game list: database unreachable at 127\.0\.0\.1:1\/sf \(ECONNREFUSED\): start PostgreSQL, or set DATABASE_URL/,
+    );
   }, 60_000);
 
   it('sf outbox list says when it shows only part of the list, and how to see the rest', async () => {
     useDir();
-    expect((await sf('game', 'create', '--name', 'Listed', '--players', players, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00')).code).toBe(0);
+    expect(
+      (await sf('game', 'create', '--name', 'Listed', '--players', players, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00')).code,
+    ).toBe(0);
     stdout = stderr = '';
     const all = await sf('outbox', 'list', '--json');
     const total = (JSON.parse(all.stdout) as unknown[]).length;

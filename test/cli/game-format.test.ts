@@ -3,9 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { scheduleLines, type GameView } from '../../src/cli/game-format.ts';
 
 const game: GameView = {
-  id: 'g', name: 'G', map: 'classic', status: 'active', currentTurn: 1, timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00',
-  declarationLeadMinutes: 120, reminderMinutes: [1440, 120], disputeWindowMinutes: 1440, earlyProcessingMinutes: null, graceMinutes: 0,
-  absenceDaysPerPlayer: 14, absenceDaysPerGame: 28, victoryPlanets: 12, lastTurn: null, nmrHostility: 'keep',
+  id: 'g',
+  name: 'G',
+  map: 'classic',
+  status: 'active',
+  currentTurn: 1,
+  timeZone: 'Europe/Rome',
+  weeklyDeadline: 'sun 20:00',
+  declarationLeadMinutes: 120,
+  reminderMinutes: [1440, 120],
+  disputeWindowMinutes: 1440,
+  earlyProcessingMinutes: null,
+  graceMinutes: 0,
+  absenceDaysPerPlayer: 14,
+  absenceDaysPerGame: 28,
+  victoryPlanets: 12,
+  lastTurn: null,
+  nmrHostility: 'keep',
 };
 
 describe('scheduleLines', () => {
@@ -21,7 +35,9 @@ describe('scheduleLines', () => {
 
   it('says the values of settings that are on', () => {
     const lines = scheduleLines({ ...game, earlyProcessingMinutes: 60, graceMinutes: 30, reminderMinutes: [] });
-    expect(lines).toContain('early processing: 60 minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)');
+    expect(lines).toContain(
+      'early processing: 60 minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)',
+    );
     expect(lines).toContain('grace period: 30 minutes after the deadline (D-TURN-6)');
     expect(lines[1]).toBe('reminders none; disputes within 1440 minutes');
   });

@@ -20,7 +20,12 @@ async function closedTurnGame(): Promise<string> {
     const ctx = { actor: 'system', mail: { domain: 'sf.test', ordersLocalPart: 'orders' } };
     const { game } = await createGame(
       database.db,
-      { name: 'Exits', players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@example.com`, lang: 'en' as const })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+      {
+        name: 'Exits',
+        players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@example.com`, lang: 'en' as const })),
+        timeZone: 'Europe/Rome',
+        weeklyDeadline: 'sun 20:00',
+      },
       ctx,
     );
     await closeTurn(database.db, game.id, 1, ctx, { force: true });
@@ -39,9 +44,23 @@ describe('sf referee amend', () => {
     const r = await new Promise<{ code: number | null; killed: boolean; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        ['bin/sf.js', 'referee', 'amend', gameId, '1', '--faction', 'hutt', '--sheet-file', sheet, '--reason', 'the sheet was misread', '--confirm'],
+        [
+          'bin/sf.js',
+          'referee',
+          'amend',
+          gameId,
+          '1',
+          '--faction',
+          'hutt',
+          '--sheet-file',
+          sheet,
+          '--reason',
+          'the sheet was misread',
+          '--confirm',
+        ],
         { cwd: join(import.meta.dirname, '../..'), env: { ...process.env, DATA_DIR: tmp }, timeout: 240_000 },
-        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, killed: child.killed, stdout, stderr }),
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, killed: child.killed, stdout, stderr }),
       );
     });
     expect(r.killed, 'the command did not end').toBe(false);

@@ -26,7 +26,11 @@ interface Run {
 }
 
 function start(env: NodeJS.ProcessEnv, args: string[], onStderr?: (all: string) => void): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ['bin/sf.js', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/sf.js', ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -67,15 +71,35 @@ describe('with the service running', () => {
     cleanups.push(async () => {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     });
-    await eventually(async () => expect((await fetch(`${base}/health`)).ok).toBe(true), { timeoutMs: 90_000, intervalMs: 250, why: 'the service answers' });
+    await eventually(async () => expect((await fetch(`${base}/health`)).ok).toBe(true), {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      why: 'the service answers',
+    });
     await eventually(() => expect(existsSync(join(env.DATA_DIR!, 'sf.sock'))).toBe(true), { why: 'the control socket is there' });
   });
 
   it('creates, joins, lists and ingests through the service, which sees each change at once', async () => {
-    const created = await sf('game', 'create', '--name', 'Owner Galaxy', '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00', '--show-secrets', '--json');
+    const created = await sf(
+      'game',
+      'create',
+      '--name',
+      'Owner Galaxy',
+      '--players',
+      PLAYERS,
+      '--tz',
+      'Europe/Rome',
+      '--deadline',
+      'sun 20:00',
+      '--show-secrets',
+      '--json',
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toBe('');
-    const game = JSON.parse(created.stdout) as { game: { id: string }; players: Array<{ faction: string; email: string; lang: string; address: string }> };
+    const game = JSON.parse(created.stdout) as {
+      game: { id: string };
+      players: Array<{ faction: string; email: string; lang: string; address: string }>;
+    };
     expect(game.game.id).toBe('owner-galaxy');
     expect(game.players.map((p) => p.lang)).toEqual(['en', 'en', 'en', 'en']); // English unless the game says otherwise
     expect((await status('owner-galaxy')).code).toBe(200);
@@ -90,7 +114,10 @@ describe('with the service running', () => {
 
     const hutt = game.players[0]!;
     const mail = join(env.DATA_DIR!, 'orders.eml');
-    await writeFile(mail, `From: ${hutt.email}\r\nTo: ${hutt.address}\r\nSubject: orders\r\nMessage-ID: <owner-1@example.com>\r\n\r\nV: Hutt\r\n`);
+    await writeFile(
+      mail,
+      `From: ${hutt.email}\r\nTo: ${hutt.address}\r\nSubject: orders\r\nMessage-ID: <owner-1@example.com>\r\n\r\nV: Hutt\r\n`,
+    );
     const ingested = await sf('ingest', mail);
     expect(ingested.code, ingested.stderr).toBe(0);
     expect(JSON.parse(ingested.stdout)).toMatchObject({ duplicate: false, status: 'processed', outcome: 'sheet' });
@@ -102,7 +129,6 @@ describe('with the service running', () => {
     expect(shown.stdout).not.toMatch(/secret \S/); // only with --show-secrets
     expect(shown.stdout).toContain('(secrets and private addresses: --show-secrets)');
   });
-
 
   it('adds an observer, and runs the referee’s dispute commands through the service too: pause, resume (the same code as the console)', async () => {
     const observed = await sf('game', 'observe', 'owner-galaxy', 'Fan@Example.org', '--lang', 'it');
@@ -127,7 +153,9 @@ describe('with the service running', () => {
   it('says what is wrong in one line, in the flags’ terms, through the service too', async () => {
     const cet = await sf('game', 'create', '--name', 'Zone', '--players', PLAYERS, '--tz', 'CET', '--deadline', 'sun 20:00');
     expect(cet.code).toBe(2);
-    expect(cet.stderr).toBe("sf game create: --tz: CET is another name for Europe/Brussels: write that, or your own city's zone (like Europe/Rome)\n");
+    expect(cet.stderr).toBe(
+      "sf game create: --tz: CET is another name for Europe/Brussels: write that, or your own city's zone (like Europe/Rome)\n",
+    );
     const empty = await sf('game', 'create', '--name', '', '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00');
     expect(empty.stderr).toBe('sf game create: --name: must not be empty\n');
     const noGame = await sf('game', 'show', 'nowhere');
@@ -161,9 +189,13 @@ describe('without a service', () => {
     // This test holds the lock, as another `sf` command would.
     const held = await lockDatabase(join(env.DATA_DIR, 'db'), { role: 'cli', what: 'sf game create' });
     let release: Promise<void> | null = null;
-    const waiting = start(env, ['game', 'create', '--name', 'Patient', '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00'], (err) => {
-      if (err.includes('waiting for') && !release) release = held.release();
-    });
+    const waiting = start(
+      env,
+      ['game', 'create', '--name', 'Patient', '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00'],
+      (err) => {
+        if (err.includes('waiting for') && !release) release = held.release();
+      },
+    );
     const r = await waiting.done;
     expect(release).not.toBeNull();
     expect(r.code, r.stderr).toBe(0);
@@ -173,7 +205,8 @@ describe('without a service', () => {
 
   it('two commands at once both succeed and no game is lost', async () => {
     const env = { DATA_DIR: await newDataDir(), LOG_LEVEL: 'warn', DATABASE_URL: '' };
-    const create = (name: string) => start(env, ['game', 'create', '--name', name, '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00']).done;
+    const create = (name: string) =>
+      start(env, ['game', 'create', '--name', name, '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00']).done;
     const [a, b] = await Promise.all([create('First'), create('Second')]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
@@ -193,8 +226,23 @@ describe('after a crash', () => {
     cleanups.push(async () => {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     });
-    await eventually(() => expect(existsSync(join(env.DATA_DIR, 'sf.sock'))).toBe(true), { timeoutMs: 90_000, intervalMs: 250, why: 'the control socket is there' });
-    const created = await start(env, ['game', 'create', '--name', 'Survivor', '--players', PLAYERS, '--tz', 'Europe/Rome', '--deadline', 'sun 20:00']).done;
+    await eventually(() => expect(existsSync(join(env.DATA_DIR, 'sf.sock'))).toBe(true), {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      why: 'the control socket is there',
+    });
+    const created = await start(env, [
+      'game',
+      'create',
+      '--name',
+      'Survivor',
+      '--players',
+      PLAYERS,
+      '--tz',
+      'Europe/Rome',
+      '--deadline',
+      'sun 20:00',
+    ]).done;
     expect(created.code, created.stderr).toBe(0);
     service.child.kill('SIGKILL');
     await service.done;

@@ -35,7 +35,11 @@ async function failure(name: string, args: unknown, c = ctx()): Promise<Operatio
 
 describe('the operation registry', () => {
   it('names every operation the CLI sends', () => {
-    expect(Object.keys(operations).filter((n) => !n.startsWith('referee.')).sort()).toEqual(['game.create', 'game.join', 'game.list', 'game.observe', 'game.show', 'mail.ingest', 'outbox.list', 'turn.replay']);
+    expect(
+      Object.keys(operations)
+        .filter((n) => !n.startsWith('referee.'))
+        .sort(),
+    ).toEqual(['game.create', 'game.join', 'game.list', 'game.observe', 'game.show', 'mail.ingest', 'outbox.list', 'turn.replay']);
     expect(isOperationName('game.create')).toBe(true);
     expect(isOperationName('toString')).toBe(false); // not an inherited property
   });
@@ -66,14 +70,23 @@ describe('the operation registry', () => {
     expect(() => actionInput('rollback', { gameId: 'g', hours: MAX_ROLLBACK_HOURS + 1, reason: 'why' })).toThrow(
       expect.objectContaining({ code: 'invalid-input', field: 'hours', message: err.message.replace(/^hours: /, '') }),
     );
-    expect(actionInput('rollback', { gameId: ' G ', hours: MAX_ROLLBACK_HOURS, reason: 'why' })).toEqual({ gameId: 'g', hours: MAX_ROLLBACK_HOURS, reason: 'why' });
+    expect(actionInput('rollback', { gameId: ' G ', hours: MAX_ROLLBACK_HOURS, reason: 'why' })).toEqual({
+      gameId: 'g',
+      hours: MAX_ROLLBACK_HOURS,
+      reason: 'why',
+    });
   });
 
   it('puts a game’s own validation (src/games) in the same typed error', async () => {
     // createGame validates before its transaction: the database is not reached.
     const err = await failure('game.create', { name: '', players: [], timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' });
     expect(err).toMatchObject({ code: 'invalid-input', field: 'name' });
-    const tz = await failure('game.create', { name: 'g', players: [1, 2, 3, 4].map((i) => ({ email: `p${i}@x.it` })), timeZone: 'CET', weeklyDeadline: 'sun 20:00' });
+    const tz = await failure('game.create', {
+      name: 'g',
+      players: [1, 2, 3, 4].map((i) => ({ email: `p${i}@x.it` })),
+      timeZone: 'CET',
+      weeklyDeadline: 'sun 20:00',
+    });
     expect(tz).toMatchObject({ code: 'invalid-input', field: 'timeZone' });
     expect(tz.message).toContain('Europe/Brussels'); // says what CET would have become
   });
@@ -105,13 +118,21 @@ describe('the operation registry', () => {
 
 describe('errors in the CLI’s terms', () => {
   it('names the flag, the player and the problem in plain words', () => {
-    expect(inFlagTerms(new OperationError('invalid-input', 'name: Too small: expected string to have >=1 characters', 'name'), false)).toBe('--name: must not be empty');
+    expect(inFlagTerms(new OperationError('invalid-input', 'name: Too small: expected string to have >=1 characters', 'name'), false)).toBe(
+      '--name: must not be empty',
+    );
     expect(inFlagTerms(new OperationError('invalid-input', 'players.3.email: is not an e-mail address', 'players.3.email'), false)).toBe(
       '--players (player 4): is not an e-mail address',
     );
-    expect(inFlagTerms(new OperationError('invalid-input', 'players.0.timeZone: is not a time zone', 'players.0.timeZone'), false)).toBe('--player-tz (player 1): is not a time zone');
+    expect(inFlagTerms(new OperationError('invalid-input', 'players.0.timeZone: is not a time zone', 'players.0.timeZone'), false)).toBe(
+      '--player-tz (player 1): is not a time zone',
+    );
     // In `sf game join` the player's zone and name are --player-tz and --player-name.
-    expect(inFlagTerms(new OperationError('invalid-input', 'timeZone: is not a time zone', 'timeZone'), true)).toBe('--player-tz: is not a time zone');
-    expect(inFlagTerms(new OperationError('invalid-input', 'email: is not an e-mail address', 'email'), true)).toBe('<email>: is not an e-mail address');
+    expect(inFlagTerms(new OperationError('invalid-input', 'timeZone: is not a time zone', 'timeZone'), true)).toBe(
+      '--player-tz: is not a time zone',
+    );
+    expect(inFlagTerms(new OperationError('invalid-input', 'email: is not an e-mail address', 'email'), true)).toBe(
+      '<email>: is not an e-mail address',
+    );
   });
 });

@@ -13,15 +13,36 @@ import { gameWithReferee } from '../referee/world.ts';
 
 const dbs = databasePerFile();
 const ctx = (db: Db): OperationContext => ({
-  db, config: loadConfig({ MAIL_DOMAIN: 'sf.example' }), log: createLogger('silent'), actor: 'cli:test', receive: () => Promise.reject(new Error('no mail expected')),
+  db,
+  config: loadConfig({ MAIL_DOMAIN: 'sf.example' }),
+  log: createLogger('silent'),
+  actor: 'cli:test',
+  receive: () => Promise.reject(new Error('no mail expected')),
 });
 
 describe('sf referee operations', () => {
   it('are in the registry the CLI and the control socket share', () => {
-    expect(Object.keys(operations).filter((n) => n.startsWith('referee.')).sort()).toEqual([
-      'referee.add', 'referee.address', 'referee.amend', 'referee.assign', 'referee.drop-mail', 'referee.extend', 'referee.length', 'referee.passwd', 'referee.pause', 'referee.remove', 'referee.replace',
-      'referee.resend-edict', 'referee.resend-welcome',
-      'referee.resume', 'referee.retry-mail', 'referee.rollback',
+    expect(
+      Object.keys(operations)
+        .filter((n) => n.startsWith('referee.'))
+        .sort(),
+    ).toEqual([
+      'referee.add',
+      'referee.address',
+      'referee.amend',
+      'referee.assign',
+      'referee.drop-mail',
+      'referee.extend',
+      'referee.length',
+      'referee.passwd',
+      'referee.pause',
+      'referee.remove',
+      'referee.replace',
+      'referee.resend-edict',
+      'referee.resend-welcome',
+      'referee.resume',
+      'referee.retry-mail',
+      'referee.rollback',
     ]);
   });
 
@@ -30,7 +51,12 @@ describe('sf referee operations', () => {
     const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
     const added = (await runOperation(ctx(db), 'referee.add', { email: 'Two@x.org' })) as { email: string; password: string };
     expect(await authenticate(db, 'two@x.org', added.password)).toMatchObject({ kind: 'ok', mustChangePassword: true });
-    expect(await runOperation(ctx(db), 'referee.assign', { gameId, email: 'two@x.org' })).toEqual({ game: gameId, email: 'two@x.org', added: true, referees: ['one@x.org', 'two@x.org'] });
+    expect(await runOperation(ctx(db), 'referee.assign', { gameId, email: 'two@x.org' })).toEqual({
+      game: gameId,
+      email: 'two@x.org',
+      added: true,
+      referees: ['one@x.org', 'two@x.org'],
+    });
     const changed = (await runOperation(ctx(db), 'referee.passwd', { email: 'two@x.org' })) as { password: string };
     expect(changed.password).not.toBe(added.password);
     expect(await authenticate(db, 'two@x.org', changed.password)).toMatchObject({ kind: 'ok', mustChangePassword: true });
@@ -42,9 +68,15 @@ describe('sf referee operations', () => {
   it('length sets the last turn or none (R-WIN-2), shown by game show; a closed turn is refused as a code', async () => {
     const { db } = await dbs.fresh();
     const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
-    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: 9, reason: 'nine turns' })).toEqual({ lastTurn: 9, currentTurn: 1 });
+    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: 9, reason: 'nine turns' })).toEqual({
+      lastTurn: 9,
+      currentTurn: 1,
+    });
     expect(((await runOperation(ctx(db), 'game.show', { gameId })) as { game: { lastTurn: number | null } }).game.lastTurn).toBe(9);
-    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: null, reason: 'no limit' })).toEqual({ lastTurn: null, currentTurn: 1 });
+    expect(await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: null, reason: 'no limit' })).toEqual({
+      lastTurn: null,
+      currentTurn: 1,
+    });
     expect(await listOutbox(db, { gameId, kind: 'game-length' })).toHaveLength(8);
     const err = await runOperation(ctx(db), 'referee.length', { gameId, lastTurn: 1, reason: 'one' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'invalid-input' });
@@ -65,18 +97,33 @@ describe('sf referee operations', () => {
   it('address and remove: a player named by any address; the seat empties; errors as codes', async () => {
     const { db } = await dbs.fresh();
     const { gameId } = await gameWithReferee(db, 'Andromeda', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
-    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'add', email: 'C2@x.org', reason: 'phone' }))
-      .toEqual({ faction: 'sith', primary: 'c@x.org', addresses: ['c@x.org', 'c2@x.org'] });
-    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'c2@x.org', change: 'primary', email: 'c2@x.org', reason: 'moved' }))
-      .toEqual({ faction: 'sith', primary: 'c2@x.org', addresses: ['c2@x.org', 'c@x.org'] });
-    expect(await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'remove', email: 'c2@x.org', reason: 'x' }).catch((e: unknown) => e))
-      .toMatchObject({ code: 'invalid-input' });
-    const removed = (await runOperation(ctx(db), 'referee.remove', { gameId, player: 'C@x.org', reason: 'left' })) as { faction: string; addresses: string[] };
+    expect(
+      await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'add', email: 'C2@x.org', reason: 'phone' }),
+    ).toEqual({ faction: 'sith', primary: 'c@x.org', addresses: ['c@x.org', 'c2@x.org'] });
+    expect(
+      await runOperation(ctx(db), 'referee.address', { gameId, player: 'c2@x.org', change: 'primary', email: 'c2@x.org', reason: 'moved' }),
+    ).toEqual({ faction: 'sith', primary: 'c2@x.org', addresses: ['c2@x.org', 'c@x.org'] });
+    expect(
+      await runOperation(ctx(db), 'referee.address', { gameId, player: 'sith', change: 'remove', email: 'c2@x.org', reason: 'x' }).catch(
+        (e: unknown) => e,
+      ),
+    ).toMatchObject({ code: 'invalid-input' });
+    const removed = (await runOperation(ctx(db), 'referee.remove', { gameId, player: 'C@x.org', reason: 'left' })) as {
+      faction: string;
+      addresses: string[];
+    };
     expect({ ...removed, addresses: removed.addresses.sort() }).toEqual({ faction: 'sith', addresses: ['c2@x.org', 'c@x.org'] });
     expect((await listAudit(db, { gameId, action: 'player.remove' }))[0]!.actor).toBe('cli:test');
-    expect(await runOperation(ctx(db), 'referee.remove', { gameId, player: 'sith', reason: 'again' }).catch((e: unknown) => e)).toMatchObject({ code: 'no-player' });
-    expect(await runOperation(ctx(db), 'referee.remove', { gameId, player: 'hutt', reason: '  ' }).catch((e: unknown) => e)).toMatchObject({ code: 'invalid-input' });
+    expect(
+      await runOperation(ctx(db), 'referee.remove', { gameId, player: 'sith', reason: 'again' }).catch((e: unknown) => e),
+    ).toMatchObject({ code: 'no-player' });
+    expect(await runOperation(ctx(db), 'referee.remove', { gameId, player: 'hutt', reason: '  ' }).catch((e: unknown) => e)).toMatchObject({
+      code: 'invalid-input',
+    });
     // The empty seat is filled by replace, named by its faction.
-    expect(await runOperation(ctx(db), 'referee.replace', { gameId, faction: 'sith', email: 'e@x.org', reason: 'new' })).toEqual({ faction: 'sith', email: 'e@x.org' });
+    expect(await runOperation(ctx(db), 'referee.replace', { gameId, faction: 'sith', email: 'e@x.org', reason: 'new' })).toEqual({
+      faction: 'sith',
+      email: 'e@x.org',
+    });
   });
 });

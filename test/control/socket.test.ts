@@ -92,7 +92,9 @@ describe('the control socket', () => {
 
   it('trusts no error code it does not know: a service of another version may answer anything', async () => {
     const other = join(dir, 'other.sock');
-    const liar = http.createServer((_req, res) => res.end(JSON.stringify({ error: { code: 'pg-error', message: 'SELECT secret FROM players' } })));
+    const liar = http.createServer((_req, res) =>
+      res.end(JSON.stringify({ error: { code: 'pg-error', message: 'SELECT secret FROM players' } })),
+    );
     await new Promise<void>((resolve) => liar.listen(other, resolve));
     try {
       const err = await callControl(other, 'game.list', {}, 'cli:ann').catch((e: unknown) => e);

@@ -36,7 +36,12 @@ const GAME = 'batches';
 const OTHER = 'batches-other';
 
 const mail = (headers: string, body = 'V: Sith\r\n') => Buffer.from(`${headers}\r\n\r\n${body}`, 'latin1');
-const arrival = (sourceKey: string, raw: Uint8Array, extra: Partial<InboundArrival> = {}): InboundArrival => ({ source: 'imap', sourceKey, raw, ...extra });
+const arrival = (sourceKey: string, raw: Uint8Array, extra: Partial<InboundArrival> = {}): InboundArrival => ({
+  source: 'imap',
+  sourceKey,
+  raw,
+  ...extra,
+});
 
 /**
  * Strings that an array literal or a JSON text must quote or escape, or that a careless
@@ -89,10 +94,37 @@ export function batchStorageCases(open: () => Promise<Database>): void {
       await seedGame(db, GAME, [1, 2, 3]);
       await seedGame(db, OTHER, [1]);
       for (const [i, faction] of FACTIONS.entries()) {
-        players.push(await insertPlayer(db, { gameId: GAME, faction, email: `b${i}@batch.example`, lang: 'en', secret: `bAtc-h${'mnpq'[i]}77`, joinedTurn: 1 }));
+        players.push(
+          await insertPlayer(db, {
+            gameId: GAME,
+            faction,
+            email: `b${i}@batch.example`,
+            lang: 'en',
+            secret: `bAtc-h${'mnpq'[i]}77`,
+            joinedTurn: 1,
+          }),
+        );
       }
-      players.push(await insertPlayer(db, { gameId: OTHER, faction: 'hutt', email: 'b0@batch.example', lang: 'it', secret: 'oThe-r777', joinedTurn: 1 }));
-      players.push(await insertPlayer(db, { gameId: OTHER, faction: 'sith', email: 'lone@batch.example', lang: 'it', secret: 'oThe-r888', joinedTurn: 1 }));
+      players.push(
+        await insertPlayer(db, {
+          gameId: OTHER,
+          faction: 'hutt',
+          email: 'b0@batch.example',
+          lang: 'it',
+          secret: 'oThe-r777',
+          joinedTurn: 1,
+        }),
+      );
+      players.push(
+        await insertPlayer(db, {
+          gameId: OTHER,
+          faction: 'sith',
+          email: 'lone@batch.example',
+          lang: 'it',
+          secret: 'oThe-r888',
+          joinedTurn: 1,
+        }),
+      );
     }, 60_000); // starting PGlite takes seconds, more on a busy machine
     afterAll(async () => {
       await database?.close();
@@ -103,18 +135,35 @@ export function batchStorageCases(open: () => Promise<Database>): void {
 
     /** outcome_detail as stored, read as text: Drizzle's jsonb reader would parse a JSON string holding JSON a second time. */
     const storedDetail = async (id: number) => {
-      const [row] = await rowsOf<{ detail: string | null }>(db, sql`select outcome_detail::text as detail from ${inboundMessages} where id = ${id}`);
+      const [row] = await rowsOf<{ detail: string | null }>(
+        db,
+        sql`select outcome_detail::text as detail from ${inboundMessages} where id = ${id}`,
+      );
       return row?.detail == null ? row?.detail : (JSON.parse(row.detail) as unknown);
     };
 
     describe('storeInboundBatch', () => {
       it('stores every mail byte for byte, with its reception time: non-UTF-8, NUL bytes, a megabyte, a view into a larger buffer', async () => {
-        const latin = Buffer.concat([mail('Message-ID: <latin@batch.example>\r\nSubject: =?x?= \xe8'), Buffer.from([0xff, 0xfe, 0xe8, 0x80, 0xc3, 0x28, 0x0d])]);
-        const nuls = Buffer.concat([mail('Message-ID: <nul@batch.example>'), Buffer.from([0x00, 0x00, 0x41, 0x00, 0x5c, 0x78, 0x30, 0x30, 0x00])]);
+        const latin = Buffer.concat([
+          mail('Message-ID: <latin@batch.example>\r\nSubject: =?x?= \xe8'),
+          Buffer.from([0xff, 0xfe, 0xe8, 0x80, 0xc3, 0x28, 0x0d]),
+        ]);
+        const nuls = Buffer.concat([
+          mail('Message-ID: <nul@batch.example>'),
+          Buffer.from([0x00, 0x00, 0x41, 0x00, 0x5c, 0x78, 0x30, 0x30, 0x00]),
+        ]);
         const mega = Buffer.concat([mail('Message-ID: <mega@batch.example>', ''), randomBytes(1024 * 1024)]);
         // A Uint8Array that is a window into the middle of a bigger buffer: only the window is the mail.
-        const backing = Buffer.concat([Buffer.from('GARBAGE BEFORE'), mail('Message-ID: <view@batch.example>', 'B2-C3\r\n'), Buffer.from('GARBAGE AFTER')]);
-        const view = new Uint8Array(backing.buffer, backing.byteOffset + 'GARBAGE BEFORE'.length, backing.length - 'GARBAGE BEFORE'.length - 'GARBAGE AFTER'.length);
+        const backing = Buffer.concat([
+          Buffer.from('GARBAGE BEFORE'),
+          mail('Message-ID: <view@batch.example>', 'B2-C3\r\n'),
+          Buffer.from('GARBAGE AFTER'),
+        ]);
+        const view = new Uint8Array(
+          backing.buffer,
+          backing.byteOffset + 'GARBAGE BEFORE'.length,
+          backing.length - 'GARBAGE BEFORE'.length - 'GARBAGE AFTER'.length,
+        );
         const mails = [
           arrival('batch:bytes:latin', latin, { receivedAt: minutes(1) }),
           arrival('batch:bytes:nul', nuls, { receivedAt: minutes(2), source: 'maildir' }),
@@ -159,7 +208,10 @@ export function batchStorageCases(open: () => Promise<Database>): void {
 
       it('answers in the order the mails were given', async () => {
         const keys = ['batch:order:e', 'batch:order:a', 'batch:order:d', 'batch:order:b', 'batch:order:c'];
-        const answers = await storeInboundBatch(db, keys.map((k) => arrival(k, mail(`Message-ID: <${k.replace(/:/g, '.')}@batch.example>`, `${k}\r\n`))));
+        const answers = await storeInboundBatch(
+          db,
+          keys.map((k) => arrival(k, mail(`Message-ID: <${k.replace(/:/g, '.')}@batch.example>`, `${k}\r\n`))),
+        );
         expect(answers).toHaveLength(keys.length);
         const stored = await Promise.all(answers.map((a) => findInbound(db, a.id)));
         expect(stored.map((r) => r?.sourceKey)).toEqual(keys);
@@ -184,8 +236,12 @@ export function batchStorageCases(open: () => Promise<Database>): void {
       });
 
       it('stores one message arriving twice in one batch with other trace headers once (Message-ID and body)', async () => {
-        const first = mail('Received: from mx1 by mx2; Tue, 1 Apr 2025 08:00:00 +0000\r\nFrom: b0@batch.example\r\nMessage-ID: <copies@batch.example>');
-        const copy = mail('Delivered-To: orders@batch.example\r\nReceived: from mx3 by mx4; Tue, 1 Apr 2025 08:00:02 +0000\r\nFrom: b0@batch.example\r\nMessage-ID: <copies@batch.example>');
+        const first = mail(
+          'Received: from mx1 by mx2; Tue, 1 Apr 2025 08:00:00 +0000\r\nFrom: b0@batch.example\r\nMessage-ID: <copies@batch.example>',
+        );
+        const copy = mail(
+          'Delivered-To: orders@batch.example\r\nReceived: from mx3 by mx4; Tue, 1 Apr 2025 08:00:02 +0000\r\nFrom: b0@batch.example\r\nMessage-ID: <copies@batch.example>',
+        );
         // Same Message-ID, another body: another message (a client reusing ids must not lose a sheet).
         const edited = mail('From: b0@batch.example\r\nMessage-ID: <copies@batch.example>', 'V: Hutt\r\n');
         const answers = await storeInboundBatch(db, [
@@ -270,7 +326,9 @@ export function batchStorageCases(open: () => Promise<Database>): void {
 
       it('when even a single mail fails with its Message-ID, stores it without one', async () => {
         // Given explicitly (the header reader drops such ids): random, so too big for the index even compressed.
-        const [r] = await storeInboundBatch(db, [arrival('batch:poison:explicit', mail('Subject: x'), { messageId: randomBytes(6_000).toString('base64') })]);
+        const [r] = await storeInboundBatch(db, [
+          arrival('batch:poison:explicit', mail('Subject: x'), { messageId: randomBytes(6_000).toString('base64') }),
+        ]);
         expect((await findInbound(db, r!.id))?.messageId).toBeNull();
       });
     });
@@ -305,18 +363,55 @@ export function batchStorageCases(open: () => Promise<Database>): void {
           number: 12.5,
         };
         await markProcessedMany(db, [
-          { id: a, outcome: { status: 'processed', outcome: 'sheet', detail: awkward, gameId: GAME, playerId: players[0]!.id, at: minutes(10) } },
-          { id: b, outcome: { status: 'rejected', outcome: 'sender-mismatch', detail: { from: 'mallory "the" <m@x>', answered: false }, gameId: OTHER, playerId: null, at: minutes(11) } },
+          {
+            id: a,
+            outcome: { status: 'processed', outcome: 'sheet', detail: awkward, gameId: GAME, playerId: players[0]!.id, at: minutes(10) },
+          },
+          {
+            id: b,
+            outcome: {
+              status: 'rejected',
+              outcome: 'sender-mismatch',
+              detail: { from: 'mallory "the" <m@x>', answered: false },
+              gameId: OTHER,
+              playerId: null,
+              at: minutes(11),
+            },
+          },
           { id: c, outcome: { status: 'ignored', outcome: 'automatic', at: minutes(12) } },
         ]);
         expect(await findInbound(db, a)).toMatchObject({
-          status: 'processed', outcome: 'sheet', outcomeDetail: awkward, gameId: GAME, playerId: players[0]!.id, processedAt: minutes(10),
+          status: 'processed',
+          outcome: 'sheet',
+          outcomeDetail: awkward,
+          gameId: GAME,
+          playerId: players[0]!.id,
+          processedAt: minutes(10),
         });
         expect(await findInbound(db, b)).toMatchObject({
-          status: 'rejected', outcome: 'sender-mismatch', outcomeDetail: { from: 'mallory "the" <m@x>', answered: false }, gameId: OTHER, playerId: null, processedAt: minutes(11),
+          status: 'rejected',
+          outcome: 'sender-mismatch',
+          outcomeDetail: { from: 'mallory "the" <m@x>', answered: false },
+          gameId: OTHER,
+          playerId: null,
+          processedAt: minutes(11),
         });
-        expect(await findInbound(db, c)).toMatchObject({ status: 'ignored', outcome: 'automatic', outcomeDetail: null, gameId: null, playerId: null, processedAt: minutes(12) });
-        expect(await findInbound(db, untouched)).toMatchObject({ status: 'pending', outcome: null, outcomeDetail: null, gameId: null, playerId: null, processedAt: null });
+        expect(await findInbound(db, c)).toMatchObject({
+          status: 'ignored',
+          outcome: 'automatic',
+          outcomeDetail: null,
+          gameId: null,
+          playerId: null,
+          processedAt: minutes(12),
+        });
+        expect(await findInbound(db, untouched)).toMatchObject({
+          status: 'pending',
+          outcome: null,
+          outcomeDetail: null,
+          gameId: null,
+          playerId: null,
+          processedAt: null,
+        });
         // Stored as JSON objects, not as strings holding JSON.
         expect(await storedDetail(a)).toEqual(awkward);
         expect(await storedDetail(b)).toEqual({ from: 'mallory "the" <m@x>', answered: false });
@@ -339,20 +434,61 @@ export function batchStorageCases(open: () => Promise<Database>): void {
     describe('recordsetInsert and the outbox in bulk', () => {
       it('writes NULLs in text, bigint and jsonb columns, and absent values as NULL', async () => {
         type Row = {
-          source: string; sourceKey: string; messageId?: string | null; contentSha256: string; raw: Buffer; size: number;
-          outcome?: string | null; outcomeDetail?: unknown; playerId?: number | null; receivedAt: Date;
+          source: string;
+          sourceKey: string;
+          messageId?: string | null;
+          contentSha256: string;
+          raw: Buffer;
+          size: number;
+          outcome?: string | null;
+          outcomeDetail?: unknown;
+          playerId?: number | null;
+          receivedAt: Date;
         };
         const raw = Buffer.from([0x00, 0xff, 0x5c, 0x22, 0x7b, 0x7d, 0x2c]); // NUL, ÿ, \ " { } ,
         const rows: Row[] = [
-          { source: 'cli', sourceKey: 'batch:bulk:nulls', messageId: null, contentSha256: 'x', raw, size: 7, outcome: null, outcomeDetail: null, playerId: null, receivedAt: T0 },
+          {
+            source: 'cli',
+            sourceKey: 'batch:bulk:nulls',
+            messageId: null,
+            contentSha256: 'x',
+            raw,
+            size: 7,
+            outcome: null,
+            outcomeDetail: null,
+            playerId: null,
+            receivedAt: T0,
+          },
           { source: 'cli', sourceKey: 'batch:bulk:absent', contentSha256: 'y', raw: Buffer.alloc(0), size: 0, receivedAt: T0 },
-          { source: 'cli', sourceKey: 'batch:bulk:full', messageId: 'bulk@batch.example', contentSha256: 'z', raw, size: 7, outcome: 'NULL', outcomeDetail: { s: 'NULL', q: '"', b: '\\' }, playerId: players[1]!.id, receivedAt: minutes(5) },
+          {
+            source: 'cli',
+            sourceKey: 'batch:bulk:full',
+            messageId: 'bulk@batch.example',
+            contentSha256: 'z',
+            raw,
+            size: 7,
+            outcome: 'NULL',
+            outcomeDetail: { s: 'NULL', q: '"', b: '\\' },
+            playerId: players[1]!.id,
+            receivedAt: minutes(5),
+          },
         ];
         const spec = {
-          source: 'text', sourceKey: 'text', messageId: 'text', contentSha256: 'text', raw: 'bytea', size: 'integer',
-          outcome: 'text', outcomeDetail: 'jsonb', playerId: 'bigint', receivedAt: 'timestamptz',
+          source: 'text',
+          sourceKey: 'text',
+          messageId: 'text',
+          contentSha256: 'text',
+          raw: 'bytea',
+          size: 'integer',
+          outcome: 'text',
+          outcomeDetail: 'jsonb',
+          playerId: 'bigint',
+          receivedAt: 'timestamptz',
         } as const;
-        const returned = await rowsOf<{ key: string }>(db, recordsetInsert(inboundMessages, spec, rows, { returning: { key: inboundMessages.sourceKey } }));
+        const returned = await rowsOf<{ key: string }>(
+          db,
+          recordsetInsert(inboundMessages, spec, rows, { returning: { key: inboundMessages.sourceKey } }),
+        );
         expect(returned.map((r) => r.key).sort()).toEqual(['batch:bulk:absent', 'batch:bulk:full', 'batch:bulk:nulls']);
         const [nulls] = await rowsWithKey('batch:bulk:nulls');
         expect(nulls).toMatchObject({ messageId: null, outcome: null, outcomeDetail: null, playerId: null, size: 7, receivedAt: T0 });
@@ -362,22 +498,48 @@ export function batchStorageCases(open: () => Promise<Database>): void {
         expect(absent!.raw.length).toBe(0);
         const [full] = await rowsWithKey('batch:bulk:full');
         // The word NULL is a string, not a missing value.
-        expect(full).toMatchObject({ messageId: 'bulk@batch.example', outcome: 'NULL', outcomeDetail: { s: 'NULL', q: '"', b: '\\' }, playerId: players[1]!.id, receivedAt: minutes(5) });
+        expect(full).toMatchObject({
+          messageId: 'bulk@batch.example',
+          outcome: 'NULL',
+          outcomeDetail: { s: 'NULL', q: '"', b: '\\' },
+          playerId: players[1]!.id,
+          receivedAt: minutes(5),
+        });
         expect(await storedDetail(full!.id)).toEqual({ s: 'NULL', q: '"', b: '\\' });
         expect(await storedDetail(nulls!.id)).toBeNull();
       });
 
       it('keeps quotes, backslashes, commas, braces, newlines and unicode intact in text and jsonb', async () => {
         const rows = AWKWARD.map((s, i) => ({
-          source: 'cli', sourceKey: `batch:awkward:${i}`, messageId: s, contentSha256: `awkward-${i}`, raw: Buffer.from(s, 'utf8'),
-          size: Buffer.byteLength(s), outcome: s, outcomeDetail: { s, list: [s, s], [s]: s },
+          source: 'cli',
+          sourceKey: `batch:awkward:${i}`,
+          messageId: s,
+          contentSha256: `awkward-${i}`,
+          raw: Buffer.from(s, 'utf8'),
+          size: Buffer.byteLength(s),
+          outcome: s,
+          outcomeDetail: { s, list: [s, s], [s]: s },
         }));
-        const spec = { source: 'text', sourceKey: 'text', messageId: 'text', contentSha256: 'text', raw: 'bytea', size: 'integer', outcome: 'text', outcomeDetail: 'jsonb' } as const;
+        const spec = {
+          source: 'text',
+          sourceKey: 'text',
+          messageId: 'text',
+          contentSha256: 'text',
+          raw: 'bytea',
+          size: 'integer',
+          outcome: 'text',
+          outcomeDetail: 'jsonb',
+        } as const;
         await db.execute(recordsetInsert(inboundMessages, spec, rows));
         const back = await db
           .select()
           .from(inboundMessages)
-          .where(inArray(inboundMessages.sourceKey, rows.map((r) => r.sourceKey)))
+          .where(
+            inArray(
+              inboundMessages.sourceKey,
+              rows.map((r) => r.sourceKey),
+            ),
+          )
           .orderBy(asc(inboundMessages.id));
         expect(back.map((r) => r.sourceKey)).toEqual(rows.map((r) => r.sourceKey));
         expect(back.map((r) => r.messageId)).toEqual(AWKWARD);
@@ -387,9 +549,36 @@ export function batchStorageCases(open: () => Promise<Database>): void {
       });
 
       it('writes jsonb values of every JSON kind as they are, a JSON null as NULL', async () => {
-        const values: unknown[] = ['a string', 'null', '{"not":"an object"}', 42, -0.5, true, false, [], [1, 'two', null], {}, { a: { b: [null] } }, null];
-        const rows = values.map((v, i) => ({ source: 'cli', sourceKey: `batch:kinds:${i}`, contentSha256: `kinds-${i}`, raw: Buffer.from([i]), size: 1, outcomeDetail: v }));
-        const spec = { source: 'text', sourceKey: 'text', contentSha256: 'text', raw: 'bytea', size: 'integer', outcomeDetail: 'jsonb' } as const;
+        const values: unknown[] = [
+          'a string',
+          'null',
+          '{"not":"an object"}',
+          42,
+          -0.5,
+          true,
+          false,
+          [],
+          [1, 'two', null],
+          {},
+          { a: { b: [null] } },
+          null,
+        ];
+        const rows = values.map((v, i) => ({
+          source: 'cli',
+          sourceKey: `batch:kinds:${i}`,
+          contentSha256: `kinds-${i}`,
+          raw: Buffer.from([i]),
+          size: 1,
+          outcomeDetail: v,
+        }));
+        const spec = {
+          source: 'text',
+          sourceKey: 'text',
+          contentSha256: 'text',
+          raw: 'bytea',
+          size: 'integer',
+          outcomeDetail: 'jsonb',
+        } as const;
         await db.execute(recordsetInsert(inboundMessages, spec, rows));
         // Read as text: Drizzle's jsonb reader parses a JSON string that looks like JSON a second
         // time ("null" comes back null), which would hide what was stored.
@@ -399,15 +588,25 @@ export function batchStorageCases(open: () => Promise<Database>): void {
               where source_key like 'batch:kinds:%' order by id`,
         );
         expect(back.map((r) => r.key)).toEqual(rows.map((r) => r.sourceKey));
-        expect(back.map((r) => (r.detail === null ? undefined : JSON.parse(r.detail)))).toEqual(values.map((v) => (v === null ? undefined : v)));
+        expect(back.map((r) => (r.detail === null ? undefined : JSON.parse(r.detail)))).toEqual(
+          values.map((v) => (v === null ? undefined : v)),
+        );
         expect(back.at(-1)!.detail).toBeNull(); // SQL NULL, not the JSON value null
       });
 
       it('enqueueMany writes many mails with awkward text and NULL columns, skipping dedupe keys already there', async () => {
         const letter = (i: number, s: string): OutboxInput => ({
-          kind: 'ack', gameId: i % 2 ? null : GAME, toAddress: `awkward${i}@batch.example`, replyTo: i % 3 ? null : s,
-          subject: s, inReplyTo: null, references: i % 2 ? s : null, messageId: newMessageId('batch.example'),
-          bodyText: `${s}\n--\n${s}`, bodyHtml: i % 4 ? null : `<p>${s}</p>`, dedupeKey: `batch:enqueue:${i}`,
+          kind: 'ack',
+          gameId: i % 2 ? null : GAME,
+          toAddress: `awkward${i}@batch.example`,
+          replyTo: i % 3 ? null : s,
+          subject: s,
+          inReplyTo: null,
+          references: i % 2 ? s : null,
+          messageId: newMessageId('batch.example'),
+          bodyText: `${s}\n--\n${s}`,
+          bodyHtml: i % 4 ? null : `<p>${s}</p>`,
+          dedupeKey: `batch:enqueue:${i}`,
         });
         const letters = AWKWARD.map((s, i) => letter(i, s));
         await enqueueMany(db, letters);
@@ -415,13 +614,32 @@ export function batchStorageCases(open: () => Promise<Database>): void {
         const again = { ...letter(0, 'a second try'), messageId: newMessageId('batch.example') };
         const fresh = letter(100, 'new');
         await enqueueMany(db, [again, fresh]);
-        const back = await db.select().from(outbox).where(inArray(outbox.toAddress, [...letters, fresh].map((l) => l.toAddress))).orderBy(asc(outbox.id));
+        const back = await db
+          .select()
+          .from(outbox)
+          .where(
+            inArray(
+              outbox.toAddress,
+              [...letters, fresh].map((l) => l.toAddress),
+            ),
+          )
+          .orderBy(asc(outbox.id));
         expect(back).toHaveLength(letters.length + 1);
         for (const l of [...letters, fresh]) {
           const row = back.find((r) => r.dedupeKey === l.dedupeKey);
           expect(row).toMatchObject({
-            kind: l.kind, gameId: l.gameId, toAddress: l.toAddress, replyTo: l.replyTo, subject: l.subject, inReplyTo: null,
-            references: l.references, messageId: l.messageId, bodyText: l.bodyText, bodyHtml: l.bodyHtml, status: 'pending', attempts: 0,
+            kind: l.kind,
+            gameId: l.gameId,
+            toAddress: l.toAddress,
+            replyTo: l.replyTo,
+            subject: l.subject,
+            inReplyTo: null,
+            references: l.references,
+            messageId: l.messageId,
+            bodyText: l.bodyText,
+            bodyHtml: l.bodyHtml,
+            status: 'pending',
+            attempts: 0,
           });
         }
         expect(await findOutboxByMessageId(db, again.messageId)).toBeNull();
@@ -430,7 +648,17 @@ export function batchStorageCases(open: () => Promise<Database>): void {
 
       it('ownMessageIds recognises our own Message-IDs among others', async () => {
         const ours = newMessageId('batch.example');
-        await enqueueMany(db, [{ kind: 'ack', gameId: GAME, toAddress: 'own@batch.example', subject: 's', messageId: ours, bodyText: 'b', dedupeKey: 'batch:own' }]);
+        await enqueueMany(db, [
+          {
+            kind: 'ack',
+            gameId: GAME,
+            toAddress: 'own@batch.example',
+            subject: 's',
+            messageId: ours,
+            bodyText: 'b',
+            dedupeKey: 'batch:own',
+          },
+        ]);
         expect(await ownMessageIds(db, [ours, 'theirs@example.org', `x${ours}`])).toEqual(new Set([ours]));
         expect(await ownMessageIds(db, [])).toEqual(new Set());
       });
@@ -441,7 +669,14 @@ export function batchStorageCases(open: () => Promise<Database>): void {
         const since = minutes(-60);
         let n = 0;
         const sent = (to: string, kind: string, at: Date) => ({
-          kind, gameId: GAME, toAddress: to, subject: 's', messageId: newMessageId('batch.example'), bodyText: 'b', dedupeKey: `batch:count:${n++}`, createdAt: at,
+          kind,
+          gameId: GAME,
+          toAddress: to,
+          subject: 's',
+          messageId: newMessageId('batch.example'),
+          bodyText: 'b',
+          dedupeKey: `batch:count:${n++}`,
+          createdAt: at,
         });
         await db.insert(outbox).values([
           sent('count-a@batch.example', 'ack', minutes(-30)),
@@ -453,8 +688,18 @@ export function batchStorageCases(open: () => Promise<Database>): void {
           sent('count-b@batch.example', 'chancellor-sheet', minutes(-1)),
           sent('count-c@batch.example', 'ack', minutes(-1)), // not asked about
         ]);
-        const counts = await countSentSince(db, ['count-a@batch.example', 'count-b@batch.example', 'count-d@batch.example'], ['ack', 'refusal'], since);
-        expect(counts).toEqual(new Map([['count-a@batch.example', 3], ['count-b@batch.example', 1]]));
+        const counts = await countSentSince(
+          db,
+          ['count-a@batch.example', 'count-b@batch.example', 'count-d@batch.example'],
+          ['ack', 'refusal'],
+          since,
+        );
+        expect(counts).toEqual(
+          new Map([
+            ['count-a@batch.example', 3],
+            ['count-b@batch.example', 1],
+          ]),
+        );
         expect(await countSentSince(db, ['count-a@batch.example'], ['welcome'], since)).toEqual(new Map([['count-a@batch.example', 1]]));
         expect(await countSentSince(db, [], ['ack'], since)).toEqual(new Map());
       });
@@ -462,8 +707,15 @@ export function batchStorageCases(open: () => Promise<Database>): void {
       it('latestSheetsOf returns the newest version per faction asked, and nothing for a faction without sheets', async () => {
         const [inbound] = await storeInboundBatch(db, [arrival('batch:sheet-source', mail('Message-ID: <sheet-source@batch.example>'))]);
         const sheet = (faction: string, turn: number, version: number, text: string, inboundId: number | null = null) => ({
-          gameId: GAME, turn, faction, version, text, parsed: { text, orders: [{ from: 'B2', to: 'C3' }], note: 'quote " backslash \\' },
-          status: (version % 2 ? 'valid' : 'problems') as 'valid' | 'problems', receivedAt: minutes(version), inboundId,
+          gameId: GAME,
+          turn,
+          faction,
+          version,
+          text,
+          parsed: { text, orders: [{ from: 'B2', to: 'C3' }], note: 'quote " backslash \\' },
+          status: (version % 2 ? 'valid' : 'problems') as 'valid' | 'problems',
+          receivedAt: minutes(version),
+          inboundId,
         });
         const ids = await insertSheets(db, [
           sheet('sith', 1, 1, 'V: Sith'),
@@ -510,7 +762,11 @@ export function batchStorageCases(open: () => Promise<Database>): void {
             { gameId: 'no-such-game', number: 1 },
           ]),
         );
-        expect(turns.map((t) => [t.gameId, t.number])).toEqual([[GAME, 1], [GAME, 3], [OTHER, 1]]);
+        expect(turns.map((t) => [t.gameId, t.number])).toEqual([
+          [GAME, 1],
+          [GAME, 3],
+          [OTHER, 1],
+        ]);
         expect(turns.map((t) => t.state.gameId)).toEqual([GAME, GAME, OTHER]);
         expect(await db.transaction((tx) => lockTurns(tx, []))).toEqual([]);
       });
@@ -522,14 +778,19 @@ export function batchStorageCases(open: () => Promise<Database>): void {
         expect(ids(await playersForMail(db, { secrets: [' BATC-HM77 '], emails: [] }))).toEqual(ids([b0!, b1!, b2!, b3!]));
         // An address: that player in every game; nobody else.
         expect(ids(await playersForMail(db, { secrets: [], emails: ['B0@Batch.Example'] }))).toEqual(ids([b0!, otherHutt!]));
-        expect(ids(await playersForMail(db, { secrets: ['oThe-r888'], emails: ['b3@batch.example'] }))).toEqual(ids([b3!, otherHutt!, lone!]));
+        expect(ids(await playersForMail(db, { secrets: ['oThe-r888'], emails: ['b3@batch.example'] }))).toEqual(
+          ids([b3!, otherHutt!, lone!]),
+        );
         expect(await playersForMail(db, { secrets: ['nobody'], emails: ['nobody@batch.example'] })).toEqual([]);
         expect(await playersForMail(db, { secrets: [], emails: [] })).toEqual([]);
         // D-SEAT-3: any of a player's addresses finds them, each row carrying all of them, the primary first.
         await addAddress(db, lone!, 'Lone@Phone.example');
         const [found] = await playersForMail(db, { secrets: [], emails: ['lone@phone.example'] });
         expect(found).toMatchObject({ id: lone!.id, email: 'lone@batch.example', addresses: ['lone@batch.example', 'lone@phone.example'] });
-        expect((await playersForMail(db, { secrets: ['oThe-r888'], emails: [] })).map((p) => p.addresses)).toEqual([['b0@batch.example'], ['lone@batch.example', 'lone@phone.example']]);
+        expect((await playersForMail(db, { secrets: ['oThe-r888'], emails: [] })).map((p) => p.addresses)).toEqual([
+          ['b0@batch.example'],
+          ['lone@batch.example', 'lone@phone.example'],
+        ]);
       });
 
       it('findGames reads each game asked for once, and nothing for unknown ids', async () => {

@@ -36,7 +36,10 @@ async function terminateBackends(): Promise<number> {
   await admin.connect();
   try {
     const db = new URL(fresh.url).pathname.slice(1);
-    const { rows } = await admin.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [db]);
+    const { rows } = await admin.query(
+      'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [db],
+    );
     return rows.length;
   } finally {
     await admin.end();
@@ -48,14 +51,19 @@ async function createGameBeside(name: string, url: string): Promise<number> {
   const database = await openDatabase({ database: { kind: 'postgres', url } });
   try {
     const players = ['a', 'b', 'c', 'd'].map((p) => ({ email: `${p}.${name.toLowerCase()}@example.org`, lang: 'en' as const }));
-    const created = await createGame(database.db, { name, players, timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' }, { actor: 'test', mail: { domain: 'localhost', ordersLocalPart: 'orders' } });
+    const created = await createGame(
+      database.db,
+      { name, players, timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+      { actor: 'test', mail: { domain: 'localhost', ordersLocalPart: 'orders' } },
+    );
     return created.players.length;
   } finally {
     await database.close();
   }
 }
 
-const emlCount = async (dataDir: string) => (await readdir(path.join(dataDir, 'mail', 'outbox')).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).length;
+const emlCount = async (dataDir: string) =>
+  (await readdir(path.join(dataDir, 'mail', 'outbox')).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).length;
 
 /** A TCP proxy to the local PostgreSQL that can refuse (accept and drop) or cut every connection. */
 function controllableProxy(target: URL) {
@@ -119,7 +127,12 @@ describe('sf serve on PostgreSQL', () => {
       url.host = `127.0.0.1:${proxyPort}`;
       const port = await freePort();
       const dataDir = path.join(root, 'late');
-      const service = spawnService({ DATA_DIR: dataDir, HTTP_PORT: String(port), DATABASE_URL: url.toString(), DATABASE_CONNECT_RETRY_SECONDS: '600' });
+      const service = spawnService({
+        DATA_DIR: dataDir,
+        HTTP_PORT: String(port),
+        DATABASE_URL: url.toString(),
+        DATABASE_CONNECT_RETRY_SECONDS: '600',
+      });
       running.push(service);
       // Two attempts logged; meanwhile the service already listens and says what it waits for.
       await eventually(() => expect(service.stderr()).toMatch(/database unreachable \(DATABASE_URL\), attempt 2; retrying in/), WAIT);

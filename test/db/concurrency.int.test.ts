@@ -30,13 +30,19 @@ describe('two instances on one PostgreSQL', () => {
 
   it('count every login attempt made at once, on new keys and old, and let none past a wait', async () => {
     const backoff = { free: 10, baseMs: 60_000, capMs: 60_000, forgetMs: 3_600_000 };
-    const keys = [{ key: 'pair:p:192.0.2.50', backoff }, { key: 'client:192.0.2.50', backoff: { ...backoff, free: 1000 } }];
+    const keys = [
+      { key: 'pair:p:192.0.2.50', backoff },
+      { key: 'client:192.0.2.50', backoff: { ...backoff, free: 1000 } },
+    ];
     const now = new Date();
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => admitAttempt((i % 2 ? a : b).db, keys, now)));
     // The pair waits after its 11th failure: exactly 11 of the 20 got in, each counted once.
     expect(answers.filter((x) => x.admitted)).toHaveLength(11);
     const rows = await a.db.select().from(loginThrottle).orderBy(loginThrottle.key);
-    expect(rows.map((r) => [r.key, r.failures])).toEqual([['client:192.0.2.50', 11], ['pair:p:192.0.2.50', 11]]);
+    expect(rows.map((r) => [r.key, r.failures])).toEqual([
+      ['client:192.0.2.50', 11],
+      ['pair:p:192.0.2.50', 11],
+    ]);
   });
 
   it('never claim the same outbox row twice (FOR UPDATE SKIP LOCKED)', async () => {

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import type { Edict } from '../../src/adjudicator/types.ts';
 import type { Database } from '../../src/db/client.ts';
-import { countDisputes, findDispute, hasOpenDispute, insertDispute, lapseDisputes, openDisputes, settleDispute } from '../../src/db/disputes.ts';
+import {
+  countDisputes,
+  findDispute,
+  hasOpenDispute,
+  insertDispute,
+  lapseDisputes,
+  openDisputes,
+  settleDispute,
+} from '../../src/db/disputes.ts';
 import { insertEdictVersion } from '../../src/db/edicts.ts';
 import { insertGame } from '../../src/db/games.ts';
 import { storeInbound } from '../../src/db/inbound.ts';
@@ -52,7 +60,13 @@ export function pressCases(open: () => Promise<Database>): void {
   let refereeId = 0;
   let mails = 0;
   /** A stored mail, for the (inbound, block) key. */
-  const inbound = async () => (await storeInbound(db, Buffer.from(`Message-ID: <m${++mails}@x.it>\r\n\r\nPRESS\r\n`), { source: 'cli', sourceKey: `cli:press:${mails}` })).id;
+  const inbound = async () =>
+    (
+      await storeInbound(db, Buffer.from(`Message-ID: <m${++mails}@x.it>\r\n\r\nPRESS\r\n`), {
+        source: 'cli',
+        sourceKey: `cli:press:${mails}`,
+      })
+    ).id;
   const message = (m: Partial<NewPressMessage> & Pick<NewPressMessage, 'threadId' | 'text'>): NewPressMessage => ({
     gameId: GAME,
     turn: 1,
@@ -96,10 +110,20 @@ export function pressCases(open: () => Promise<Database>): void {
         status: n < 3 ? 'adjudicated' : 'open',
       });
     for (const [i, f] of FACTIONS.entries()) {
-      const p = await insertPlayer(db, { gameId: GAME, faction: f, email: `${f}@example.com`, lang: 'en', secret: `pr${i}a-b${i}cd`, joinedTurn: 1 });
+      const p = await insertPlayer(db, {
+        gameId: GAME,
+        faction: f,
+        email: `${f}@example.com`,
+        lang: 'en',
+        secret: `pr${i}a-b${i}cd`,
+        joinedTurn: 1,
+      });
       seat[f] = p.id;
     }
-    const [ref] = await db.insert(referees).values({ email: 'ada@example.com', passwordHash: '$argon2id$v=19$m=1,t=1,p=1$x$y' }).returning();
+    const [ref] = await db
+      .insert(referees)
+      .values({ email: 'ada@example.com', passwordHash: '$argon2id$v=19$m=1,t=1,p=1$x$y' })
+      .returning();
     refereeId = ref!.id;
     await db.insert(gameReferees).values({ gameId: GAME, refereeId });
   }, 60_000); // starting PGlite takes seconds, more on a busy machine
@@ -119,21 +143,32 @@ export function pressCases(open: () => Promise<Database>): void {
       const all1 = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: FACTIONS });
       const all2 = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: ['hutt'] });
       expect(all2.id).toBe(all1.id);
-      const anon1 = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'knights'], hiddenWriterPlayerId: seat.sith! });
-      const anon2 = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'knights'], hiddenWriterPlayerId: seat.sith! });
+      const anon1 = await findOrCreateThread(db, {
+        gameId: GAME,
+        kind: 'factions',
+        participants: ['hutt', 'knights'],
+        hiddenWriterPlayerId: seat.sith!,
+      });
+      const anon2 = await findOrCreateThread(db, {
+        gameId: GAME,
+        kind: 'factions',
+        participants: ['hutt', 'knights'],
+        hiddenWriterPlayerId: seat.sith!,
+      });
       expect(anon1.id).not.toBe(anon2.id);
       expect(anon1).toMatchObject({ anonymous: true, hiddenWriterPlayerId: seat.sith });
     });
 
     it('finds the same conversation when two transactions make it at once', async () => {
-      const make = (tx: Database['db']) => findOrCreateThread(tx, { gameId: GAME, kind: 'factions', participants: ['aristocrats', 'knights'] });
+      const make = (tx: Database['db']) =>
+        findOrCreateThread(tx, { gameId: GAME, kind: 'factions', participants: ['aristocrats', 'knights'] });
       const [a, b] = await Promise.all([db.transaction((tx) => make(tx)), db.transaction((tx) => make(tx))]);
       expect(a.id).toBe(b.id);
     });
   });
 
   describe('messages', () => {
-    it('stores a mail\'s block once: the same (mail, block) again returns the first (a retried batch)', async () => {
+    it("stores a mail's block once: the same (mail, block) again returns the first (a retried batch)", async () => {
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'sith'] });
       const inboundId = await inbound();
       const first = await insertPressMessage(db, message({ threadId: thread.id, text: 'Truce until turn 6.', inboundId, block: 0 }));
@@ -148,14 +183,22 @@ export function pressCases(open: () => Promise<Database>): void {
     it('refuses what the model forbids: a relayed message with no conversation, a refusal without its reason, no writer', async () => {
       await expect(insertPressMessage(db, message({ threadId: null, text: 'x' }))).rejects.toThrow();
       await expect(insertPressMessage(db, message({ threadId: null, text: 'x', status: 'refused' }))).rejects.toThrow();
-      await expect(insertPressMessage(db, message({ threadId: null, text: 'x', writerPlayerId: null, writerFaction: null }))).rejects.toThrow();
-      const refused = await insertPressMessage(db, message({ threadId: null, text: 'x', status: 'refused', refusal: { reason: 'press-off' } }));
+      await expect(
+        insertPressMessage(db, message({ threadId: null, text: 'x', writerPlayerId: null, writerFaction: null })),
+      ).rejects.toThrow();
+      const refused = await insertPressMessage(
+        db,
+        message({ threadId: null, text: 'x', status: 'refused', refusal: { reason: 'press-off' } }),
+      );
       expect(refused.message.refusal).toEqual({ reason: 'press-off' });
     });
 
     it('records each recipient once and links them to their relays by dedupe key', async () => {
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'knights', 'sith'] });
-      const { message: m } = await insertPressMessage(db, message({ threadId: thread.id, text: 'To both of you.', audienceFactions: ['hutt', 'knights'], inboundId: await inbound() }));
+      const { message: m } = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'To both of you.', audienceFactions: ['hutt', 'knights'], inboundId: await inbound() }),
+      );
       const hutt = { kind: 'player' as const, id: seat.hutt! };
       const knights = { kind: 'player' as const, id: seat.knights! };
       const rows = [
@@ -166,20 +209,33 @@ export function pressCases(open: () => Promise<Database>): void {
       await addRecipients(db, rows); // a retried batch
       const relayId = newMessageId('sf.example');
       await enqueueMany(db, [
-        { kind: 'press', gameId: GAME, toAddress: 'hutt@example.com', subject: 's', messageId: relayId, bodyText: 'b', dedupeKey: relayDedupeKey(m.id, hutt) },
+        {
+          kind: 'press',
+          gameId: GAME,
+          toAddress: 'hutt@example.com',
+          subject: 's',
+          messageId: relayId,
+          bodyText: 'b',
+          dedupeKey: relayDedupeKey(m.id, hutt),
+        },
       ]);
       await linkRelays(db, [m.id]);
       // The reply names the relay in its In-Reply-To: that message; without, the latest to them in the conversation.
-      const later = await insertPressMessage(db, message({ threadId: thread.id, text: 'And another.', audienceFactions: ['hutt', 'knights'], inboundId: await inbound() }));
+      const later = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'And another.', audienceFactions: ['hutt', 'knights'], inboundId: await inbound() }),
+      );
       await addRecipients(db, [{ messageId: later.message.id, ...hutt, address: 'hutt@example.com', delivery: 'immediate' }]);
       expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: ['other@x', relayId] }))?.id).toBe(m.id);
       expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [] }))?.id).toBe(later.message.id);
       // Hutt's relay names nothing for the Knights: their latest in the conversation; a faction it never reached, nothing.
       expect((await messageForReply(db, { threadId: thread.id, recipient: knights, references: [relayId] }))?.id).toBe(m.id);
-      expect(await messageForReply(db, { threadId: thread.id, recipient: { kind: 'player', id: seat.aristocrats! }, references: [relayId] })).toBeNull();
+      expect(
+        await messageForReply(db, { threadId: thread.id, recipient: { kind: 'player', id: seat.aristocrats! }, references: [relayId] }),
+      ).toBeNull();
     });
 
-    it('gives the writer\'s accepted messages of the last hour by receipt, those to the referees apart (D-PRESS-4, D-PRESS-12)', async () => {
+    it("gives the writer's accepted messages of the last hour by receipt, those to the referees apart (D-PRESS-4, D-PRESS-12)", async () => {
       const writer = seat.knights!;
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'knights'] });
       const refThread = await findOrCreateThread(db, { gameId: GAME, kind: 'referee', participants: ['knights'] });
@@ -188,8 +244,30 @@ export function pressCases(open: () => Promise<Database>): void {
       await insertPressMessage(db, message({ ...w, threadId: thread.id, text: 'old', receivedAt: at(-61), visibleAt: at(-61) }));
       await insertPressMessage(db, message({ ...w, threadId: thread.id, text: 'a', receivedAt: at(-50), visibleAt: at(-50) }));
       await insertPressMessage(db, message({ ...w, threadId: thread.id, text: 'b', receivedAt: at(-10), visibleAt: at(-10) }));
-      await insertPressMessage(db, message({ ...w, threadId: null, text: 'refused', status: 'refused', refusal: { reason: 'too-long' }, receivedAt: at(-5), visibleAt: at(-5) }));
-      await insertPressMessage(db, message({ ...w, threadId: refThread.id, audienceKind: 'referee', audienceFactions: [], text: 'help', receivedAt: at(-3), visibleAt: at(-3) }));
+      await insertPressMessage(
+        db,
+        message({
+          ...w,
+          threadId: null,
+          text: 'refused',
+          status: 'refused',
+          refusal: { reason: 'too-long' },
+          receivedAt: at(-5),
+          visibleAt: at(-5),
+        }),
+      );
+      await insertPressMessage(
+        db,
+        message({
+          ...w,
+          threadId: refThread.id,
+          audienceKind: 'referee',
+          audienceFactions: [],
+          text: 'help',
+          receivedAt: at(-3),
+          visibleAt: at(-3),
+        }),
+      );
       const times = await messageTimesSince(db, writer, at(-60));
       expect(times.players).toEqual([at(-50), at(-10)]);
       expect(times.referees).toEqual([at(-3)]);
@@ -204,12 +282,22 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(t.token).toMatch(/^p-[a-z2-7]{26}$/);
       expect(t.rootMessageId).toMatch(/^t\.[0-9a-f-]{36}@sf\.example$/);
       expect((await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken })).token).toBe(t.token);
-      const other = await issueToken(db, { threadId: thread.id, owner: { kind: 'player', id: seat.hutt! }, domain: 'sf.example', newToken: newPressToken });
+      const other = await issueToken(db, {
+        threadId: thread.id,
+        owner: { kind: 'player', id: seat.hutt! },
+        domain: 'sf.example',
+        newToken: newPressToken,
+      });
       expect(other.token).not.toBe(t.token);
       expect(other.rootMessageId).not.toBe(t.rootMessageId);
 
       const found = await findToken(db, ` ${t.token.toUpperCase()} `);
-      expect(found).toMatchObject({ token: t.token, ownerKind: 'player', ownerId: seat.aristocrats, thread: { id: thread.id, gameId: GAME } });
+      expect(found).toMatchObject({
+        token: t.token,
+        ownerKind: 'player',
+        ownerId: seat.aristocrats,
+        thread: { id: thread.id, gameId: GAME },
+      });
       expect(await findToken(db, 'p-aaaaaaaaaaaaaaaaaaaaaaaaaa')).toBeNull();
 
       expect(await revokeTokensOfPlayer(db, seat.aristocrats!, minutes(5))).toBe(1);
@@ -220,7 +308,7 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(fresh.token).not.toBe(t.token);
     });
 
-    it('revokes a referee\'s tokens in one game only', async () => {
+    it("revokes a referee's tokens in one game only", async () => {
       const owner = { kind: 'referee' as const, id: refereeId };
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'referee', participants: ['hutt'] });
       const t = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken });
@@ -234,7 +322,15 @@ export function pressCases(open: () => Promise<Database>): void {
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: [] });
       const { pressTokens } = await import('../../src/db/schema.ts');
       await expect(
-        db.insert(pressTokens).values({ token: 'p-AAAAAAAAAAAAAAAAAAAAAAAAAA', threadId: thread.id, ownerKind: 'player', ownerId: seat.hutt!, rootMessageId: 'r@x' }),
+        db
+          .insert(pressTokens)
+          .values({
+            token: 'p-AAAAAAAAAAAAAAAAAAAAAAAAAA',
+            threadId: thread.id,
+            ownerKind: 'player',
+            ownerId: seat.hutt!,
+            rootMessageId: 'r@x',
+          }),
       ).rejects.toThrow();
     });
   });
@@ -252,7 +348,7 @@ export function pressCases(open: () => Promise<Database>): void {
       expect((await mutedBy(db, [p])).get(p)).toEqual([{ kind: 'anonymous' }]);
     });
 
-    it('keeps each player\'s delivery, immediate by default', async () => {
+    it("keeps each player's delivery, immediate by default", async () => {
       await setDelivery(db, seat.knights!, 'digest');
       await setDelivery(db, seat.hutt!, 'digest');
       await setDelivery(db, seat.hutt!, 'immediate');
@@ -263,14 +359,48 @@ export function pressCases(open: () => Promise<Database>): void {
     it('gives a digest what waits and is visible, without an anonymous writer, and marks only what it carried', async () => {
       const k = seat.knights!;
       const signed = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['knights', 'sith'] });
-      const anon = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['knights'], hiddenWriterPlayerId: seat.hutt! });
+      const anon = await findOrCreateThread(db, {
+        gameId: GAME,
+        kind: 'factions',
+        participants: ['knights'],
+        hiddenWriterPlayerId: seat.hutt!,
+      });
       const now = minutes(2000);
-      const a = await insertPressMessage(db, message({ threadId: signed.id, text: 'signed', audienceFactions: ['knights'], visibleAt: minutes(1000) }));
-      const b = await insertPressMessage(db, message({ threadId: anon.id, text: 'anon', writerPlayerId: seat.hutt!, writerFaction: 'hutt', sign: 'anonymous', audienceFactions: ['knights'], visibleAt: minutes(1500) }));
+      const a = await insertPressMessage(
+        db,
+        message({ threadId: signed.id, text: 'signed', audienceFactions: ['knights'], visibleAt: minutes(1000) }),
+      );
+      const b = await insertPressMessage(
+        db,
+        message({
+          threadId: anon.id,
+          text: 'anon',
+          writerPlayerId: seat.hutt!,
+          writerFaction: 'hutt',
+          sign: 'anonymous',
+          audienceFactions: ['knights'],
+          visibleAt: minutes(1500),
+        }),
+      );
       // Still in its random delay: not in today's digest.
-      const c = await insertPressMessage(db, message({ threadId: anon.id, text: 'later', writerPlayerId: seat.hutt!, writerFaction: 'hutt', sign: 'anonymous', audienceFactions: ['knights'], visibleAt: minutes(2010) }));
-      const muted = await insertPressMessage(db, message({ threadId: signed.id, text: 'muted', audienceFactions: ['knights'], visibleAt: minutes(1200) }));
-      for (const m of [a, b, c]) await addRecipients(db, [{ messageId: m.message.id, kind: 'player', id: k, address: 'knights@example.com', delivery: 'digest' }]);
+      const c = await insertPressMessage(
+        db,
+        message({
+          threadId: anon.id,
+          text: 'later',
+          writerPlayerId: seat.hutt!,
+          writerFaction: 'hutt',
+          sign: 'anonymous',
+          audienceFactions: ['knights'],
+          visibleAt: minutes(2010),
+        }),
+      );
+      const muted = await insertPressMessage(
+        db,
+        message({ threadId: signed.id, text: 'muted', audienceFactions: ['knights'], visibleAt: minutes(1200) }),
+      );
+      for (const m of [a, b, c])
+        await addRecipients(db, [{ messageId: m.message.id, kind: 'player', id: k, address: 'knights@example.com', delivery: 'digest' }]);
       await addRecipients(db, [{ messageId: muted.message.id, kind: 'player', id: k, address: 'knights@example.com', delivery: 'muted' }]);
 
       const items = await pendingDigest(db, GAME, now);
@@ -280,19 +410,58 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(JSON.stringify(items)).not.toMatch(/hutt/);
       expect(await countMutedSince(db, k, minutes(1000))).toBe(1);
 
-      expect(await markDigested(db, k, items.map((i) => i.messageId), { outboxId: null, at: now })).toBe(2);
-      expect(await markDigested(db, k, items.map((i) => i.messageId), { outboxId: null, at: now })).toBe(0);
+      expect(
+        await markDigested(
+          db,
+          k,
+          items.map((i) => i.messageId),
+          { outboxId: null, at: now },
+        ),
+      ).toBe(2);
+      expect(
+        await markDigested(
+          db,
+          k,
+          items.map((i) => i.messageId),
+          { outboxId: null, at: now },
+        ),
+      ).toBe(0);
       expect((await pendingDigest(db, GAME, minutes(2020))).map((i) => i.text)).toEqual(['later']);
     });
 
     it('takes a report once per message and player, and shows reported messages first to the referees with their writer', async () => {
-      const anon = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['aristocrats'], hiddenWriterPlayerId: seat.sith! });
-      const { message: m } = await insertPressMessage(db, message({ threadId: anon.id, text: 'threat', sign: 'anonymous', audienceFactions: ['aristocrats'], receivedAt: minutes(-100), visibleAt: minutes(-90) }));
+      const anon = await findOrCreateThread(db, {
+        gameId: GAME,
+        kind: 'factions',
+        participants: ['aristocrats'],
+        hiddenWriterPlayerId: seat.sith!,
+      });
+      const { message: m } = await insertPressMessage(
+        db,
+        message({
+          threadId: anon.id,
+          text: 'threat',
+          sign: 'anonymous',
+          audienceFactions: ['aristocrats'],
+          receivedAt: minutes(-100),
+          visibleAt: minutes(-90),
+        }),
+      );
       const inboundId = await inbound();
-      expect(await reportMessage(db, { messageId: m.id, playerId: seat.aristocrats!, reason: 'insults', inboundId })).toEqual({ duplicate: false });
-      expect(await reportMessage(db, { messageId: m.id, playerId: seat.aristocrats!, reason: 'again', inboundId })).toEqual({ duplicate: true });
+      expect(await reportMessage(db, { messageId: m.id, playerId: seat.aristocrats!, reason: 'insults', inboundId })).toEqual({
+        duplicate: false,
+      });
+      expect(await reportMessage(db, { messageId: m.id, playerId: seat.aristocrats!, reason: 'again', inboundId })).toEqual({
+        duplicate: true,
+      });
       const list = await listPressForReferee(db, GAME);
-      expect(list[0]).toMatchObject({ id: m.id, writerFaction: 'sith', writerEmail: 'sith@example.com', sign: 'anonymous', reports: [{ playerId: seat.aristocrats, reason: 'insults' }] });
+      expect(list[0]).toMatchObject({
+        id: m.id,
+        writerFaction: 'sith',
+        writerEmail: 'sith@example.com',
+        sign: 'anonymous',
+        reports: [{ playerId: seat.aristocrats, reason: 'insults' }],
+      });
       expect(list.slice(1).every((r) => r.reports.length === 0)).toBe(true);
       expect(list.length).toBeGreaterThan(5);
     });
@@ -301,14 +470,70 @@ export function pressCases(open: () => Promise<Database>): void {
   describe('broadcasts', () => {
     it('lists messages to everyone, visible ones only, never an anonymous writer nor when it was written (D-PRESS-10)', async () => {
       const all = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: [] });
-      const anonAll = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: [], hiddenWriterPlayerId: seat.aristocrats! });
-      const aristocrats = { writerPlayerId: seat.aristocrats!, writerFaction: 'aristocrats', audienceKind: 'all' as const, audienceFactions: ['hutt', 'sith', 'knights'] };
+      const anonAll = await findOrCreateThread(db, {
+        gameId: GAME,
+        kind: 'all',
+        participants: [],
+        hiddenWriterPlayerId: seat.aristocrats!,
+      });
+      const aristocrats = {
+        writerPlayerId: seat.aristocrats!,
+        writerFaction: 'aristocrats',
+        audienceKind: 'all' as const,
+        audienceFactions: ['hutt', 'sith', 'knights'],
+      };
       const inboundId = await inbound();
       // One mail, a signed and an anonymous broadcast: the anonymous one is seen 7 minutes later.
-      await insertPressMessage(db, message({ ...aristocrats, threadId: all.id, text: 'Peace to all.', inboundId, block: 0, receivedAt: minutes(3000), visibleAt: minutes(3000) }));
-      await insertPressMessage(db, message({ ...aristocrats, threadId: anonAll.id, sign: 'anonymous', text: 'The Sith lie.', inboundId, block: 1, receivedAt: minutes(3000), visibleAt: minutes(3007) }));
-      await insertPressMessage(db, message({ ...aristocrats, threadId: all.id, text: 'refused', status: 'refused', refusal: { reason: 'press-closed' }, receivedAt: minutes(3001), visibleAt: minutes(3001) }));
-      await insertPressMessage(db, message({ writerPlayerId: null, writerRefereeId: refereeId, writerFaction: null, audienceKind: 'all', threadId: all.id, text: 'Play nice.', receivedAt: minutes(3002), visibleAt: minutes(3002) }));
+      await insertPressMessage(
+        db,
+        message({
+          ...aristocrats,
+          threadId: all.id,
+          text: 'Peace to all.',
+          inboundId,
+          block: 0,
+          receivedAt: minutes(3000),
+          visibleAt: minutes(3000),
+        }),
+      );
+      await insertPressMessage(
+        db,
+        message({
+          ...aristocrats,
+          threadId: anonAll.id,
+          sign: 'anonymous',
+          text: 'The Sith lie.',
+          inboundId,
+          block: 1,
+          receivedAt: minutes(3000),
+          visibleAt: minutes(3007),
+        }),
+      );
+      await insertPressMessage(
+        db,
+        message({
+          ...aristocrats,
+          threadId: all.id,
+          text: 'refused',
+          status: 'refused',
+          refusal: { reason: 'press-closed' },
+          receivedAt: minutes(3001),
+          visibleAt: minutes(3001),
+        }),
+      );
+      await insertPressMessage(
+        db,
+        message({
+          writerPlayerId: null,
+          writerRefereeId: refereeId,
+          writerFaction: null,
+          audienceKind: 'all',
+          threadId: all.id,
+          text: 'Play nice.',
+          receivedAt: minutes(3002),
+          visibleAt: minutes(3002),
+        }),
+      );
 
       const early = await listBroadcasts(db, GAME, minutes(3005));
       expect(early.map((b) => b.text)).toEqual(['Peace to all.', 'Play nice.']);
@@ -327,10 +552,25 @@ export function pressCases(open: () => Promise<Database>): void {
   describe('disputes', () => {
     const edict = { gameId: GAME } as unknown as Edict;
     const edictOf = (turn: number, version: number) => ({
-      gameId: GAME, turn, version, json: edict, textIt: 'it', textEn: 'en', createdBy: 'system', reason: version > 1 ? 'amended' : null,
+      gameId: GAME,
+      turn,
+      version,
+      json: edict,
+      textIt: 'it',
+      textEn: 'en',
+      createdBy: 'system',
+      reason: version > 1 ? 'amended' : null,
     });
     const dispute = (turn: number, inboundId: number, block = 0) => ({
-      gameId: GAME, turn, edictVersion: 1, playerId: seat.sith!, faction: 'sith', inboundId, block, reason: 'my unit in I8 should have advanced (R-ADV-2)', receivedAt: minutes(turn * 10_000),
+      gameId: GAME,
+      turn,
+      edictVersion: 1,
+      playerId: seat.sith!,
+      faction: 'sith',
+      inboundId,
+      block,
+      reason: 'my unit in I8 should have advanced (R-ADV-2)',
+      receivedAt: minutes(turn * 10_000),
     });
 
     beforeAll(async () => {
@@ -338,7 +578,7 @@ export function pressCases(open: () => Promise<Database>): void {
       await insertEdictVersion(db, edictOf(2, 1));
     });
 
-    it('takes a mail\'s dispute once, several blocks of a mail apart', async () => {
+    it("takes a mail's dispute once, several blocks of a mail apart", async () => {
       const inboundId = await inbound();
       const a = await insertDispute(db, dispute(2, inboundId, 0));
       const again = await insertDispute(db, { ...dispute(2, inboundId, 0), reason: 'other' });
@@ -358,12 +598,26 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(await hasOpenDispute(db, GAME, 2)).toBe(true);
       const [x, y] = open2;
       await expect(settleDispute(db, x!.id, { status: 'rejected', reason: ' ' }, 'referee:ada')).rejects.toThrow(/reason/);
-      const rejected = await settleDispute(db, x!.id, { status: 'rejected', reason: 'R-ADV-2 was applied' }, 'referee:ada', minutes(20_100));
-      expect(rejected).toMatchObject({ status: 'rejected', settledBy: 'referee:ada', settlementReason: 'R-ADV-2 was applied', settledAt: minutes(20_100) });
+      const rejected = await settleDispute(
+        db,
+        x!.id,
+        { status: 'rejected', reason: 'R-ADV-2 was applied' },
+        'referee:ada',
+        minutes(20_100),
+      );
+      expect(rejected).toMatchObject({
+        status: 'rejected',
+        settledBy: 'referee:ada',
+        settlementReason: 'R-ADV-2 was applied',
+        settledAt: minutes(20_100),
+      });
       expect(await settleDispute(db, x!.id, { status: 'rejected', reason: 'twice' }, 'referee:ada')).toBeNull();
       await expect(settleDispute(db, y!.id, { status: 'amended', version: 2 }, 'referee:ada')).rejects.toThrow();
       await insertEdictVersion(db, edictOf(2, 2));
-      expect(await settleDispute(db, y!.id, { status: 'amended', version: 2 }, 'referee:ada')).toMatchObject({ status: 'amended', amendedVersion: 2 });
+      expect(await settleDispute(db, y!.id, { status: 'amended', version: 2 }, 'referee:ada')).toMatchObject({
+        status: 'amended',
+        amendedVersion: 2,
+      });
       expect(await hasOpenDispute(db, GAME, 2)).toBe(false);
       expect(await openDisputes(db, GAME)).toEqual([]);
     });

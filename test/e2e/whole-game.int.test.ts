@@ -68,7 +68,12 @@ const PRIVATE: Record<string, string[]> = {
 };
 
 const secrets = ['hutt-0001', 'arst-0002', 'sith-0003', 'kngt-0004', 'mrch-0005'];
-const ctx = (): GamesContext => ({ actor: 'cli:test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now, newSecret: () => secrets.shift()! });
+const ctx = (): GamesContext => ({
+  actor: 'cli:test',
+  mail: { domain: DOMAIN, ordersLocalPart: 'orders' },
+  now,
+  newSecret: () => secrets.shift()!,
+});
 
 beforeAll(async () => {
   const pg = await freshDatabase();
@@ -114,7 +119,12 @@ beforeAll(async () => {
   gameId = created.game.id;
   players = created.players;
   service = await startService(config, pino({ level: 'warn' }), {
-    listen: false, now, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000, turnJobIntervalMs: 100,
+    listen: false,
+    now,
+    pollIntervalMs: 100,
+    sendIntervalMs: 100,
+    sweepIntervalMs: 1_000,
+    turnJobIntervalMs: 100,
   });
   cleanups.push(() => service.stop());
 }, 120_000);
@@ -146,7 +156,10 @@ async function write(faction: string, body: string): Promise<void> {
 
 /** Waits until `count` more mails have been sent, and adds them to the transcript under `step`. */
 async function sent(step: string, count: number): Promise<CapturedMail[]> {
-  await eventually(() => expect(smtp.messages.length - seen).toBeGreaterThanOrEqual(count), { timeoutMs: 60_000, why: `${step}: ${count} mails` });
+  await eventually(() => expect(smtp.messages.length - seen).toBeGreaterThanOrEqual(count), {
+    timeoutMs: 60_000,
+    why: `${step}: ${count} mails`,
+  });
   // Nothing more comes for this step (the loops run every 100 ms).
   await new Promise((r) => setTimeout(r, 500));
   const mails = smtp.messages.slice(seen);
@@ -163,20 +176,37 @@ async function sent(step: string, count: number): Promise<CapturedMail[]> {
  */
 function htmlOutline(html: string | false | undefined): string[] {
   if (!html) return ['html: no'];
-  const text = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  const headings = [...html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/g)].map((h) => `  ${'  '.repeat(Number(h[1]) - 1)}h${h[1]} ${text(h[2]!)}`);
+  const text = (s: string) =>
+    s
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  const headings = [...html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/g)].map(
+    (h) => `  ${'  '.repeat(Number(h[1]) - 1)}h${h[1]} ${text(h[2]!)}`,
+  );
   const count = (re: RegExp) => (html.match(re) ?? []).length;
   // mailparser inlines a cid image as a data: URL; its type is what tells the image from a stray one.
-  const images = [...html.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((i) => i[1]!.replace(/^(data:[^;,]*)[;,].*$/s, '$1 (inline)')).join(' ') || 'none';
+  const images =
+    [...html.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((i) => i[1]!.replace(/^(data:[^;,]*)[;,].*$/s, '$1 (inline)')).join(' ') ||
+    'none';
   return ['html:', ...headings, `  tables: ${count(/<table\b/g)}, pre: ${count(/<pre\b/g)}, images: ${images}`];
 }
 
 /** A mail as the golden file keeps it: what the player sees, our Message-IDs replaced by numbers. */
 function describeMail(m: CapturedMail): string {
   const ids = (v: string | string[] | undefined) =>
-    [v ?? []].flat().map((id) => (id.includes(`@${DOMAIN}`) && !id.startsWith('<game.') ? '<ours>' : id)).join(' ');
+    [v ?? []]
+      .flat()
+      .map((id) => (id.includes(`@${DOMAIN}`) && !id.startsWith('<game.') ? '<ours>' : id))
+      .join(' ');
   const files = m.parsed.attachments.map((a) => {
-    const what = a.contentType === 'application/json' ? createHash('sha256').update(a.content).digest('hex').slice(0, 16) : `${a.content.length > 0 ? 'non-empty' : 'empty'}`;
+    const what =
+      a.contentType === 'application/json'
+        ? createHash('sha256').update(a.content).digest('hex').slice(0, 16)
+        : `${a.content.length > 0 ? 'non-empty' : 'empty'}`;
     return `${a.filename ?? '-'} ${a.contentType}${a.cid ? ` cid:${a.cid}` : ''} ${what}`;
   });
   return [
@@ -297,7 +327,10 @@ describe('a whole game through real mail', () => {
     expect(final.every((m) => /game is over|partita è finita/.test(m.text ?? ''))).toBe(true);
     // No next turn: no orders address to write to, no election to expect (the JSON keeps the engine's reasons).
     for (const m of final) expect(m.text ?? '').not.toMatch(/orders address|indirizzo per gli ordini|Next turn is|prossimo turno (non )?è/);
-    const [lastEdict] = await db.db.select().from(edicts).where(and(eq(edicts.gameId, gameId), eq(edicts.turn, 5)));
+    const [lastEdict] = await db.db
+      .select()
+      .from(edicts)
+      .where(and(eq(edicts.gameId, gameId), eq(edicts.turn, 5)));
     expect((lastEdict!.json as Edict).electionReasons).toContain('politics');
     const game = (await findGame(db.db, gameId))!;
     expect(game.status).toBe('finished');
@@ -305,13 +338,23 @@ describe('a whole game through real mail', () => {
     expect((await listPlayers(db.db, gameId)).length).toBe(5);
     // sf turn replay's check: every turn adjudicates again exactly as stored (R-EDICT-2).
     const replay = await replayTurns(db.db, gameId);
-    expect(replay.turns.map((t) => [t.turn, t.same])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, true]]);
+    expect(replay.turns.map((t) => [t.turn, t.same])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, true],
+    ]);
 
     // R-EDICT-4: what a player wrote besides their orders reached nobody but its writer: not in any
     // other player's mail, its text, HTML or attached edict.
     for (const m of smtp.messages) {
       const to = m.envelope.to.join(' ');
-      const seenBy = [m.text ?? '', m.parsed.html || '', ...m.parsed.attachments.map((a) => (a.contentType === 'application/json' ? a.content.toString('utf8') : ''))].join('\n');
+      const seenBy = [
+        m.text ?? '',
+        m.parsed.html || '',
+        ...m.parsed.attachments.map((a) => (a.contentType === 'application/json' ? a.content.toString('utf8') : '')),
+      ].join('\n');
       for (const [writer, words] of Object.entries(PRIVATE)) {
         if (to === player(writer).email) continue;
         for (const w of words) expect(seenBy, `${w} (written by ${writer}) in the mail to ${to}: ${m.subject}`).not.toContain(w);
@@ -321,7 +364,9 @@ describe('a whole game through real mail', () => {
     // language, the Italian and the English ones different.
     for (const turn of [1, 2, 3, 4, 5]) {
       const maps = new Map<string, Set<string>>();
-      for (const m of smtp.messages.filter((x) => new RegExp(`(Imperial Edict|Editto Imperiale), (turn|turno) ${turn}$`).test(x.subject ?? ''))) {
+      for (const m of smtp.messages.filter((x) =>
+        new RegExp(`(Imperial Edict|Editto Imperiale), (turn|turno) ${turn}$`).test(x.subject ?? ''),
+      )) {
         const png = m.parsed.attachments.find((a) => a.contentType === 'image/png')!;
         const lang = /Editto/.test(m.subject ?? '') ? 'it' : 'en';
         maps.set(lang, (maps.get(lang) ?? new Set()).add(createHash('sha256').update(png.content).digest('hex')));

@@ -35,11 +35,21 @@ function marksOn(i: CellIndex): { what: string; svg: string }[] {
   const out: { what: string; svg: string }[] = [];
   for (const kind of ['eliminated', 'destroyed'] as const)
     for (const standing of [false, true]) {
-      const overlay: Overlay = { arrows: [], losses: [{ kind, side: 'hutt', at: i }], contested: [{ at: i, candidates: [] }], newUnits: [i] };
+      const overlay: Overlay = {
+        arrows: [],
+        losses: [{ kind, side: 'hutt', at: i }],
+        contested: [{ at: i, candidates: [] }],
+        newUnits: [i],
+      };
       const occupied = new Set(standing ? [i] : []);
       const spots = new Spots(L, occupied, overlay);
-      const drawn = [drawGhosts(L, overlay, spots), drawBadges(L, overlay, spots), standing ? drawUnits(L, [{ side: 'sith', at: name }], spots) : ''].join('\n');
-      for (const m of drawn.matchAll(/<g (data-[^>]*)>.*?<\/g>/g)) out.push({ what: `${kind}${standing ? ' beside a unit' : ''}: ${m[1]}`, svg: `<g ${TOKEN_TEXT}>${m[0]}</g>` });
+      const drawn = [
+        drawGhosts(L, overlay, spots),
+        drawBadges(L, overlay, spots),
+        standing ? drawUnits(L, [{ side: 'sith', at: name }], spots) : '',
+      ].join('\n');
+      for (const m of drawn.matchAll(/<g (data-[^>]*)>.*?<\/g>/g))
+        out.push({ what: `${kind}${standing ? ' beside a unit' : ''}: ${m[1]}`, svg: `<g ${TOKEN_TEXT}>${m[0]}</g>` });
     }
   return out;
 }

@@ -17,14 +17,18 @@ const dist = (a: Pt, b: Pt) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 
 /** Every short `<text>` (a side's code, a flag) with its anchor point. */
 function texts(svg: string): { at: Pt; text: string }[] {
-  return [...svg.matchAll(/<text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ at: [Number(m[1]), Number(m[2])], text: m[3]! }));
+  return [...svg.matchAll(/<text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+    at: [Number(m[1]), Number(m[2])],
+    text: m[3]!,
+  }));
 }
 
 /** Centres of the ✕ badges: each cross is drawn as `M x-h y-h L x+h y+h …`. */
 function crosses(svg: string): Pt[] {
-  return [...svg.matchAll(/<path d="M([\d.-]+) ([\d.-]+)L([\d.-]+) ([\d.-]+)M[^"]*" stroke="#111111"/g)].map(
-    (m) => [(Number(m[1]) + Number(m[3])) / 2, (Number(m[2]) + Number(m[4])) / 2],
-  );
+  return [...svg.matchAll(/<path d="M([\d.-]+) ([\d.-]+)L([\d.-]+) ([\d.-]+)M[^"]*" stroke="#111111"/g)].map((m) => [
+    (Number(m[1]) + Number(m[3])) / 2,
+    (Number(m[2]) + Number(m[4])) / 2,
+  ]);
 }
 
 /** Inside the board area of a cell (the legend below the board has its own samples). */
@@ -108,12 +112,28 @@ const CASES = [
 ];
 
 describe('every mark the map draws is an event of the edict, and every event has its mark', () => {
-  const edicts: [string, Edict][] = [...CASES.map((n): [string, Edict] => [n, scenarioEdict(n)]), ['crowded', crowdedEdict(7)], ['crowded-3', crowdedEdict(3)]];
+  const edicts: [string, Edict][] = [
+    ...CASES.map((n): [string, Edict] => [n, scenarioEdict(n)]),
+    ['crowded', crowdedEdict(7)],
+    ['crowded-3', crowdedEdict(3)],
+  ];
 
   it('the cases cover every kind of mark', () => {
     const covered = new Set(edicts.flatMap(([, e]) => kindsOf(e)));
     expect([...covered].sort()).toEqual(
-      ['advance', 'chancellor unit', 'contested advance', 'destruction', 'elimination', 'imperial troop', 'jump', 'move', 'production', 'stall', 'standoff'].sort(),
+      [
+        'advance',
+        'chancellor unit',
+        'contested advance',
+        'destruction',
+        'elimination',
+        'imperial troop',
+        'jump',
+        'move',
+        'production',
+        'stall',
+        'standoff',
+      ].sort(),
     );
   });
 
@@ -126,12 +146,27 @@ describe('every mark the map draws is an event of the edict, and every event has
 
       // Units: every final unit on its cell with its code, nothing else standing.
       const units = marks(svg, 'data-unit');
-      expect(sorted(units.map((m) => `${key(m, 'unit', 'cell')} ${codeIn(m)}`))).toEqual(sorted(e.units.map((u) => `${u.side} ${u.at} ${code(u.side)}`)));
+      expect(sorted(units.map((m) => `${key(m, 'unit', 'cell')} ${codeIn(m)}`))).toEqual(
+        sorted(e.units.map((u) => `${u.side} ${u.at} ${code(u.side)}`)),
+      );
 
       // Moves and jumps that landed: one arrow each, from → to.
-      const landed = (r: string) => orders.filter((o) => o.result === r).map((o) => o.order.replace(/\s/g, '').toUpperCase().replace(/[-=]/, '>'));
-      expect(sorted(of('move').filter((m) => m.attrs['data-end'] === 'ok').map((m) => key(m, 'from', 'to').replace(' ', '>')))).toEqual(sorted(landed('moved')));
-      expect(sorted(of('jump').filter((m) => m.attrs['data-end'] === 'ok').map((m) => key(m, 'from', 'to').replace(' ', '>')))).toEqual(sorted(landed('jumped')));
+      const landed = (r: string) =>
+        orders.filter((o) => o.result === r).map((o) => o.order.replace(/\s/g, '').toUpperCase().replace(/[-=]/, '>'));
+      expect(
+        sorted(
+          of('move')
+            .filter((m) => m.attrs['data-end'] === 'ok')
+            .map((m) => key(m, 'from', 'to').replace(' ', '>')),
+        ),
+      ).toEqual(sorted(landed('moved')));
+      expect(
+        sorted(
+          of('jump')
+            .filter((m) => m.attrs['data-end'] === 'ok')
+            .map((m) => key(m, 'from', 'to').replace(' ', '>')),
+        ),
+      ).toEqual(sorted(landed('jumped')));
 
       // Stalls and standoffs: a failed arrow for each, unless the attacker then advanced there.
       const advanced = new Set(e.advances.map((a) => `${a.from}>${a.to}`));
@@ -142,7 +177,11 @@ describe('every mark the map draws is an event of the edict, and every event has
       const failed = drawn.filter((m) => m.attrs['data-end'] === 'failed').map((m) => key(m, 'from', 'to').replace(' ', '>'));
       for (const o of stuck) expect(failed, `failed arrow ${o}`).toContain(o);
       // …and no failed arrow without an order that failed with a unit to draw from.
-      const failedOrders = new Set(orders.filter((o) => ['stalled', 'attacked', 'invalid'].includes(o.result) && o.side !== null).map((o) => o.order.replace(/\s/g, '').toUpperCase().replace(/[-=]/, '>')));
+      const failedOrders = new Set(
+        orders
+          .filter((o) => ['stalled', 'attacked', 'invalid'].includes(o.result) && o.side !== null)
+          .map((o) => o.order.replace(/\s/g, '').toUpperCase().replace(/[-=]/, '>')),
+      );
       for (const f of failed) expect(failedOrders.has(f), `failed arrow ${f} has its order`).toBe(true);
 
       // Eliminations: one ✕ at the cell for that side, on the dead unit drawn there with its code.
@@ -159,12 +198,24 @@ describe('every mark the map draws is an event of the edict, and every event has
       for (const x of of('destroyed')) expect(e.destructions.some((d) => `${d.side} ${d.at}` === key(x, 'side', 'cell'))).toBe(true);
 
       // Advances: an arrow from → to for each; a flag on the cell for each contested one.
-      expect(sorted(of('advance').map((m) => `${key(m, 'from', 'to', 'end')}`))).toEqual(sorted(e.advances.map((a) => `${a.from} ${a.to} ok`)));
-      expect(sorted(of('contested').map((m) => m.attrs['data-cell']!))).toEqual(sorted(e.advances.filter((a) => a.contested).map((a) => a.to)));
+      expect(sorted(of('advance').map((m) => `${key(m, 'from', 'to', 'end')}`))).toEqual(
+        sorted(e.advances.map((a) => `${a.from} ${a.to} ok`)),
+      );
+      expect(sorted(of('contested').map((m) => m.attrs['data-cell']!))).toEqual(
+        sorted(e.advances.filter((a) => a.contested).map((a) => a.to)),
+      );
 
       // New units: the troop (R-POL-2), the new Chancellor's (R-ELEC-5), production (R-PROD-1).
-      const born = [...e.production.flatMap((p) => (p.at ? [p.at] : [])), ...(e.politics.troop ? [e.politics.troop.at] : []), ...(e.election?.newUnit ? [e.election.newUnit.at] : [])];
+      const born = [
+        ...e.production.flatMap((p) => (p.at ? [p.at] : [])),
+        ...(e.politics.troop ? [e.politics.troop.at] : []),
+        ...(e.election?.newUnit ? [e.election.newUnit.at] : []),
+      ];
       expect(sorted(of('new').map((m) => m.attrs['data-cell']!))).toEqual(sorted([...new Set(born)]));
-      for (const cell of born) expect(units.some((u) => u.attrs['data-cell'] === cell), `a unit stands on new ${cell}`).toBe(true);
+      for (const cell of born)
+        expect(
+          units.some((u) => u.attrs['data-cell'] === cell),
+          `a unit stands on new ${cell}`,
+        ).toBe(true);
     });
 });

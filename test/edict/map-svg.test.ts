@@ -21,8 +21,13 @@ function texts(svg: string): { x: string; y: string; text: string }[] {
 
 /** The code drawn on the unit standing on `cell`, if any, where the SVG puts the unit's disc. */
 function codeAt(svg: string, cell: string): string | undefined {
-  const m = new RegExp(`<g data-unit="[^"]*" data-cell="${cell}"><circle cx="([^"]*)" cy="([^"]*)"[^>]*/><text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>`).exec(svg)
-    ?? new RegExp(`<g data-unit="[^"]*" data-cell="${cell}"><polygon [^>]*/><polygon [^>]*/><text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>`).exec(svg);
+  const m =
+    new RegExp(
+      `<g data-unit="[^"]*" data-cell="${cell}"><circle cx="([^"]*)" cy="([^"]*)"[^>]*/><text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>`,
+    ).exec(svg) ??
+    new RegExp(
+      `<g data-unit="[^"]*" data-cell="${cell}"><polygon [^>]*/><polygon [^>]*/><text x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>`,
+    ).exec(svg);
   if (!m) return undefined;
   const i = board.parseCell(cell)!;
   // The disc on its cell (moved right when a lost unit shares it), the code centred on it.
@@ -48,7 +53,9 @@ describe('renderMapSvg', () => {
   it('is a scalable, accessible image: viewBox, role, <title> and <desc> referenced by aria', () => {
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="\d+" height="\d+" role="img"/);
     expect(svg).toContain('aria-labelledby="sf-map-title" aria-describedby="sf-map-desc"');
-    expect(svg).toContain('<title id="sf-map-title">Imperial Edict · Turn 7 — Game: Andromeda · Chancellor: Sith · next turn: election</title>');
+    expect(svg).toContain(
+      '<title id="sf-map-title">Imperial Edict · Turn 7 — Game: Andromeda · Chancellor: Sith · next turn: election</title>',
+    );
     const desc = /<desc id="sf-map-desc">([^<]*)<\/desc>/.exec(svg)![1]!;
     expect(desc).toContain('Knights (4): T6 X1 X2 Y2; Merchants (5)');
     expect(desc).toContain('Destroyed in hyperspace: Hutt B1=F3, Aristocrats F7=F3, Corellians H11=H8.');
@@ -66,7 +73,10 @@ describe('renderMapSvg', () => {
 
   it('names the home planets and the Capital, and hatches no-man’s land only for factions not in play', () => {
     for (const name of ['Tatooine', 'Naboo', 'Kalgan', 'Dagobah', 'Siwenna', 'Corellia', 'Terra', 'Terminus', 'CAPITAL'])
-      expect(texts(svg).some((t) => t.text === name), name).toBe(true);
+      expect(
+        texts(svg).some((t) => t.text === name),
+        name,
+      ).toBe(true);
     // Federals and Founders are not in play: their 6 planets are no-man's land (R-SETUP-3).
     expect(svg.match(/fill="url\(#sf-map-nml\)"/g)).toHaveLength(6 + 1); // + the legend's swatch
     const all8 = renderMapSvg(board, crowdedEdict(), { lang: 'en' });
@@ -83,7 +93,8 @@ describe('renderMapSvg', () => {
   });
 
   it('draws moves, jumps, advances and failed orders as arrows, and marks losses, contests and new units', () => {
-    const arrowHeads = svg.match(/<polygon points="[^"]*" fill="#(111111|FFFFFF)" stroke="#111111" stroke-width="2" stroke-linejoin="round"\/>/g) ?? [];
+    const arrowHeads =
+      svg.match(/<polygon points="[^"]*" fill="#(111111|FFFFFF)" stroke="#111111" stroke-width="2" stroke-linejoin="round"\/>/g) ?? [];
     // 5 moves + 4 advances on the board, and 3 in the legend (move, jump, advance).
     expect(arrowHeads).toHaveLength(5 + 4 + 3);
     expect(svg.match(/stroke-dasharray="2 4"/g)).toHaveLength(4 + 1); // P10-Q11, A2-A4, C1-B1, Q12-Q11 + legend

@@ -36,7 +36,9 @@ function rgba(colours: number[]): Uint8Array {
 
 describe('encodeIndexedPng', () => {
   it('keeps every colour of an image of up to 256 colours, in runs and alone', () => {
-    const colours = Array.from({ length: 40 * 25 }, (_, i) => (i % 40 < 20 ? 0xf3f4f7 : (((i * 2654435761) >>> 0) % 255) * 0x010101 ^ 0x102030));
+    const colours = Array.from({ length: 40 * 25 }, (_, i) =>
+      i % 40 < 20 ? 0xf3f4f7 : ((((i * 2654435761) >>> 0) % 255) * 0x010101) ^ 0x102030,
+    );
     expect(new Set(colours).size).toBeLessThanOrEqual(256);
     const out = read(encodeIndexedPng(rgba(colours), 40, 25));
     expect([out.width, out.height]).toEqual([40, 25]);
@@ -59,8 +61,10 @@ describe('encodeIndexedPng', () => {
   it('draws thousands of rare colours (anti-aliased edges) as their nearest common colour', () => {
     // 256 common colours on a lattice, 30 pixels each; 5,120 rare ones, a pixel each, each a few
     // steps of red off one common colour and far from every other.
-    const common = Array.from({ length: 256 }, (_, i) => ((i & 7) * 32) * 0x10000 + (((i >> 3) & 7) * 32) * 0x100 + (i >> 6) * 64);
-    const rare = common.flatMap((c) => Array.from({ length: 20 }, (_, k) => ({ c: c + ((k % 2 ? -1 : 1) * (1 + (k >> 1)) * 0x10000), of: c })));
+    const common = Array.from({ length: 256 }, (_, i) => (i & 7) * 32 * 0x10000 + ((i >> 3) & 7) * 32 * 0x100 + (i >> 6) * 64);
+    const rare = common.flatMap((c) =>
+      Array.from({ length: 20 }, (_, k) => ({ c: c + (k % 2 ? -1 : 1) * (1 + (k >> 1)) * 0x10000, of: c })),
+    );
     const valid = rare.filter((x) => x.c >= 0); // red 0 has nothing below it
     const colours = [...common.flatMap((c) => Array<number>(30).fill(c)), ...valid.map((x) => x.c)];
     expect(new Set(colours).size).toBeGreaterThan(4000);

@@ -14,21 +14,31 @@ afterAll(() => pool.close());
 
 describe('PngPool', () => {
   it('draws the same PNG as the calling thread would, several maps at once', { timeout: 120_000 }, async () => {
-    const svgs = [4, 5, 6, 8].map((n) => renderMapSvg(board, initialState(board, `g${n}`, board.factionIds.slice(0, n), { victoryPlanets: 12, nmrHostility: 'keep' }), { lang: 'en', gameName: `Game ${n}` }));
+    const svgs = [4, 5, 6, 8].map((n) =>
+      renderMapSvg(board, initialState(board, `g${n}`, board.factionIds.slice(0, n), { victoryPlanets: 12, nmrHostility: 'keep' }), {
+        lang: 'en',
+        gameName: `Game ${n}`,
+      }),
+    );
     const drawn = await Promise.all(svgs.map((s) => pool.render(s)));
     for (const [i, png] of drawn.entries()) expect(png.equals(renderMapPng(svgs[i]!)), `map ${i}`).toBe(true);
   });
 
   it('rejects a map it cannot draw, and goes on drawing the next', { timeout: 120_000 }, async () => {
     await expect(pool.render('<not svg')).rejects.toThrow();
-    const svg = renderMapSvg(board, initialState(board, 'g', board.factionIds.slice(0, 4), { victoryPlanets: 12, nmrHostility: 'keep' }), { lang: 'it' });
+    const svg = renderMapSvg(board, initialState(board, 'g', board.factionIds.slice(0, 4), { victoryPlanets: 12, nmrHostility: 'keep' }), {
+      lang: 'it',
+    });
     expect((await pool.render(svg)).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   });
 });
 
 /** Runs `code` in a fresh Node (through tsx); resolves with its exit code, or 'still running' if it has not exited after a long hang guard. */
 function runAlone(code: string, guardMs = 90_000): Promise<number | string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: 'ignore',
+  });
   return new Promise((resolve) => {
     const guard = setTimeout(() => {
       child.kill('SIGKILL');

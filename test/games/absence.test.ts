@@ -29,12 +29,17 @@ describe('deadlineAfterAbsences', () => {
     expect(r).toMatchObject({ movedDays: 9, for: [1] });
   });
   it('chains overlapping absences, caps the move by what the limits leave, and never moves earlier', () => {
-    const two = [{ playerId: 1, fromDay: '2025-03-23', toDay: '2025-03-24' }, { playerId: 2, fromDay: '2025-03-25', toDay: '2025-03-27' }];
+    const two = [
+      { playerId: 1, fromDay: '2025-03-23', toDay: '2025-03-24' },
+      { playerId: 2, fromDay: '2025-03-25', toDay: '2025-03-27' },
+    ];
     expect(deadlineAfterAbsences(sunday, 'Europe/Rome', two, limits, none)).toMatchObject({ movedDays: 5, for: [1, 2] });
     const used = { perPlayer: new Map([[1, 13]]), game: 0 };
     expect(deadlineAfterAbsences(sunday, 'Europe/Rome', two, limits, used).movedDays).toBe(1);
     const gameUsed = { perPlayer: new Map<number, number>(), game: 28 };
     expect(deadlineAfterAbsences(sunday, 'Europe/Rome', two, limits, gameUsed)).toMatchObject({ movedDays: 0, deadline: sunday });
-    expect(deadlineAfterAbsences(sunday, 'Europe/Rome', [{ playerId: 1, fromDay: '2025-03-10', toDay: '2025-03-22' }], limits, none).deadline).toBe(sunday);
+    expect(
+      deadlineAfterAbsences(sunday, 'Europe/Rome', [{ playerId: 1, fromDay: '2025-03-10', toDay: '2025-03-22' }], limits, none).deadline,
+    ).toBe(sunday);
   });
 });

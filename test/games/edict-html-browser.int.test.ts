@@ -47,8 +47,17 @@ describe.each([
     expect(fit.pre).toBe(0);
 
     expect(await page.locator('h1').count()).toBe(1);
-    expect(await page.locator('h2').allTextContents()).toEqual(['1. ORDINI', '2. IPERSPAZIO E COMBATTIMENTO', '3. POLITICA', '4. ELEZIONI', '5. PRODUZIONE', '6. SITUAZIONE FINALE']);
-    const map = await page.locator('img').evaluate((i: HTMLImageElement) => ({ loaded: i.complete && i.naturalWidth > 0, width: i.getBoundingClientRect().width }));
+    expect(await page.locator('h2').allTextContents()).toEqual([
+      '1. ORDINI',
+      '2. IPERSPAZIO E COMBATTIMENTO',
+      '3. POLITICA',
+      '4. ELEZIONI',
+      '5. PRODUZIONE',
+      '6. SITUAZIONE FINALE',
+    ]);
+    const map = await page
+      .locator('img')
+      .evaluate((i: HTMLImageElement) => ({ loaded: i.complete && i.naturalWidth > 0, width: i.getBoundingClientRect().width }));
     expect(map.loaded).toBe(true);
     expect(map.width).toBeGreaterThan(Math.min(width, 720) - 40);
     expect(map.width).toBeLessThanOrEqual(width);
@@ -61,10 +70,15 @@ describe.each([
     });
     expect(colours.text).toBe(scheme === 'dark' ? 'rgb(255, 255, 255)' : 'rgb(0, 0, 0)');
 
-    await page.screenshot({ path: join(ARTIFACTS, `edict-mail-${name}-${width}x${height}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: true });
+    await page.screenshot({
+      path: join(ARTIFACTS, `edict-mail-${name}-${width}x${height}${scheme === 'dark' ? '-dark' : ''}.png`),
+      fullPage: true,
+    });
 
     await page.evaluate(axe.source);
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+    );
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
     await context.close();

@@ -12,7 +12,10 @@ import { crowdedTurn, scenarioEdict } from '../edict/positions.ts';
 
 export const board = classicMap();
 /** 80 characters with an unbroken 40-character word and markup that must stay text. */
-export const LONG_NAME = `<b>Orione</b> & Co. ${'Supercalifragilistichespiralidosissimo'.padEnd(40, 'X')} lega del nord-est!`.padEnd(80, '.');
+export const LONG_NAME = `<b>Orione</b> & Co. ${'Supercalifragilistichespiralidosissimo'.padEnd(40, 'X')} lega del nord-est!`.padEnd(
+  80,
+  '.',
+);
 /** What a player wrote around their orders: it must never reach another player's mail (R-EDICT-4). */
 // The first looks like an order (a cell) and cannot be read: a problem, published as its line and
 // kind only; the others are text around the orders (D-PARSE-16), never published at all.
@@ -32,7 +35,8 @@ export function electionEdict(): Edict {
 /** The edict mail to an Italian and an English player, the assets stored elsewhere (ids only). */
 export function edictMailsFor(edict: Edict, opts: { name?: string; reason?: string | null } = {}): OutboxInput[] {
   const game = { id: 'g1', name: opts.name ?? LONG_NAME, timeZone: 'Europe/Rome' } as Game;
-  const player = (id: number, lang: Lang) => ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
+  const player = (id: number, lang: Lang) =>
+    ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
   const args: EdictMailArgs = {
     board,
     game,
@@ -43,7 +47,10 @@ export function edictMailsFor(edict: Edict, opts: { name?: string; reason?: stri
     nextTurn: { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') },
     assets: {
       json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
-      map: { png: (l) => ({ assetId: l === 'it' ? 2 : 3, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: (l) => `alt ${l} <map>` },
+      map: {
+        png: (l) => ({ assetId: l === 'it' ? 2 : 3, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }),
+        alt: (l) => `alt ${l} <map>`,
+      },
     },
     mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
   };

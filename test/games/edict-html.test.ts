@@ -12,7 +12,10 @@ const headings = (h: string, level: number) => [...h.matchAll(new RegExp(`<h${le
 
 describe('the HTML edict in the mail', () => {
   it('has the title as h1 and the six sections as h2, in the reader’s language', () => {
-    for (const [mail, lang] of [[it_!, 'it'], [en!, 'en']] as const) {
+    for (const [mail, lang] of [
+      [it_!, 'it'],
+      [en!, 'en'],
+    ] as const) {
       const v = VOCABULARY[lang];
       expect(headings(mail.bodyHtml!, 1)).toEqual([v.title(9, null)]);
       expect(headings(mail.bodyHtml!, 2)).toEqual(v.sections.map((s, i) => `${i + 1}. ${s}`));
@@ -26,7 +29,9 @@ describe('the HTML edict in the mail', () => {
     expect(html).not.toContain(VOCABULARY.it.legendTerrain);
     expect(html).not.toMatch(/ A {2}B {2}C {2}D/);
     expect(it_!.bodyText).toContain(VOCABULARY.it.legendTerrain);
-    expect(html).toContain('<img src="cid:map@starts-foundation" alt="alt it &lt;map&gt;" style="display:block;width:100%;max-width:100%;height:auto">');
+    expect(html).toContain(
+      '<img src="cid:map@starts-foundation" alt="alt it &lt;map&gt;" style="display:block;width:100%;max-width:100%;height:auto">',
+    );
   });
 
   it('shows orders, votes and planets as tables with header cells', () => {
@@ -52,10 +57,11 @@ describe('the HTML edict in the mail', () => {
     const html = it_!.bodyHtml!;
     expect(html).toContain('<li>riga 1: non è un ordine comprensibile (R-ORD-8)</li>');
     expect(en!.bodyHtml).toContain('<li>line 1: not an order I understand (R-ORD-8)</li>');
-    for (const line of PRIVATE_LINES) for (const word of line.split(/[ ,<>]+/).filter((w) => w.length > 3)) {
-      expect(html).not.toContain(word);
-      expect(en!.bodyHtml).not.toContain(word);
-    }
+    for (const line of PRIVATE_LINES)
+      for (const word of line.split(/[ ,<>]+/).filter((w) => w.length > 3)) {
+        expect(html).not.toContain(word);
+        expect(en!.bodyHtml).not.toContain(word);
+      }
   });
 
   it('sets no background and no text colour, so a dark mail client stays readable', () => {

@@ -48,7 +48,13 @@ export function gamesCases(open: () => Promise<Database>): void {
     it('creates the game, its players in R-SETUP-1 order, turn 1 and a welcome mail each', async () => {
       const { game, turn, players: ps } = await createGame(db, { ...gameInput('Andròmeda 2025!'), declarationLeadMinutes: 60 }, ctx);
       expect(game).toMatchObject({ id: 'andromeda-2025', name: 'Andròmeda 2025!', map: 'classic', status: 'active', currentTurn: 1 });
-      expect(game).toMatchObject({ victoryPlanets: 12, lastTurn: null, nmrHostility: 'keep', reminderMinutes: [1440, 120], weeklyDeadline: 'sun 20:00' });
+      expect(game).toMatchObject({
+        victoryPlanets: 12,
+        lastTurn: null,
+        nmrHostility: 'keep',
+        reminderMinutes: [1440, 120],
+        weeklyDeadline: 'sun 20:00',
+      });
       expect(ps.map((p) => [p.faction, p.email, p.lang, p.joinedTurn])).toEqual([
         ['hutt', 'p1@example.com', 'it', 1],
         ['aristocrats', 'p2@example.com', 'en', 1],
@@ -180,7 +186,11 @@ export function gamesCases(open: () => Promise<Database>): void {
 
     it('refuses a full game, a player already in it and a game that does not exist', async () => {
       const { game } = await createGame(db, gameInput('Full', 8), ctx);
-      const code = (p: Promise<unknown>) => p.then(() => 'joined', (e: GameError) => e.code);
+      const code = (p: Promise<unknown>) =>
+        p.then(
+          () => 'joined',
+          (e: GameError) => e.code,
+        );
       expect(await code(joinGame(db, { gameId: game.id, email: 'ninth@example.com' }, ctx))).toBe('game-full');
       expect(await code(joinGame(db, { gameId: 'late', email: 'P1@example.com' }, ctx))).toBe('already-playing');
       expect(await code(joinGame(db, { gameId: 'nowhere', email: 'x@example.com' }, ctx))).toBe('no-game');

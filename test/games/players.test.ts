@@ -27,13 +27,22 @@ const dbs = databasePerFile();
 async function game(db: Db): Promise<string> {
   const { game: g } = await createGame(
     db,
-    { name: 'Vacant', players: ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'].map((email, i) => ({ email, lang: i === 0 ? 'it' : 'en' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    {
+      name: 'Vacant',
+      players: ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'].map((email, i) => ({ email, lang: i === 0 ? 'it' : 'en' })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
     ctx,
   );
   return g.id;
 }
 
-const refused = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+const refused = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe('removing a player', () => {
   it('empties the seat: audited with the reason, history kept, the player and everyone else told in the game thread', async () => {
@@ -45,9 +54,14 @@ describe('removing a player', () => {
     expect(r.seat).toMatchObject({ id: sith.id, faction: 'sith', email: 'c@x.org', removedAt: NOW });
     expect((await listPlayers(db, gameId)).map((p) => p.faction)).toEqual(['hutt', 'aristocrats', 'knights']);
     expect((await listSeats(db, gameId)).map((p) => p.faction)).toEqual(['hutt', 'aristocrats', 'sith', 'knights']);
-    expect((await seatHistoryOf(db, gameId)).map((h) => [h.faction, h.email, h.fromTurn, h.toTurn, h.reason])).toEqual([['sith', 'c@x.org', 1, 1, 'left for <b>good</b>']]);
+    expect((await seatHistoryOf(db, gameId)).map((h) => [h.faction, h.email, h.fromTurn, h.toTurn, h.reason])).toEqual([
+      ['sith', 'c@x.org', 1, 1, 'left for <b>good</b>'],
+    ]);
     const [audit] = await listAudit(db, { gameId, action: 'player.remove' });
-    expect(audit).toMatchObject({ actor: 'referee:ref@x.org', detail: { faction: 'sith', email: 'c@x.org', addresses: ['c@x.org'], turn: 1, reason: 'left for <b>good</b>' } });
+    expect(audit).toMatchObject({
+      actor: 'referee:ref@x.org',
+      detail: { faction: 'sith', email: 'c@x.org', addresses: ['c@x.org'], turn: 1, reason: 'left for <b>good</b>' },
+    });
 
     const [farewell] = await listOutbox(db, { gameId, kind: 'seat-removed' });
     expect(farewell).toMatchObject({ toAddress: 'c@x.org', replyTo: null, inReplyTo: gameThread(gameId, 'sf.test') });
@@ -77,7 +91,16 @@ describe('removing a player', () => {
     const { db } = await dbs.fresh();
     const gameId = await game(db);
     await removePlayer(db, gameId, 'knights', 'gone', ctx);
-    await addSheetVersion(db, { gameId, turn: 1, faction: 'hutt', text: 'V: Hutt', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'hutt',
+      text: 'V: Hutt',
+      parsed: {},
+      status: 'valid',
+      receivedAt: NOW,
+      inboundId: null,
+    });
     expect(await closeTurn(db, gameId, 1, ctx, { force: true })).toMatchObject({ closed: true });
     const edict = (await latestEdict(db, gameId, 1))!.json as Edict;
     expect(edict.declarations.find((d) => d.faction === 'knights')).toMatchObject({ submitted: false });
@@ -88,7 +111,16 @@ describe('removing a player', () => {
   it('a sheet received before the removal still stands', async () => {
     const { db } = await dbs.fresh();
     const gameId = await game(db);
-    await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Sith', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'sith',
+      text: 'V: Sith',
+      parsed: {},
+      status: 'valid',
+      receivedAt: NOW,
+      inboundId: null,
+    });
     await removePlayer(db, gameId, 'sith', 'gone', ctx);
     await closeTurn(db, gameId, 1, ctx, { force: true });
     const edict = (await latestEdict(db, gameId, 1))!.json as Edict;
@@ -135,7 +167,11 @@ describe('several addresses per player', () => {
     const [notice] = await listOutbox(db, { gameId, kind: 'addresses-changed' });
     expect(notice).toMatchObject({ toAddress: 'a@x.org', inReplyTo: gameThread(gameId, 'sf.test') });
     expect(notice!.bodyText).toContain('a@x.org, a.work@x.org');
-    expect((await listAudit(db, { gameId, action: 'player.address-add' }))[0]!.detail).toMatchObject({ before: ['a@x.org'], after: ['a@x.org', 'a.work@x.org'], reason: 'writes from work' });
+    expect((await listAudit(db, { gameId, action: 'player.address-add' }))[0]!.detail).toMatchObject({
+      before: ['a@x.org'],
+      after: ['a@x.org', 'a.work@x.org'],
+      reason: 'writes from work',
+    });
   });
 
   it('the primary changes: the game writes to the new one, and both hear of it; the old stays an address', async () => {
@@ -158,12 +194,17 @@ describe('several addresses per player', () => {
     const { db } = await dbs.fresh();
     const gameId = await game(db);
     expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'add', 'b@x.org', 'r', ctx))).toMatchObject({ code: 'already-playing' });
-    expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'remove', 'a@x.org', 'r', ctx))).toMatchObject({ code: 'invalid-input', message: expect.stringContaining('primary') });
+    expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'remove', 'a@x.org', 'r', ctx))).toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringContaining('primary'),
+    });
     expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'primary', 'z@x.org', 'r', ctx))).toMatchObject({ code: 'invalid-input' });
     expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'add', '<script>@x', 'r', ctx))).toMatchObject({ code: 'invalid-input' });
     expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'add', 'ok@x.org', ' ', ctx))).toMatchObject({ code: 'invalid-input' });
     for (let i = 2; i <= MAX_ADDRESSES; i++) await changePlayerAddress(db, gameId, 'hutt', 'add', `a${i}@x.org`, 'r', ctx);
-    expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'add', 'one.more@x.org', 'r', ctx))).toMatchObject({ code: 'invalid-input' });
+    expect(await refused(changePlayerAddress(db, gameId, 'hutt', 'add', 'one.more@x.org', 'r', ctx))).toMatchObject({
+      code: 'invalid-input',
+    });
     expect((await addressesOfGame(db, gameId)).get((await listPlayers(db, gameId))[0]!.id)).toHaveLength(MAX_ADDRESSES);
     // A join from someone's second address is refused like one from their first.
     expect(await refused(joinGame(db, { gameId, email: 'a3@x.org' }, ctx))).toMatchObject({ code: 'already-playing' });
@@ -177,7 +218,10 @@ describe('several addresses per player', () => {
     expect((await removePlayer(db, gameId, 'hutt', 'gone', ctx)).addresses.sort()).toEqual(['a2@x.org', 'a@x.org']);
     await replacePlayer(db, gameId, 'sith', { email: 'e@x.org' }, 'swap', ctx);
     expect(await registeredAddresses(db, ['a@x.org', 'a2@x.org', 'c@x.org', 'c2@x.org', 'e@x.org'])).toEqual(new Set(['e@x.org']));
-    expect((await listAudit(db, { gameId, action: 'player.replace' }))[0]!.detail).toMatchObject({ from: 'c@x.org', fromAddresses: expect.arrayContaining(['c@x.org', 'c2@x.org']) });
+    expect((await listAudit(db, { gameId, action: 'player.replace' }))[0]!.detail).toMatchObject({
+      from: 'c@x.org',
+      fromAddresses: expect.arrayContaining(['c@x.org', 'c2@x.org']),
+    });
   });
 });
 

@@ -77,7 +77,15 @@ describe('resending mail', () => {
     const { db } = await dbs.fresh();
     const { gameId } = await gameWithReferee(db, 'Andromeda', PLAYERS, 'ref@x.org');
     await gameWithReferee(db, 'Other', ['e@x.org', 'f@x.org', 'g@x.org', 'h@x.org'], 'two@x.org');
-    const { mail } = await enqueue(db, { kind: 'ack', gameId, toAddress: 'a@x.org', subject: 's', messageId: 'm1@sf.example', bodyText: 'b', dedupeKey: 't1' });
+    const { mail } = await enqueue(db, {
+      kind: 'ack',
+      gameId,
+      toAddress: 'a@x.org',
+      subject: 's',
+      messageId: 'm1@sf.example',
+      bodyText: 'b',
+      dedupeKey: 't1',
+    });
     await expect(retryMail(db, gameId, mail.id, 'why', ctx)).rejects.toMatchObject({ code: 'not-allowed' });
     await markFailed(db, mail.id, '550 gone', { permanent: true });
     await expect(retryMail(db, 'other', mail.id, 'why', ctx)).rejects.toMatchObject({ code: 'no-mail' });
@@ -95,8 +103,26 @@ describe('preview', () => {
   it('adjudicates the standing sheets as closing would, and stores nothing', async () => {
     const { db } = await dbs.fresh();
     const { gameId } = await gameWithReferee(db, 'Andromeda', PLAYERS, 'ref@x.org');
-    await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Hutt', parsed: {}, status: 'valid', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: null });
-    await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Sith', parsed: {}, status: 'valid', receivedAt: new Date('2026-03-02T12:00:00Z'), inboundId: null });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'sith',
+      text: 'V: Hutt',
+      parsed: {},
+      status: 'valid',
+      receivedAt: new Date('2026-03-02T11:00:00Z'),
+      inboundId: null,
+    });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'sith',
+      text: 'V: Sith',
+      parsed: {},
+      status: 'valid',
+      receivedAt: new Date('2026-03-02T12:00:00Z'),
+      inboundId: null,
+    });
     const game = (await findGame(db, gameId))!;
     const outboxBefore = (await listOutbox(db)).length;
     const p = await previewTurn(db, game, new Date('2026-03-03T00:00:00Z'));
@@ -105,7 +131,13 @@ describe('preview', () => {
     expect(p.textEn.length).toBeGreaterThan(0);
     expect(p.svg.trim().startsWith('<svg') && p.svg.trim().endsWith('</svg>')).toBe(true);
     // The same edict closing the turn makes, from the same sheets.
-    const closed = await closeTurn(db, gameId, 1, { actor: 'test', mail: MAIL, now: () => new Date('2026-03-03T00:00:00Z') }, { force: true });
+    const closed = await closeTurn(
+      db,
+      gameId,
+      1,
+      { actor: 'test', mail: MAIL, now: () => new Date('2026-03-03T00:00:00Z') },
+      { force: true },
+    );
     expect(closed.closed && closed.edict).toEqual(p.edict);
     const later = (await findGame(db, gameId))!;
     await expect(previewTurn(db, { ...later, currentTurn: 1 })).rejects.toMatchObject({ code: 'no-turn' });

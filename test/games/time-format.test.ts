@@ -5,7 +5,8 @@ import { formatInstant, INSTANT_FIELDS } from '../../src/games/time-format.ts';
 import { LOCALE } from '../../src/text/locale.ts';
 import type { Lang } from '../../src/adjudicator/types.ts';
 
-const direct = (at: Date, timeZone: string, lang: Lang) => `${new Intl.DateTimeFormat(LOCALE[lang], { ...INSTANT_FIELDS, timeZone }).format(at)} (${timeZone})`;
+const direct = (at: Date, timeZone: string, lang: Lang) =>
+  `${new Intl.DateTimeFormat(LOCALE[lang], { ...INSTANT_FIELDS, timeZone }).format(at)} (${timeZone})`;
 
 describe('formatInstant', () => {
   it('shows no seconds (the memo keys by minute)', () => {

@@ -62,7 +62,12 @@ export function turnCases(open: () => Promise<Database>): void {
   });
 
   const clock = testClock();
-  const ctx: GamesContext = { actor: 'system', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: clock.now, publicUrl: 'https://sf.test' };
+  const ctx: GamesContext = {
+    actor: 'system',
+    mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
+    now: clock.now,
+    publicUrl: 'https://sf.test',
+  };
 
   /** A sheet as intake stores it: reviewed against the position, received now. */
   async function send(gameId: string, faction: string, text: string) {
@@ -70,7 +75,14 @@ export function turnCases(open: () => Promise<Database>): void {
     const turn = (await findTurn(db, gameId, game.currentTurn))!;
     const review = reviewSheet(boardFor(game.map), turn.state, faction, text);
     const r = await addSheetVersion(db, {
-      gameId, turn: turn.number, faction, text, parsed: {}, status: review.status, receivedAt: clock.now(), inboundId: null,
+      gameId,
+      turn: turn.number,
+      faction,
+      text,
+      parsed: {},
+      status: review.status,
+      receivedAt: clock.now(),
+      inboundId: null,
     });
     expect(r.ok).toBe(true);
   }
@@ -149,7 +161,10 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(new Set(mails.filter((m) => m.toAddress !== 'b@example.com').map(mapOf)).size).toBe(1);
       const edict = (await listEdicts(db, game.id))[0]!.json;
       const stored = await findAssets(db, [mapOf(en), mapOf(it)]);
-      for (const [mail, lang] of [[en, 'en'], [it, 'it']] as const) {
+      for (const [mail, lang] of [
+        [en, 'en'],
+        [it, 'it'],
+      ] as const) {
         const png = stored.get(mapOf(mail))!.bytes;
         expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
         expect(Buffer.compare(png, renderMapPng(renderMapSvg(boardFor(game.map), edict, { lang, gameName: game.name }))), lang).toBe(0);
@@ -177,7 +192,9 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(await closeTurn(db, game.id, 1, ctx)).toMatchObject({ closed: false });
       expect(await listOutbox(db, { gameId: game.id, kind: 'closed-late' })).toHaveLength(1);
       const mails = await listOutbox(db, { gameId: game.id, kind: 'edict' });
-      expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('This turn was closed late, Sunday, 23 March 2025 at 23:00 CET');
+      expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain(
+        'This turn was closed late, Sunday, 23 March 2025 at 23:00 CET',
+      );
       expect(mails.find((m) => m.toAddress === 'b@example.com')!.bodyText).toContain('Questo turno è stato chiuso in ritardo');
       // The next deadline still leaves a day: 30 March, not an hour away.
       expect(out.closed && out.next?.deadline.toISOString()).toBe('2025-03-30T18:00:00.000Z');
@@ -203,7 +220,10 @@ export function turnCases(open: () => Promise<Database>): void {
       const [mail, ...more] = await listOutbox(db, { gameId: game.id, kind: 'edict-observer' });
       expect(more).toEqual([]);
       expect(mail).toMatchObject({ toAddress: 'fan@example.org', subject: `[SF ${game.id}] Editto Imperiale, turno 1` });
-      expect(mail!.headers).toEqual({ 'List-Unsubscribe': `<https://sf.test/unsubscribe/${fan.token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      expect(mail!.headers).toEqual({
+        'List-Unsubscribe': `<https://sf.test/unsubscribe/${fan.token}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
       expect(mail!.bodyText).toContain(`https://sf.test/unsubscribe/${fan.token}`);
       expect(mail!.bodyText).toContain(`https://sf.test/games/${game.id}\n`);
       expect(mail!.bodyText).not.toContain('orders+');
@@ -227,7 +247,10 @@ export function turnCases(open: () => Promise<Database>): void {
       // A stand-in for the English picture is taken as it is (not drawn again); one drawn for
       // another game name is not the Italian map, which is drawn afresh.
       const standIn = Buffer.from('drawn before the transaction');
-      const drawn = new Map([[svg('en'), standIn], [svg('it', 'Another Name'), standIn]]);
+      const drawn = new Map([
+        [svg('en'), standIn],
+        [svg('it', 'Another Name'), standIn],
+      ]);
       const assets = await db.transaction((tx) => storeEdictAssets(tx, board, game, edict, ['it', 'en'], drawn));
       const stored = await findAssets(db, [assets.map.png('en').assetId, assets.map.png('it').assetId]);
       expect(stored.get(assets.map.png('en').assetId)!.bytes.equals(standIn)).toBe(true);
@@ -284,13 +307,20 @@ export function turnCases(open: () => Promise<Database>): void {
       expect((await findTurn(db, game.id, 1))!.status).toBe('adjudicated');
       // D-TURN-7: closed on Thursday, turn 2 is due on the Sunday turn 1 was due, as announced.
       expect((await findTurn(db, game.id, 2))!.deadline).toEqual(TURN1_DEADLINE);
-      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Turn 2 will then be due Sunday, 23 March 2025 at 20:00 CET');
+      expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain(
+        'Turn 2 will then be due Sunday, 23 March 2025 at 20:00 CET',
+      );
     });
 
     it('early processing fires when the sheets carry greetings, thanks, names and phone numbers (D-PARSE-16)', async () => {
       clock.set(START);
       const { game } = await createGame(db, { ...input('Early Chatter'), earlyProcessingMinutes: 30 }, ctx);
-      const letters = ['Ciao a tutti,\nV: Hutt\nGrazie!\nAnna Rossi\ncell. +39 333 555 0101', 'Hi all!\nV: Hutt\nCheers!\nBob', 'Ciao Cancelleria,\nV: Sith\nSaluti', 'V: Sith\nBest regards,\nTom\nLondon'];
+      const letters = [
+        'Ciao a tutti,\nV: Hutt\nGrazie!\nAnna Rossi\ncell. +39 333 555 0101',
+        'Hi all!\nV: Hutt\nCheers!\nBob',
+        'Ciao Cancelleria,\nV: Sith\nSaluti',
+        'V: Sith\nBest regards,\nTom\nLondon',
+      ];
       for (const [i, f] of ['hutt', 'aristocrats', 'sith', 'knights'].entries()) await send(game.id, f, letters[i]!);
       await job();
       expect(await listOutbox(db, { gameId: game.id, kind: 'early' })).toHaveLength(4);
@@ -343,8 +373,14 @@ export function turnCases(open: () => Promise<Database>): void {
       const again = await recordAbsence(db, game.id, knights, { fromDay: '2025-03-26', toDay: '2025-04-10' }, ctx);
       expect(again).toEqual({ ok: true, moved: { from: new Date('2025-03-26T19:00:00Z'), to: new Date('2025-03-28T19:00:00Z') } });
       // An absence in the past is refused; one that misses the deadline changes nothing.
-      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({ ok: false, reason: 'in-the-past' });
-      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({ ok: true, moved: null });
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-01', toDay: '2025-03-02' }, ctx)).toEqual({
+        ok: false,
+        reason: 'in-the-past',
+      });
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-05-01', toDay: '2025-05-02' }, ctx)).toEqual({
+        ok: true,
+        moved: null,
+      });
     });
 
     it('D-ABS-1: when a close opens a turn whose deadline an absence moves, players get the edict first, then the move', async () => {
@@ -352,22 +388,38 @@ export function turnCases(open: () => Promise<Database>): void {
       const { game, players } = await createGame(db, { ...input('Away Next'), absenceDaysPerPlayer: 5 }, ctx);
       const knights = players.find((p) => p.faction === 'knights')!;
       // Turn 2 would be due Sunday 30 March: away from Saturday 29 to Monday 31.
-      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-29', toDay: '2025-03-31' }, ctx)).toEqual({ ok: true, moved: null });
+      expect(await recordAbsence(db, game.id, knights, { fromDay: '2025-03-29', toDay: '2025-03-31' }, ctx)).toEqual({
+        ok: true,
+        moved: null,
+      });
       clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
       await closeTurn(db, game.id, 1, ctx);
       expect((await findTurn(db, game.id, 2))!.deadline.toISOString()).toBe('2025-04-01T18:00:00.000Z');
-      const toA = (await listOutbox(db, { gameId: game.id })).filter((m) => m.toAddress === 'a@example.com' && ['edict', 'deadline-moved'].includes(m.kind));
+      const toA = (await listOutbox(db, { gameId: game.id })).filter(
+        (m) => m.toAddress === 'a@example.com' && ['edict', 'deadline-moved'].includes(m.kind),
+      );
       expect(toA.map((m) => m.kind)).toEqual(['edict', 'deadline-moved']);
     });
   });
 
   describe('amending and rolling back (R-EDICT-3, R-ADV-2)', () => {
-    const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
+    const HOMES: Record<string, string[]> = {
+      hutt: ['B2', 'B1', 'A2'],
+      aristocrats: ['G7', 'G6', 'F7'],
+      sith: ['T7', 'T6', 'U7'],
+      knights: ['X2', 'X1', 'Y2'],
+    };
     /** Hutt I8 between Aristocrats H8 and L8: if the Aristocrats are hostile, I8 falls and H8 advances, contested. */
     async function contestedGame(name: string) {
       clock.set(START);
       const { game } = await createGame(db, input(name), ctx);
-      const units = [...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))), { side: 'sith', at: 'N9' }, { side: 'hutt', at: 'I8' }, { side: 'aristocrats', at: 'H8' }, { side: 'aristocrats', at: 'L8' }];
+      const units = [
+        ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
+        { side: 'sith', at: 'N9' },
+        { side: 'hutt', at: 'I8' },
+        { side: 'aristocrats', at: 'H8' },
+        { side: 'aristocrats', at: 'L8' },
+      ];
       const t1 = (await findTurn(db, game.id, 1))!;
       await updateTurn(db, game.id, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
       await send(game.id, 'aristocrats', 'H: Hutt');
@@ -380,12 +432,19 @@ export function turnCases(open: () => Promise<Database>): void {
     it('the referee chooses the other unit: a new edict version with the reason, mailed to all, the next turn re-opened from it', async () => {
       const id = await contestedGame('Amend Advance');
       const referee = { ...ctx, actor: 'referee:ada' };
-      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'x', advances: { I8: 'B2' } }, referee)).rejects.toThrow(/not one of that cell's candidates/);
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'x', advances: { I8: 'B2' } }, referee)).rejects.toThrow(
+        /not one of that cell's candidates/,
+      );
       await expect(amendTurn(db, { gameId: id, turn: 1, reason: '  ', advances: { I8: 'L8' } }, referee)).rejects.toThrow(/reason/);
-      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'The Chancellor chose L8 <b>', advances: { I8: 'L8' } }, referee)).toEqual({ version: 2 });
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'The Chancellor chose L8 <b>', advances: { I8: 'L8' } }, referee)).toEqual({
+        version: 2,
+      });
 
       const versions = await listEdicts(db, id);
-      expect(versions.map((e) => [e.version, e.reason, e.createdBy])).toEqual([[1, null, 'system'], [2, 'The Chancellor chose L8 <b>', 'referee:ada']]);
+      expect(versions.map((e) => [e.version, e.reason, e.createdBy])).toEqual([
+        [1, null, 'system'],
+        [2, 'The Chancellor chose L8 <b>', 'referee:ada'],
+      ]);
       expect(versions[1]!.json.advances[0]).toMatchObject({ from: 'L8', to: 'I8', rule: 'R-ADV-2', chosenByReferee: true });
       const t2 = (await findTurn(db, id, 2))!;
       expect(t2.state.units).toContainEqual({ side: 'aristocrats', at: 'H8' });
@@ -396,23 +455,32 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('Reason: The Chancellor chose L8 <b>');
       expect(mails.find((m) => m.toAddress === 'a@example.com')!.bodyHtml).toContain('The Chancellor chose L8 &lt;b&gt;');
       const audit = await listAudit(db, { gameId: id, action: 'edict.amend' });
-      expect(audit[0]).toMatchObject({ actor: 'referee:ada', detail: expect.objectContaining({ turn: 1, version: 2, advances: { I8: 'L8' } }) });
+      expect(audit[0]).toMatchObject({
+        actor: 'referee:ada',
+        detail: expect.objectContaining({ turn: 1, version: 2, advances: { I8: 'L8' } }),
+      });
     });
 
     it('is refused outside the dispute window unless confirmed, and once the next turn has closed', async () => {
       const id = await contestedGame('Amend Window');
       clock.advance(1441 * MINUTE);
       await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'late', advances: { I8: 'L8' } }, ctx)).rejects.toThrow(/dispute window/);
-      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'late, confirmed', advances: { I8: 'L8' }, confirmOutsideWindow: true }, ctx)).toEqual({ version: 2 });
+      expect(
+        await amendTurn(db, { gameId: id, turn: 1, reason: 'late, confirmed', advances: { I8: 'L8' }, confirmOutsideWindow: true }, ctx),
+      ).toEqual({ version: 2 });
       clock.set(new Date('2025-03-30T18:01:00Z'));
       await closeTurn(db, id, 2, ctx);
-      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'too late', confirmOutsideWindow: true }, ctx)).rejects.toThrow(/turn 2 has been closed/);
+      await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'too late', confirmOutsideWindow: true }, ctx)).rejects.toThrow(
+        /turn 2 has been closed/,
+      );
     });
 
     it('a corrected sheet for a justified dispute is adjudicated in place of the stored one', async () => {
       const id = await contestedGame('Amend Sheet');
       // The Aristocrats' sheet was misread: they meant no hostility. I8 stands.
-      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({
+        version: 2,
+      });
       expect((await findTurn(db, id, 2))!.state.units).toContainEqual({ side: 'hutt', at: 'I8' });
     });
 
@@ -420,7 +488,9 @@ export function turnCases(open: () => Promise<Database>): void {
       const id = await contestedGame('Amend After Join');
       const { player } = await joinGame(db, { gameId: id, email: 'e@example.com' }, ctx);
       expect(player).toMatchObject({ faction: 'merchants', joinedTurn: 3 });
-      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({ version: 2 });
+      expect(await amendTurn(db, { gameId: id, turn: 1, reason: 'misread sheet', correctedSheets: { aristocrats: '' } }, ctx)).toEqual({
+        version: 2,
+      });
       expect((await findTurn(db, id, 2))!.state.joining).toEqual(['merchants']);
       clock.set(new Date('2025-03-30T18:01:00Z'));
       await closeTurn(db, id, 2, ctx);
@@ -437,7 +507,10 @@ export function turnCases(open: () => Promise<Database>): void {
       const reopened = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
       await rollBackTurn(db, game.id, 'the deadline was announced wrongly', reopened, ctx);
       expect((await findTurn(db, game.id, 1))!.state.joining).toEqual(['merchants']);
-      expect((await listPlayers(db, game.id)).find((p) => p.email === 'e@example.com')).toMatchObject({ faction: 'merchants', joinedTurn: 2 });
+      expect((await listPlayers(db, game.id)).find((p) => p.email === 'e@example.com')).toMatchObject({
+        faction: 'merchants',
+        joinedTurn: 2,
+      });
       clock.set(new Date(reopened.getTime() + MINUTE));
       await closeTurn(db, game.id, 1, ctx);
       expect((await findTurn(db, game.id, 2))!.state.factions).toContain('merchants');
@@ -446,15 +519,27 @@ export function turnCases(open: () => Promise<Database>): void {
     it('a corrected sheet for a faction not in play is refused, and nothing is published', async () => {
       const id = await contestedGame('Amend Unknown');
       for (const faction of ['zzz', '__proto__', 'constructor'])
-        await expect(amendTurn(db, { gameId: id, turn: 1, reason: 'typo', correctedSheets: JSON.parse(`{"${faction}": "H: Sith"}`) as Record<string, string> }, ctx))
-          .rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining(`"${faction}" is not a faction in play in turn 1`) });
+        await expect(
+          amendTurn(
+            db,
+            { gameId: id, turn: 1, reason: 'typo', correctedSheets: JSON.parse(`{"${faction}": "H: Sith"}`) as Record<string, string> },
+            ctx,
+          ),
+        ).rejects.toMatchObject({
+          code: 'invalid-input',
+          message: expect.stringContaining(`"${faction}" is not a faction in play in turn 1`),
+        });
       expect((await listEdicts(db, id)).map((e) => e.version)).toEqual([1]);
       expect(await listOutbox(db, { gameId: id, kind: 'edict-amended' })).toHaveLength(0);
     });
 
     it('a reason and a corrected sheet lose their control characters (D-INPUT-1)', async () => {
       const id = await contestedGame('Amend Controls');
-      await amendTurn(db, { gameId: id, turn: 1, reason: 'mis\u0000read\u202E \uFFFEsheet\u0007', correctedSheets: { aristocrats: '\u0000\r\n' } }, ctx);
+      await amendTurn(
+        db,
+        { gameId: id, turn: 1, reason: 'mis\u0000read\u202E \uFFFEsheet\u0007', correctedSheets: { aristocrats: '\u0000\r\n' } },
+        ctx,
+      );
       expect((await listEdicts(db, id))[1]!.reason).toBe('misread sheet');
     });
 
@@ -469,7 +554,7 @@ export function turnCases(open: () => Promise<Database>): void {
       const reopened = new Date(TURN1_DEADLINE.getTime() + 2 * 24 * 60 * MINUTE);
       await rollBackTurn(db, game.id, 'the deadline was announced wrongly', reopened, ctx);
       expect(await findTurn(db, game.id, 2)).toBeNull();
-      expect((await findTurn(db, game.id, 1))).toMatchObject({ status: 'open', deadline: reopened });
+      expect(await findTurn(db, game.id, 1)).toMatchObject({ status: 'open', deadline: reopened });
       expect((await findGame(db, game.id))!.currentTurn).toBe(1);
       expect(await listOutbox(db, { gameId: game.id, kind: 'rollback' })).toHaveLength(4);
       await send(game.id, 'sith', 'V: Sith');
@@ -477,8 +562,14 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(new Date(reopened.getTime() + MINUTE));
       const out = await closeTurn(db, game.id, 1, ctx);
       expect(out.closed && out.edict.chancellor).toBe('sith');
-      expect((await listEdicts(db, game.id)).map((e) => [e.version, e.reason])).toEqual([[1, null], [2, 'adjudicated again after the turn was rolled back']]);
-      expect((await replayTurns(db, game.id)).turns.map((t) => [t.version, t.same])).toEqual([[1, true], [2, true]]);
+      expect((await listEdicts(db, game.id)).map((e) => [e.version, e.reason])).toEqual([
+        [1, null],
+        [2, 'adjudicated again after the turn was rolled back'],
+      ]);
+      expect((await replayTurns(db, game.id)).turns.map((t) => [t.version, t.same])).toEqual([
+        [1, true],
+        [2, true],
+      ]);
     });
   });
 
@@ -504,7 +595,9 @@ export function turnCases(open: () => Promise<Database>): void {
       const { game, turn } = await createGame(db, { ...input('Length'), lastTurn: 4 }, ctx);
       expect(game.lastTurn).toBe(4);
       expect(turn.state.settings.lastTurn).toBe(4);
-      expect((await listOutbox(db, { gameId: game.id, kind: 'welcome' }))[0]!.bodyText).toContain('the game ends with turn 4, and then the most planets win (R-WIN-2)');
+      expect((await listOutbox(db, { gameId: game.id, kind: 'welcome' }))[0]!.bodyText).toContain(
+        'the game ends with turn 4, and then the most planets win (R-WIN-2)',
+      );
       await send(game.id, 'hutt', 'V: Hutt');
       clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
       await closeTurn(db, game.id, 1, ctx);
@@ -545,7 +638,6 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(edict!.textEn.replace(/\s+/g, ' ')).toMatch(/VICTORY: \w+ \(R-WIN-2/);
       await expect(setLastTurn(db, game.id, 5, 'more', ctx)).rejects.toThrow(/over/);
     });
-
   });
 
   describe('replayTurns (sf turn replay)', () => {
@@ -560,7 +652,10 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(new Date('2025-03-30T18:01:00Z'));
       await closeTurn(db, game.id, 2, ctx);
       const replay = await replayTurns(db, game.id);
-      expect(replay.turns.map((t) => [t.turn, t.same, t.storedEngine])).toEqual([[1, true, '1'], [2, true, '1']]);
+      expect(replay.turns.map((t) => [t.turn, t.same, t.storedEngine])).toEqual([
+        [1, true, '1'],
+        [2, true, '1'],
+      ]);
 
       // An edict that no longer matches what the engine says (as after an engine change).
       await db.execute(sql`update edicts set json = jsonb_set(json, '{chancellor}', '"sith"') where game_id = ${game.id} and turn = 2`);
@@ -594,7 +689,9 @@ export function turnCases(open: () => Promise<Database>): void {
       const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
       const pass = await runTurnJob({ db, ctx, log, catchUp: async () => false });
       for (const id of created) expect(pass.waiting).toContain(`${id}#1`);
-      const waitingLines = lines.map((l) => JSON.parse(l) as { msg: string; waiting?: number }).filter((l) => l.msg.includes('waiting for intake to catch up'));
+      const waitingLines = lines
+        .map((l) => JSON.parse(l) as { msg: string; waiting?: number })
+        .filter((l) => l.msg.includes('waiting for intake to catch up'));
       expect(waitingLines).toHaveLength(1);
       expect(waitingLines[0]!.waiting).toBe(pass.waiting.length);
       await Promise.all([job(), job()]); // leave them closed for the cases after
@@ -623,7 +720,13 @@ export function turnCases(open: () => Promise<Database>): void {
       clock.set(new Date(TURN1_DEADLINE.getTime() - 59 * MINUTE));
       await job();
       reminders = await listOutbox(db, { gameId: game.id, kind: 'reminder' });
-      expect(reminders.map((m) => m.toAddress).sort()).toEqual(['b@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'd@example.com']);
+      expect(reminders.map((m) => m.toAddress).sort()).toEqual([
+        'b@example.com',
+        'b@example.com',
+        'c@example.com',
+        'd@example.com',
+        'd@example.com',
+      ]);
 
       // The deadline moves (a referee's extension): it is a new deadline, with reminders of its own.
       await updateTurn(db, game.id, 1, { deadline: new Date(TURN1_DEADLINE.getTime() + 24 * 60 * MINUTE) });
@@ -650,7 +753,9 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(notices.find((m) => m.toAddress === 'a@example.com')!.bodyText).toContain('R-TURN-3');
       // D-TURN-4: the others are reminded of the orders deadline; the Chancellor, whose declaration
       // can no longer be made, is not.
-      const reminders = (await listOutbox(db, { gameId: game.id, kind: 'reminder' })).filter((m) => m.dedupeKey.startsWith(`reminder:${game.id}:2:`));
+      const reminders = (await listOutbox(db, { gameId: game.id, kind: 'reminder' })).filter((m) =>
+        m.dedupeKey.startsWith(`reminder:${game.id}:2:`),
+      );
       expect(reminders.map((m) => m.toAddress).sort()).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
     });
   });

@@ -17,7 +17,14 @@ export function launchChromium(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     headless: true,
     // Without the background-networking flags Chromium keeps reaching for hosts this machine cannot.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 

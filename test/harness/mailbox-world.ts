@@ -53,9 +53,18 @@ export async function mailboxWorld(
     pool,
     count: async (q) => Number((await pool.query<{ n: string }>(q)).rows[0]!.n),
     serviceEnv: {
-      PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DATABASE_URL: database.url,
-      IMAP_HOST: imap.host, IMAP_PORT: String(imap.port), IMAP_USER: imap.user, IMAP_PASSWORD: imap.pass, IMAP_SECURE: 'false',
-      MAIL_DOMAIN: game.domain, REPLY_RATE_LIMIT_PER_HOUR: '100000', LOG_LEVEL: 'warn',
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR,
+      DATABASE_URL: database.url,
+      IMAP_HOST: imap.host,
+      IMAP_PORT: String(imap.port),
+      IMAP_USER: imap.user,
+      IMAP_PASSWORD: imap.pass,
+      IMAP_SECURE: 'false',
+      MAIL_DOMAIN: game.domain,
+      REPLY_RATE_LIMIT_PER_HOUR: '100000',
+      LOG_LEVEL: 'warn',
     },
   };
 }

@@ -34,11 +34,17 @@ export async function cutAt(url: string, name: string, table: string, event: 'in
     drop trigger if exists test_cut_${name} on ${table};
     create trigger test_cut_${name} before ${event} on ${table} for each row when (${when}) execute function test_cut_${name}();
   `);
-  const done = async () => Number((await admin.query<{ n: string }>(`select case when is_called then last_value else 0 end as n from test_cut_${name}_seq`)).rows[0]!.n);
+  const done = async () =>
+    Number(
+      (await admin.query<{ n: string }>(`select case when is_called then last_value else 0 end as n from test_cut_${name}_seq`)).rows[0]!.n,
+    );
   return {
     async arm(times) {
       const n = await done();
-      await admin.query(`insert into test_cut_armed (name, until) values ($1, $2) on conflict (name) do update set until = excluded.until`, [name, n + times]);
+      await admin.query(
+        `insert into test_cut_armed (name, until) values ($1, $2) on conflict (name) do update set until = excluded.until`,
+        [name, n + times],
+      );
     },
     cuts: done,
     async close() {

@@ -30,7 +30,10 @@ export async function emptyDatabase(db: Db): Promise<void> {
     rows: { tablename: string }[];
   };
   if (rows.length === 0) return;
-  const tables = sql.join(rows.map((r) => sql.identifier(r.tablename)), sql`, `);
+  const tables = sql.join(
+    rows.map((r) => sql.identifier(r.tablename)),
+    sql`, `,
+  );
   await db.execute(sql`truncate ${tables} restart identity cascade`);
 }
 

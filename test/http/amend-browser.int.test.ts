@@ -16,25 +16,45 @@ import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
 import { gameWithReferee, MAIL, NOW } from '../referee/world.ts';
 
 const REASON = 'the Chancellor chose <L8> & told us';
-const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
+const HOMES: Record<string, string[]> = {
+  hutt: ['B2', 'B1', 'A2'],
+  aristocrats: ['G7', 'G6', 'F7'],
+  sith: ['T7', 'T6', 'U7'],
+  knights: ['X2', 'X1', 'Y2'],
+};
 let gameId: string;
 let password: string;
 
-const w = browserWorld(async (db) => {
-  ({ gameId, password } = await gameWithReferee(db, 'Disputa <b>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
-  // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls and both could advance into
-  // it — contested (R-ADV-2); the engine picks one, the referee will pick the other.
-  const t1 = (await findTurn(db, gameId, 1))!;
-  const units = [
-    ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
-    { side: 'sith', at: 'N9' }, { side: 'hutt', at: 'I8' }, { side: 'aristocrats', at: 'H8' }, { side: 'aristocrats', at: 'L8' },
-  ];
-  await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
-  await addSheetVersion(db, { gameId, turn: 1, faction: 'aristocrats', text: 'H: Hutt', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
-  // Closed now, by the real clock: the dispute window is open and turn 2 is open to preview.
-  await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
-  // The public pages keep their default cache: what the amendment must get through.
-}, { referee: { mail: MAIL } });
+const w = browserWorld(
+  async (db) => {
+    ({ gameId, password } = await gameWithReferee(db, 'Disputa <b>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+    // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls and both could advance into
+    // it — contested (R-ADV-2); the engine picks one, the referee will pick the other.
+    const t1 = (await findTurn(db, gameId, 1))!;
+    const units = [
+      ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
+      { side: 'sith', at: 'N9' },
+      { side: 'hutt', at: 'I8' },
+      { side: 'aristocrats', at: 'H8' },
+      { side: 'aristocrats', at: 'L8' },
+    ];
+    await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'aristocrats',
+      text: 'H: Hutt',
+      parsed: {},
+      status: 'valid',
+      receivedAt: NOW,
+      inboundId: null,
+    });
+    // Closed now, by the real clock: the dispute window is open and turn 2 is open to preview.
+    await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
+    // The public pages keep their default cache: what the amendment must get through.
+  },
+  { referee: { mail: MAIL } },
+);
 
 function watchCsp(page: Page): string[] {
   const blocked: string[] = [];
@@ -51,7 +71,9 @@ async function feedEntries(page: Page): Promise<Array<[string, string]>> {
   const xml = await res.text();
   return page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'application/xml');
-    return [...doc.querySelectorAll('entry')].map((e) => [e.querySelector('title')!.textContent!, e.querySelector('link')!.getAttribute('href')!] as [string, string]);
+    return [...doc.querySelectorAll('entry')].map(
+      (e) => [e.querySelector('title')!.textContent!, e.querySelector('link')!.getAttribute('href')!] as [string, string],
+    );
   }, xml);
 }
 
@@ -95,7 +117,10 @@ describe('a dispute settled in the browser', () => {
     await Promise.all([page.waitForURL(/done=amended/), page.click('text=Publish the amended edict')]);
     expect(await page.locator('.notice').textContent()).toContain('The amended edict is published');
     const versions = await listEdicts(w.db, gameId);
-    expect(versions.map((v) => [v.version, v.reason])).toEqual([[1, null], [2, REASON]]);
+    expect(versions.map((v) => [v.version, v.reason])).toEqual([
+      [1, null],
+      [2, REASON],
+    ]);
     expect(versions[1]!.json.advances.find((a) => a.to === 'I8')!.from).toBe(other);
     expect(await listOutbox(w.db, { gameId, kind: 'edict-amended' })).toHaveLength(4);
 
@@ -114,7 +139,9 @@ describe('a dispute settled in the browser', () => {
     expect(await page.locator('.amendment b').count()).toBe(0);
     const changes = await page.locator('.amendment li').allTextContents();
     // The chosen unit left its cell for I8; the one the engine had moved stays home.
-    expect(changes).toEqual(expect.arrayContaining([expect.stringContaining(`no longer in ${other}`), expect.stringContaining(`now in ${contested.from}`)]));
+    expect(changes).toEqual(
+      expect.arrayContaining([expect.stringContaining(`no longer in ${other}`), expect.stringContaining(`now in ${contested.from}`)]),
+    );
     expect(await page.locator('[aria-current="page"]').textContent()).toBe('version 2');
     // The permanent link of the first version still shows it, unamended.
     await Promise.all([page.waitForURL(`${w.base}/games/${gameId}/turns/1/v/1`), page.click(`a[href="/games/${gameId}/turns/1/v/1"]`)]);
@@ -131,10 +158,15 @@ describe('a dispute settled in the browser', () => {
     expect(atom).not.toContain('<L8>');
 
     // The Italian pages read before the amendment show it too once their second is up.
-    await expect.poll(async () => {
-      await page.goto(`${w.base}/games/${gameId}/turns/1?lang=it`);
-      return page.locator('.lead').textContent();
-    }, { timeout: 60_000, interval: 250 }).toContain('Versione 2');
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${w.base}/games/${gameId}/turns/1?lang=it`);
+          return page.locator('.lead').textContent();
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toContain('Versione 2');
     expect(await page.locator('.amendment').textContent()).toContain(REASON);
 
     expect(blocked).toEqual([]);

@@ -16,12 +16,23 @@ beforeAll(async () => {
   database = await openTestPglite();
   await createGame(
     database.db,
-    { name: 'Orione <b>', players: ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'].map((email) => ({ email })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    {
+      name: 'Orione <b>',
+      players: ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'].map((email) => ({ email })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
     { actor: 'test', mail: { domain: 'sf.example', ordersLocalPart: 'orders' }, now: () => new Date('2026-03-02T10:00:00Z') },
   );
   await addSheetVersion(database.db, {
-    gameId: 'orione-b', turn: 1, faction: 'sith', text: 'V: Hutt\nB2-C3 secret plan', parsed: {}, status: 'problems',
-    receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: null,
+    gameId: 'orione-b',
+    turn: 1,
+    faction: 'sith',
+    text: 'V: Hutt\nB2-C3 secret plan',
+    parsed: {},
+    status: 'problems',
+    receivedAt: new Date('2026-03-02T11:00:00Z'),
+    inboundId: null,
   });
   app = await buildApp({ db: database.db, log: pino({ level: 'silent' }) });
 }, 60_000);
@@ -46,7 +57,10 @@ describe('web app', () => {
     const lines: string[] = [];
     let up = false;
     const flaky = new Proxy(database.db, {
-      get: (target, key, receiver) => (key === 'execute' && !up ? () => Promise.reject(new Error('Connection terminated unexpectedly')) : Reflect.get(target, key, receiver)),
+      get: (target, key, receiver) =>
+        key === 'execute' && !up
+          ? () => Promise.reject(new Error('Connection terminated unexpectedly'))
+          : Reflect.get(target, key, receiver),
     });
     const probed = await buildApp({ db: flaky, log: pino({ level: 'warn' }, { write: (l: string) => void lines.push(l) }) });
     try {
@@ -57,7 +71,11 @@ describe('web app', () => {
       for (let i = 0; i < 3; i++) expect((await probed.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
       up = false;
       for (let i = 0; i < 3; i++) expect((await probed.inject({ method: 'GET', url: '/health' })).statusCode).toBe(503);
-      expect(said()).toEqual(['health: the database does not answer', 'health: the database answers again', 'health: the database does not answer']);
+      expect(said()).toEqual([
+        'health: the database does not answer',
+        'health: the database answers again',
+        'health: the database does not answer',
+      ]);
     } finally {
       await probed.close();
     }

@@ -33,16 +33,31 @@ afterAll(async () => {
 });
 
 /** A form body with a raw NUL in a field, as a hostile client sends it (%00 encoded). */
-const withNul = (fields: Record<string, string>) => Object.entries(fields).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replaceAll('%EF%BF%BF', '%00')}`).join('&');
+const withNul = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replaceAll('%EF%BF%BF', '%00')}`)
+    .join('&');
 
 describe('a NUL byte in a form', () => {
   it('is refused 400 with a message on the login, a deadline reason and an amendment; nothing logged as an error', async () => {
     errors.length = 0;
     const login = await loginForm(app);
     const posts = [
-      { url: '/referee/login', cookies: login.cookies, payload: withNul({ _csrf: login.token, email: 'ref@x.org', password: 'pass\uFFFFword' }) },
-      { url: `/referee/games/${gameId}/deadline`, cookies: browser.cookies, payload: withNul({ _csrf: browser.token, minutes: '30', reason: 'storm\uFFFF' }) },
-      { url: `/referee/games/${gameId}/amend`, cookies: browser.cookies, payload: withNul({ _csrf: browser.token, turn: '1', reason: 'misread', faction: 'hutt', sheet: 'V: Hutt\uFFFF' }) },
+      {
+        url: '/referee/login',
+        cookies: login.cookies,
+        payload: withNul({ _csrf: login.token, email: 'ref@x.org', password: 'pass\uFFFFword' }),
+      },
+      {
+        url: `/referee/games/${gameId}/deadline`,
+        cookies: browser.cookies,
+        payload: withNul({ _csrf: browser.token, minutes: '30', reason: 'storm\uFFFF' }),
+      },
+      {
+        url: `/referee/games/${gameId}/amend`,
+        cookies: browser.cookies,
+        payload: withNul({ _csrf: browser.token, turn: '1', reason: 'misread', faction: 'hutt', sheet: 'V: Hutt\uFFFF' }),
+      },
     ];
     for (const p of posts) {
       expect(p.payload).toContain('%00');
@@ -56,7 +71,7 @@ describe('a NUL byte in a form', () => {
 });
 
 describe('a path nobody serves', () => {
-  it('is the site\'s HTML 404 page, in the reader\'s language; JSON under /api', async () => {
+  it("is the site's HTML 404 page, in the reader's language; JSON under /api", async () => {
     for (const url of ['/games/x/', '/no/such/page', '/games/orione/turns/1/nope', '/referee/nope']) {
       const res = await app.inject({ method: 'GET', url, headers: { 'accept-language': 'it' } });
       expect(res.statusCode, url).toBe(404);
@@ -93,7 +108,7 @@ describe('Strict-Transport-Security', () => {
 });
 
 describe('the unsubscribe page', () => {
-  it('is the site\'s page, in the observer\'s language, naming the game', async () => {
+  it("is the site's page, in the observer's language, naming the game", async () => {
     const it_ = await addObserver(database.db, gameId, 'fan@x.org', 'it');
     const en = await addObserver(database.db, gameId, 'fan2@x.org', 'en');
     const pageIt = await app.inject({ method: 'GET', url: `/unsubscribe/${it_.token}` });
@@ -103,7 +118,12 @@ describe('the unsubscribe page', () => {
     expect(pageIt.body).toContain('Non ricevere più gli editti della partita Orione?');
     const pageEn = await app.inject({ method: 'GET', url: `/unsubscribe/${en.token}` });
     expect(pageEn.body).toContain('Stop receiving the edicts of the game Orione?');
-    const done = await app.inject({ method: 'POST', url: `/unsubscribe/${en.token}`, headers: FORM, payload: 'List-Unsubscribe=One-Click' });
+    const done = await app.inject({
+      method: 'POST',
+      url: `/unsubscribe/${en.token}`,
+      headers: FORM,
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(done.body).toContain('You will receive no more edicts of the game Orione.');
     const unknown = await app.inject({ method: 'GET', url: `/unsubscribe/${'x'.repeat(24)}`, headers: { 'accept-language': 'it' } });
     expect(unknown.statusCode).toBe(404);

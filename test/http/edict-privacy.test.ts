@@ -23,7 +23,18 @@ import { storedReview } from '../../src/mail/intake/stored-review.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 
 /** Every word a player wrote that is not orders: none may be public. */
-const PRIVATE = ['Ciao a tutti', 'Grazie', 'Anna Rossi', '333 555 0101', 'Hi all', 'Cheers', 'Bob Smith', 'Via Roma 12', 'is mine', 'Marco'];
+const PRIVATE = [
+  'Ciao a tutti',
+  'Grazie',
+  'Anna Rossi',
+  '333 555 0101',
+  'Hi all',
+  'Cheers',
+  'Bob Smith',
+  'Via Roma 12',
+  'is mine',
+  'Marco',
+];
 
 const SHEETS: Record<string, string> = {
   // The issue's sheet, word for word.
@@ -42,17 +53,30 @@ const ctx: GamesContext = { actor: 'test', mail: { domain: 'sf.test', ordersLoca
 beforeAll(async () => {
   database = await openTestPglite();
   const db = database.db;
-  const { game } = await createGame(db, {
-    name: 'Privacy',
-    players: ['it', 'en', 'it', 'en'].map((lang, i) => ({ email: `p${i}@example.com`, lang: lang as 'it' | 'en' })),
-    timeZone: 'Europe/Rome',
-    weeklyDeadline: 'sun 20:00',
-  }, ctx);
+  const { game } = await createGame(
+    db,
+    {
+      name: 'Privacy',
+      players: ['it', 'en', 'it', 'en'].map((lang, i) => ({ email: `p${i}@example.com`, lang: lang as 'it' | 'en' })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
+    ctx,
+  );
   gameId = game.id;
   const turn = (await findTurn(db, gameId, 1))!;
   for (const [faction, text] of Object.entries(SHEETS)) {
     const review = reviewSheet(boardFor(game.map), turn.state, faction, text);
-    const r = await addSheetVersion(db, { gameId, turn: 1, faction, text, parsed: storedReview(review), status: review.status, receivedAt: now.at, inboundId: null });
+    const r = await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction,
+      text,
+      parsed: storedReview(review),
+      status: review.status,
+      receivedAt: now.at,
+      inboundId: null,
+    });
     expect(r.ok).toBe(true);
   }
   now.at = new Date(turn.deadline.getTime() + 60_000);
@@ -85,7 +109,7 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
     expect(edict.textIt).toContain('riga 2: non è un ordine comprensibile (R-ORD-8)');
   });
 
-  it("every edict mail (plain text, HTML, JSON attachment) is free of it, in both languages", async () => {
+  it('every edict mail (plain text, HTML, JSON attachment) is free of it, in both languages', async () => {
     const mails = (await listOutbox(database.db, { gameId })).filter((m) => m.kind === 'edict');
     expect(mails.length).toBe(4);
     for (const m of mails) {
@@ -93,17 +117,33 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
       expect(leaks(m.bodyText), m.toAddress).toEqual([]);
       expect(leaks(m.bodyHtml ?? ''), m.toAddress).toEqual([]);
       const refs = (m.attachments ?? []) as AttachmentRef[];
-      const assets = await findAssets(database.db, refs.map((a) => a.assetId));
+      const assets = await findAssets(
+        database.db,
+        refs.map((a) => a.assetId),
+      );
       expect(assets.size).toBeGreaterThan(0);
-      for (const a of assets.values()) if (a.contentType.startsWith('application/json') || a.contentType.startsWith('image/svg')) expect(leaks(Buffer.from(a.bytes).toString('utf8'))).toEqual([]);
+      for (const a of assets.values())
+        if (a.contentType.startsWith('application/json') || a.contentType.startsWith('image/svg'))
+          expect(leaks(Buffer.from(a.bytes).toString('utf8'))).toEqual([]);
     }
   });
 
   it('every public page, the map in words, the JSON API, edict.json and the Atom feed are free of it', async () => {
     const urls = [
-      '/', `/games/${gameId}`, `/games/${gameId}?lang=it`, `/games/${gameId}/turns/1`, `/games/${gameId}/turns/1?lang=it`, `/games/${gameId}/turns/1/v/1`,
-      `/games/${gameId}/turns/1/edict.json`, `/games/${gameId}/edicts.atom`, `/games/${gameId}/deadlines.ics`,
-      '/api/games', `/api/games/${gameId}`, `/api/games/${gameId}/edicts`, `/api/games/${gameId}/turns/1`, `/api/games/${gameId}/turns/1/v/1`,
+      '/',
+      `/games/${gameId}`,
+      `/games/${gameId}?lang=it`,
+      `/games/${gameId}/turns/1`,
+      `/games/${gameId}/turns/1?lang=it`,
+      `/games/${gameId}/turns/1/v/1`,
+      `/games/${gameId}/turns/1/edict.json`,
+      `/games/${gameId}/edicts.atom`,
+      `/games/${gameId}/deadlines.ics`,
+      '/api/games',
+      `/api/games/${gameId}`,
+      `/api/games/${gameId}/edicts`,
+      `/api/games/${gameId}/turns/1`,
+      `/api/games/${gameId}/turns/1/v/1`,
     ];
     for (const url of urls) {
       for (const lang of ['it', 'en']) {
@@ -122,11 +162,30 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
     const words = "'B2 is mine, Marco' is not an order I understand";
     const json = structuredClone(stored.json);
     const sith = json.declarations.find((d) => d.faction === 'sith')!;
-    sith.problems = [{ line: 2, code: 'not-understood', rule: 'R-ORD-8', message: { it: words, en: words }, text: 'B2 is mine, Marco' } as never];
-    const oldText = (t: string) => t.replace('line 2: not an order I understand', `line 2 "B2 is mine, Marco": ${words}`).replace('riga 2: non è un ordine comprensibile', `riga 2: ${words}`);
-    await insertEdictVersion(database.db, { ...stored, version: 2, json, textIt: oldText(stored.textIt), textEn: oldText(stored.textEn), reason: 'test', createdBy: 'referee:test' });
+    sith.problems = [
+      { line: 2, code: 'not-understood', rule: 'R-ORD-8', message: { it: words, en: words }, text: 'B2 is mine, Marco' } as never,
+    ];
+    const oldText = (t: string) =>
+      t
+        .replace('line 2: not an order I understand', `line 2 "B2 is mine, Marco": ${words}`)
+        .replace('riga 2: non è un ordine comprensibile', `riga 2: ${words}`);
+    await insertEdictVersion(database.db, {
+      ...stored,
+      version: 2,
+      json,
+      textIt: oldText(stored.textIt),
+      textEn: oldText(stored.textEn),
+      reason: 'test',
+      createdBy: 'referee:test',
+    });
     expect((await latestEdict(database.db, gameId, 1))!.textEn).toContain('Marco');
-    const urls = [`/games/${gameId}/turns/1`, `/games/${gameId}/turns/1/v/2`, `/games/${gameId}/turns/1/v/2/edict.json`, `/games/${gameId}/edicts.atom`, `/api/games/${gameId}/turns/1/v/2`];
+    const urls = [
+      `/games/${gameId}/turns/1`,
+      `/games/${gameId}/turns/1/v/2`,
+      `/games/${gameId}/turns/1/v/2/edict.json`,
+      `/games/${gameId}/edicts.atom`,
+      `/api/games/${gameId}/turns/1/v/2`,
+    ];
     for (const url of urls) {
       const res = await app.inject({ method: 'GET', url, headers: { 'accept-language': 'it' } });
       expect(res.statusCode, url).toBe(200);
@@ -141,8 +200,17 @@ describe('R-EDICT-4: nothing a player wrote besides orders is published', () => 
     const turn = (await findTurn(database.db, gameId, 1))!;
     const board = boardFor(game.map);
     const facts = (lang: 'it' | 'en', faction: string) => ({
-      lang, board, gameName: game.name, faction, turn: 1, electionTurn: true, review: reviewSheet(board, turn.state, faction, SHEETS[faction]!),
-      replaces: null, deadline: 'domenica', declarationDeadline: null, isChancellor: false,
+      lang,
+      board,
+      gameName: game.name,
+      faction,
+      turn: 1,
+      electionTurn: true,
+      review: reviewSheet(board, turn.state, faction, SHEETS[faction]!),
+      replaces: null,
+      deadline: 'domenica',
+      declarationDeadline: null,
+      isChancellor: false,
     });
     const it = ackText(facts('it', 'hutt'));
     expect(it).toContain('Stato: valido');

@@ -11,13 +11,22 @@ import { buildWorld } from './public-world.ts';
 
 let game: string;
 
-const w = browserWorld(async (db) => {
-  game = (await buildWorld(db, { name: 'Feeds', players: 4, turns: 2 })).gameId;
-  // As stored before the input rule, which now refuses such a name at the door.
-  await db.update(games).set({ name: HOSTILE_TEXT }).where(eq(games.id, game));
-  const last = (await latestEdict(db, game, 2))!;
-  await insertEdictVersion(db, { ...last, version: last.version + 1, reason: HOSTILE_TEXT, textEn: `${last.textEn}\n${HOSTILE_TEXT}`, createdBy: 'referee:test' });
-}, { publicCacheMs: 0 });
+const w = browserWorld(
+  async (db) => {
+    game = (await buildWorld(db, { name: 'Feeds', players: 4, turns: 2 })).gameId;
+    // As stored before the input rule, which now refuses such a name at the door.
+    await db.update(games).set({ name: HOSTILE_TEXT }).where(eq(games.id, game));
+    const last = (await latestEdict(db, game, 2))!;
+    await insertEdictVersion(db, {
+      ...last,
+      version: last.version + 1,
+      reason: HOSTILE_TEXT,
+      textEn: `${last.textEn}\n${HOSTILE_TEXT}`,
+      createdBy: 'referee:test',
+    });
+  },
+  { publicCacheMs: 0 },
+);
 
 describe('the Atom feed in a browser', () => {
   it('parses as XML, entries and hostile text intact', async () => {

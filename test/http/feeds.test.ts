@@ -28,8 +28,12 @@ beforeAll(async () => {
   await db.update(games).set({ name: HOSTILE_TEXT }).where(eq(games.id, game));
   const first = (await latestEdict(db, game, 2))!;
   await insertEdictVersion(db, {
-    ...first, version: first.version + 1, reason: HOSTILE_TEXT,
-    textEn: `${first.textEn}\n${HOSTILE_TEXT}`, textIt: `${first.textIt}\nITALIANO ${HOSTILE_TEXT}`, createdBy: 'referee:test',
+    ...first,
+    version: first.version + 1,
+    reason: HOSTILE_TEXT,
+    textEn: `${first.textEn}\n${HOSTILE_TEXT}`,
+    textIt: `${first.textIt}\nITALIANO ${HOSTILE_TEXT}`,
+    createdBy: 'referee:test',
   });
   app = await buildApp({ db, log: pino({ level: 'silent' }), publicCacheMs: 0, publicUrl: 'https://sf.example.org' });
 }, 120_000);
@@ -43,7 +47,11 @@ const get = (url: string, headers: Record<string, string> = {}) => app.inject({ 
 /** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-interface XmlElement { name: string; attributes: Record<string, string>; text: string }
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  text: string;
+}
 
 /**
  * Every element, in document order, of a strict parse (sax in strict mode, through xml-js, the
@@ -54,7 +62,10 @@ function parseXml(xml: string): XmlElement[] {
   const walk = (node: XmlJs.Element) => {
     if (node.type === 'element') {
       const el = { name: node.name!, attributes: (node.attributes ?? {}) as Record<string, string>, text: '' };
-      el.text = (node.elements ?? []).filter((c) => c.type === 'text' || c.type === 'cdata').map((c) => String(c.text ?? c.cdata)).join('');
+      el.text = (node.elements ?? [])
+        .filter((c) => c.type === 'text' || c.type === 'cdata')
+        .map((c) => String(c.text ?? c.cdata))
+        .join('');
       all.push(el);
     }
     for (const c of node.elements ?? []) walk(c);
@@ -65,8 +76,14 @@ function parseXml(xml: string): XmlElement[] {
 
 /** RFC 5545 §3.1: a line starting with a space or tab continues the one before. */
 function unfold(ics: string): string[] {
-  expect(ics.split('\r\n').every((l) => !l.includes('\n') && !l.includes('\r')), 'lines end with CRLF only').toBe(true);
-  return ics.replace(/\r\n[ \t]/g, '').split('\r\n').filter((l) => l !== '');
+  expect(
+    ics.split('\r\n').every((l) => !l.includes('\n') && !l.includes('\r')),
+    'lines end with CRLF only',
+  ).toBe(true);
+  return ics
+    .replace(/\r\n[ \t]/g, '')
+    .split('\r\n')
+    .filter((l) => l !== '');
 }
 
 describe('the Atom feed', () => {
@@ -92,14 +109,21 @@ describe('the Atom feed', () => {
   it('names an author and is in the language asked for (Accept-Language otherwise)', async () => {
     const en = parseXml((await get(`/games/${game}/edicts.atom?lang=en`)).body);
     const it_ = parseXml((await get(`/games/${game}/edicts.atom`, { 'accept-language': 'it-IT,it;q=0.9' })).body);
-    for (const [els, lang] of [[en, 'en'], [it_, 'it']] as const) {
+    for (const [els, lang] of [
+      [en, 'en'],
+      [it_, 'it'],
+    ] as const) {
       expect(els[0]!.attributes['xml:lang'] ?? els.find((e) => e.name === 'feed')?.attributes['xml:lang'] ?? lang).toBe(lang);
       const author = els.findIndex((e) => e.name === 'author');
       expect(author).toBeGreaterThan(0);
       expect(els[author + 1]!.name).toBe('name');
       expect(els[author + 1]!.text).toContain('Starts Foundation');
     }
-    const summary = (els: XmlElement[]) => els.filter((e) => e.name === 'summary').map((e) => e.text).join('\n');
+    const summary = (els: XmlElement[]) =>
+      els
+        .filter((e) => e.name === 'summary')
+        .map((e) => e.text)
+        .join('\n');
     expect(summary(it_)).toContain('ITALIANO');
     expect(summary(en)).not.toContain('ITALIANO');
     expect(en.find((e) => e.name === 'title')!.text).toContain('Imperial Edicts');
@@ -113,8 +137,10 @@ describe('the iCalendar feed', () => {
     let cur: Record<string, string> | null = null;
     for (const l of lines) {
       if (l === 'BEGIN:VEVENT') cur = {};
-      else if (l === 'END:VEVENT') { out.push(cur!); cur = null; }
-      else if (cur) {
+      else if (l === 'END:VEVENT') {
+        out.push(cur!);
+        cur = null;
+      } else if (cur) {
         const colon = l.indexOf(':');
         cur[l.slice(0, colon).split(';')[0]!] = l.slice(colon + 1);
       }
@@ -143,7 +169,8 @@ describe('the iCalendar feed', () => {
 
   it('raises SEQUENCE when an event changes and shows when a turn really closed', async () => {
     const db = database.db;
-    const seq = async () => Object.fromEntries(events(unfold((await get(`/games/${game}/deadlines.ics`)).body)).map((e) => [e.UID!, Number(e.SEQUENCE)]));
+    const seq = async () =>
+      Object.fromEntries(events(unfold((await get(`/games/${game}/deadlines.ics`)).body)).map((e) => [e.UID!, Number(e.SEQUENCE)]));
     const before = await seq();
     const open = (await db.select().from(turns).where(eq(turns.gameId, game))).find((t) => t.status === 'open')!;
     const closed = (await db.select().from(turns).where(eq(turns.gameId, game))).find((t) => t.status === 'adjudicated')!;
@@ -159,7 +186,12 @@ describe('the iCalendar feed', () => {
     const at = new Date(closed.deadline.getTime() - 2 * 86_400_000);
     await db.update(turns).set({ adjudicatedAt: at }).where(eq(turns.number, closed.number));
     const ev = events(unfold((await get(`/games/${game}/deadlines.ics?lang=en`)).body)).find((e) => e.UID === closedUid)!;
-    expect(ev.DTSTART).toBe(at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''));
+    expect(ev.DTSTART).toBe(
+      at
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}/, ''),
+    );
     expect(ev.DESCRIPTION).toContain('closed early');
   });
 });

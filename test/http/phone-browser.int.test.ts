@@ -18,19 +18,24 @@ const PHONE = { width: 360, height: 740 };
 
 let game: string;
 let password: string;
-const w = browserWorld(async (db) => {
-  game = (await buildWorld(db, { name: LONG_NAME, players: 8, turns: 2 })).gameId;
-  await addReferee(db, 'ref@x.org', 'test');
-  // A password of their own: a one-time one leads to the change-password page first (D-REF-5).
-  password = 'own password of ref@x.org';
-  await setRefereePassword(db, 'ref@x.org', 'test', password);
-  await assignReferee(db, game, 'ref@x.org', 'test');
-}, { publicCacheMs: 0, referee: { mail: MAIL } });
+const w = browserWorld(
+  async (db) => {
+    game = (await buildWorld(db, { name: LONG_NAME, players: 8, turns: 2 })).gameId;
+    await addReferee(db, 'ref@x.org', 'test');
+    // A password of their own: a one-time one leads to the change-password page first (D-REF-5).
+    password = 'own password of ref@x.org';
+    await setRefereePassword(db, 'ref@x.org', 'test', password);
+    await assignReferee(db, game, 'ref@x.org', 'test');
+  },
+  { publicCacheMs: 0, referee: { mail: MAIL } },
+);
 
 async function seriousA11yIssues(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
 /** The page does not scroll sideways, and nothing outside a scrolling box sticks out of the screen. */
@@ -92,7 +97,10 @@ describe('on a phone (360×740)', () => {
 
     const link = page.locator('a.map-link');
     expect(await link.getAttribute('href')).toBe(`/games/${game}/map.png`);
-    const [png] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/map.png')), link.click({ position: { x: 100, y: 100 } })]);
+    const [png] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/map.png')),
+      link.click({ position: { x: 100, y: 100 } }),
+    ]);
     expect(png.status()).toBe(200);
     expect(png.headers()['content-type']).toBe('image/png');
     await close();
@@ -101,7 +109,14 @@ describe('on a phone (360×740)', () => {
   it('the edict page: the edict as headings, tables and lists, not a wrapped <pre>', async () => {
     const { page, close, blocked } = await phonePage(`/games/${game}/turns/2`);
     expect(await page.locator('pre').count()).toBe(0);
-    expect(await page.locator('.edict h3').allTextContents()).toEqual(['1. ORDINI', '2. IPERSPAZIO E COMBATTIMENTO', '3. POLITICA', '4. ELEZIONI', '5. PRODUZIONE', '6. SITUAZIONE FINALE']);
+    expect(await page.locator('.edict h3').allTextContents()).toEqual([
+      '1. ORDINI',
+      '2. IPERSPAZIO E COMBATTIMENTO',
+      '3. POLITICA',
+      '4. ELEZIONI',
+      '5. PRODUZIONE',
+      '6. SITUAZIONE FINALE',
+    ]);
     expect(await page.locator('.edict table').count()).toBeGreaterThan(3);
     expect(await page.locator('.edict').textContent()).not.toContain('Legenda');
     expect(await fits(page)).toEqual({ scrollWidth: 360, clientWidth: 360, wide: [] });

@@ -10,9 +10,12 @@ import { buildWorld } from './public-world.ts';
 
 let game: string;
 
-const w = browserWorld(async (db) => {
-  game = (await buildWorld(db, { players: 8, turns: 2 })).gameId;
-}, { publicCacheMs: 0 });
+const w = browserWorld(
+  async (db) => {
+    game = (await buildWorld(db, { players: 8, turns: 2 })).gameId;
+  },
+  { publicCacheMs: 0 },
+);
 
 describe.each([
   { name: 'phone', width: 360, height: 740, lang: 'it-IT' },
@@ -52,7 +55,9 @@ describe.each([
 
     // axe-core through the DevTools protocol: the page's CSP stays as served.
     await page.evaluate(axe.source);
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+    );
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
 
@@ -70,7 +75,9 @@ describe('the archive in a browser', () => {
     expect(await page.locator('h1').textContent()).toContain('Imperial Edict, turn 1');
     expect(await page.locator('.amendment').textContent()).toContain('<img src=x onerror=alert(1)>');
     await page.evaluate(axe.source);
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+    );
     expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await context.close();
   });

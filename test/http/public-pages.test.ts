@@ -69,7 +69,13 @@ describe('public pages', () => {
   });
 
   it('R-TURN-2: shows whose orders are in, never a word of a sheet before the deadline', async () => {
-    for (const url of [...pages(), `/api/games/${game}`, `/games/${game}/edicts.atom`, `/api/games/${game}/turns/1`, `/games/${game}/turns/2/edict.json`]) {
+    for (const url of [
+      ...pages(),
+      `/api/games/${game}`,
+      `/games/${game}/edicts.atom`,
+      `/api/games/${game}/turns/1`,
+      `/games/${game}/turns/2/edict.json`,
+    ]) {
       const res = await get(url);
       expect(res.body, url).not.toContain(SECRET_WORD);
     }
@@ -81,7 +87,9 @@ describe('public pages', () => {
     expect(api.absences).toEqual([{ faction: 'knights', fromDay: '2099-01-01', toDay: '2099-01-05' }]);
     const page = await get(`/games/${game}`);
     expect(page.body).toContain('received, with problems');
-    expect(page.body).toMatch(/<th scope="row">Knights<\/th><td><span class="state-none">no sheet<\/span><\/td><td>2099-01-01 to 2099-01-05<\/td>/);
+    expect(page.body).toMatch(
+      /<th scope="row">Knights<\/th><td><span class="state-none">no sheet<\/span><\/td><td>2099-01-01 to 2099-01-05<\/td>/,
+    );
     expect(page.body).not.toContain('2020-01-02');
     expect(page.body).not.toContain('example.com');
   });
@@ -96,7 +104,9 @@ describe('public pages', () => {
 
   it('shows the deadline in the game zone as an absolute time, marked for the viewer’s own zone', async () => {
     const res = await get(`/games/${game}`);
-    expect(res.body).toMatch(/<time datetime="2025-04-06T18:00:00.000Z" data-local="in your time zone">Sunday, 6 April 2025 at 20:00 CEST \(Europe\/Rome\)<\/time>/);
+    expect(res.body).toMatch(
+      /<time datetime="2025-04-06T18:00:00.000Z" data-local="in your time zone">Sunday, 6 April 2025 at 20:00 CEST \(Europe\/Rome\)<\/time>/,
+    );
     expect(res.body).toContain('<script src="/static/local-time.js" defer></script>');
     const js = await get('/static/local-time.js');
     expect(js.statusCode).toBe(200);
@@ -112,7 +122,8 @@ describe('public pages', () => {
       'Early processing: off.',
       'No grace period after the deadline.',
       'Absences: a deadline moves at most 14 days per player and 28 per game (D-ABS-1).',
-    ]) expect(res.body).toContain(`<li>${line}</li>`);
+    ])
+      expect(res.body).toContain(`<li>${line}</li>`);
   });
 
   it('R-EDICT-3: the archive keeps every version, and an amendment shows its reason', async () => {
@@ -168,7 +179,10 @@ describe('public pages', () => {
   });
 
   it('D-EDICT-2: the map picture a page links to is in the page’s language', async () => {
-    for (const [path, png] of [[`/games/${game}`, `/games/${game}/map.png`], [`/games/${game}/turns/1/v/2`, `/games/${game}/turns/1/v/2/map.png`]] as const) {
+    for (const [path, png] of [
+      [`/games/${game}`, `/games/${game}/map.png`],
+      [`/games/${game}/turns/1/v/2`, `/games/${game}/turns/1/v/2/map.png`],
+    ] as const) {
       const it_ = await get(`${path}?lang=it`);
       expect(it_.body).toContain(`href="${png}?lang=it"`);
       expect((await get(`${path}?lang=en`)).body).toContain(`href="${png}?lang=en"`);
@@ -197,7 +211,9 @@ describe('public pages', () => {
   it('describes the API with OpenAPI, and answers 404 / 400 without internals', async () => {
     const spec = (await get('/api/openapi.json')).json();
     expect(spec.openapi).toMatch(/^3\./);
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/games', '/api/games/{game}', '/api/games/{game}/edicts', '/api/games/{game}/turns/{n}/v/{k}']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/games', '/api/games/{game}', '/api/games/{game}/edicts', '/api/games/{game}/turns/{n}/v/{k}']),
+    );
     expect((await get('/api/games/nope')).statusCode).toBe(404);
     expect((await get('/games/nope')).statusCode).toBe(404);
     expect((await get('/games/nope')).body).toContain('Page not found');
@@ -249,10 +265,18 @@ describe('compression', () => {
 describe('answers from the render cache', () => {
   it('a page or API answer made once is sent again the same way: body, validators, language, security headers, 304', async () => {
     const cached = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 60_000 });
-    const ask = (url: string, headers: Record<string, string> = {}) => cached.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', ...headers } });
+    const ask = (url: string, headers: Record<string, string> = {}) =>
+      cached.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', ...headers } });
     const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== 'date'));
     try {
-      for (const [url, headers] of [[`/games/${game}`, {}], [`/games/${game}`, { 'accept-language': 'it' }], [`/games/${game}?lang=it`, {}], [`/api/games/${game}`, {}], ['/games/no-such-game', {}], [`/api/games/no-such-game`, {}]] as const) {
+      for (const [url, headers] of [
+        [`/games/${game}`, {}],
+        [`/games/${game}`, { 'accept-language': 'it' }],
+        [`/games/${game}?lang=it`, {}],
+        [`/api/games/${game}`, {}],
+        ['/games/no-such-game', {}],
+        [`/api/games/no-such-game`, {}],
+      ] as const) {
         const first = await ask(url, headers);
         const again = await ask(url, headers); // made by the first: answered at once
         expect(again.statusCode, url).toBe(first.statusCode);
@@ -276,12 +300,16 @@ describe('answers from the render cache', () => {
 describe('a game that has just started', () => {
   it('shows the starting position, no planets yet, turn 1 as an election turn, and its PNG', async () => {
     const { createGame } = await import('../../src/games/index.ts');
-    await createGame(database.db, {
-      name: 'Fresh Start',
-      players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@fresh.example` })),
-      timeZone: 'America/New_York',
-      weeklyDeadline: 'mon 18:00',
-    }, { ...world.ctx, now: () => new Date('2025-05-01T10:00:00Z') });
+    await createGame(
+      database.db,
+      {
+        name: 'Fresh Start',
+        players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@fresh.example` })),
+        timeZone: 'America/New_York',
+        weeklyDeadline: 'mon 18:00',
+      },
+      { ...world.ctx, now: () => new Date('2025-05-01T10:00:00Z') },
+    );
     const page = await get('/games/fresh-start', { 'accept-language': 'it' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Turno 1 · Cancelliere: nessuno · turno di elezione');
@@ -289,7 +317,12 @@ describe('a game that has just started', () => {
     expect(page.body).toContain('(America/New_York)</time>');
     expect(page.body).toContain('Nessun editto ancora');
     const api = (await get('/api/games/fresh-start')).json();
-    expect(api).toMatchObject({ turn: { number: 1, election: true, chancellor: null }, planets: null, edicts: [], chancellorDeclaration: null });
+    expect(api).toMatchObject({
+      turn: { number: 1, election: true, chancellor: null },
+      planets: null,
+      edicts: [],
+      chancellorDeclaration: null,
+    });
     expect((await get('/games/fresh-start/map.png')).headers['content-type']).toBe('image/png');
     expect((await get('/api/games/fresh-start/edicts')).json()).toEqual([]);
     const home = await get('/');

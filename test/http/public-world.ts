@@ -23,7 +23,14 @@ const WEEK = 7 * 24 * 3_600_000;
 const TURN1_DEADLINE = new Date('2025-03-23T19:00:00Z');
 
 const MOVES: Record<string, string> = {
-  hutt: 'B2-C3', aristocrats: 'F7-E8', sith: 'T7-S8', knights: 'X2-W3', merchants: 'T13-S14', corellians: 'G13-H14', federals: 'B17-C16', founders: 'X17-W16',
+  hutt: 'B2-C3',
+  aristocrats: 'F7-E8',
+  sith: 'T7-S8',
+  knights: 'X2-W3',
+  merchants: 'T13-S14',
+  corellians: 'G13-H14',
+  federals: 'B17-C16',
+  founders: 'X17-W16',
 };
 
 export interface World {
@@ -37,7 +44,14 @@ async function send(db: Db, gameId: string, faction: string, text: string, at: D
   const turn = (await findTurn(db, gameId, game.currentTurn))!;
   const review = reviewSheet(boardFor(game.map), turn.state, faction, text);
   const r = await addSheetVersion(db, {
-    gameId, turn: turn.number, faction, text, parsed: storedReview(review), status: review.status, receivedAt: at, inboundId: null,
+    gameId,
+    turn: turn.number,
+    faction,
+    text,
+    parsed: storedReview(review),
+    status: review.status,
+    receivedAt: at,
+    inboundId: null,
   });
   if (!r.ok) throw new Error(`sheet refused: ${r.reason}`);
 }
@@ -47,13 +61,17 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
   let now = START;
   const ctx: GamesContext = { actor: 'test', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: () => now };
   const n = opts.players ?? 4;
-  const { game } = await createGame(db, {
-    name: opts.name ?? HOSTILE_NAME,
-    players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@example.com`, lang: i % 2 ? ('it' as const) : ('en' as const) })),
-    timeZone: 'Europe/Rome',
-    weeklyDeadline: 'sun 20:00',
-    declarationLeadMinutes: 120,
-  }, ctx);
+  const { game } = await createGame(
+    db,
+    {
+      name: opts.name ?? HOSTILE_NAME,
+      players: Array.from({ length: n }, (_, i) => ({ email: `p${i}@example.com`, lang: i % 2 ? ('it' as const) : ('en' as const) })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+      declarationLeadMinutes: 120,
+    },
+    ctx,
+  );
   const id = game.id;
   await send(db, id, 'hutt', 'V: Hutt', now);
   await send(db, id, 'aristocrats', 'V: Hutt', now);
@@ -63,7 +81,8 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
       // Some moves, so that the map has arrows to draw.
       const turn = (await findTurn(db, id, 2))!;
       const at = new Date(turn.deadline.getTime() - 3_600_000);
-      for (const [faction, order] of Object.entries(MOVES)) if (turn.state.factions.includes(faction)) await send(db, id, faction, order, at);
+      for (const [faction, order] of Object.entries(MOVES))
+        if (turn.state.factions.includes(faction)) await send(db, id, faction, order, at);
     }
     now = new Date(TURN1_DEADLINE.getTime() + (t - 1) * WEEK + 60_000);
     const out = await closeTurn(db, id, t, ctx);

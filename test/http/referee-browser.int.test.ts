@@ -17,20 +17,34 @@ let gameId: string;
 let password: string;
 let oneTime: string;
 
-const w = browserWorld(async (db) => {
-  ({ gameId, password } = await gameWithReferee(db, 'Orione <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
-  ({ password: oneTime } = await addReferee(db, 'new@x.org', 'test'));
-  await assignReferee(db, gameId, 'new@x.org', 'test');
-  const raw = Buffer.from('From: c@x.org\r\nSubject: orders\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n<b>not bold</b>\r\n');
-  const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1' });
-  await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
-  await addSheetVersion(db, { gameId, turn: 1, faction: 'sith', text: 'V: Hutt\n<b>not bold</b>', parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id });
-}, { referee: { mail: MAIL } });
+const w = browserWorld(
+  async (db) => {
+    ({ gameId, password } = await gameWithReferee(db, 'Orione <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
+    ({ password: oneTime } = await addReferee(db, 'new@x.org', 'test'));
+    await assignReferee(db, gameId, 'new@x.org', 'test');
+    const raw = Buffer.from('From: c@x.org\r\nSubject: orders\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n<b>not bold</b>\r\n');
+    const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1' });
+    await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
+    await addSheetVersion(db, {
+      gameId,
+      turn: 1,
+      faction: 'sith',
+      text: 'V: Hutt\n<b>not bold</b>',
+      parsed: {},
+      status: 'problems',
+      receivedAt: new Date('2026-03-02T11:00:00Z'),
+      inboundId: inbound.id,
+    });
+  },
+  { referee: { mail: MAIL } },
+);
 
 async function seriousA11yIssues(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
 describe('the referee console in a browser', () => {

@@ -39,17 +39,32 @@ beforeAll(async () => {
   const db = database.db;
   ({ gameId, password } = await gameWithReferee(db, `Orione ${HOSTILE}`, ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
   ({ password: otherPassword } = await gameWithReferee(db, 'Other game', ['e@x.org', 'f@x.org', 'g@x.org', 'h@x.org'], 'other@x.org'));
-  const raw = Buffer.from(`From: a@x.org\r\nTo: orders@sf.example\r\nSubject: orders <img src=x onerror=alert(2)>\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n${HOSTILE}\r\n`);
+  const raw = Buffer.from(
+    `From: a@x.org\r\nTo: orders@sf.example\r\nSubject: orders <img src=x onerror=alert(2)>\r\nMessage-ID: <m1@x.org>\r\n\r\nV: Hutt\r\n${HOSTILE}\r\n`,
+  );
   const inbound = await storeInbound(db, raw, { source: 'cli', sourceKey: 'cli:m1', receivedAt: new Date('2026-03-02T11:00:00Z') });
   await markProcessed(db, inbound.id, { status: 'processed', outcome: 'sheet', gameId });
   const loose = await storeInbound(db, Buffer.from('From: ?\r\nSubject: <marquee>\r\n\r\nbody'), { source: 'cli', sourceKey: 'cli:m2' });
   await markProcessed(db, loose.id, { status: 'rejected', outcome: 'unprocessable' });
   looseMailId = loose.id;
   await addSheetVersion(db, {
-    gameId, turn: 1, faction: 'sith', text: `V: Hutt\n${HOSTILE}`, parsed: {}, status: 'problems', receivedAt: new Date('2026-03-02T11:00:00Z'), inboundId: inbound.id,
+    gameId,
+    turn: 1,
+    faction: 'sith',
+    text: `V: Hutt\n${HOSTILE}`,
+    parsed: {},
+    status: 'problems',
+    receivedAt: new Date('2026-03-02T11:00:00Z'),
+    inboundId: inbound.id,
   });
   const { mail } = await enqueue(db, {
-    kind: 'ack', gameId, toAddress: `"<b>bold</b>"@x.org`, subject: `Re: ${HOSTILE}`, messageId: 'x1@sf.example', bodyText: 'hi', dedupeKey: 'test:1',
+    kind: 'ack',
+    gameId,
+    toAddress: `"<b>bold</b>"@x.org`,
+    subject: `Re: ${HOSTILE}`,
+    messageId: 'x1@sf.example',
+    bodyText: 'hi',
+    dedupeKey: 'test:1',
   });
   await markFailed(db, mail.id, `550 no such user ${HOSTILE}`, { permanent: true });
   failedMailId = mail.id;
@@ -65,7 +80,14 @@ afterAll(async () => {
   await database?.close();
 });
 
-const pages = () => ['/referee', `/referee/games/${gameId}`, `/referee/games/${gameId}?turn=1`, `/referee/games/${gameId}/preview`, `/referee/games/${gameId}/mail/1`, '/referee/unassigned/mail/1'];
+const pages = () => [
+  '/referee',
+  `/referee/games/${gameId}`,
+  `/referee/games/${gameId}?turn=1`,
+  `/referee/games/${gameId}/preview`,
+  `/referee/games/${gameId}/mail/1`,
+  '/referee/unassigned/mail/1',
+];
 const posts = () => [
   '/referee/logout',
   `/referee/games/${gameId}/deadline`,
@@ -94,10 +116,18 @@ describe('the session check', () => {
 
   it('refuses every POST without a session with 401, before looking at the form', async () => {
     for (const url of posts()) {
-      const res = await app.inject({ method: 'POST', url, cookies: { sf_csrf: browser.cookies.sf_csrf! }, headers: FORM, payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }) });
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        cookies: { sf_csrf: browser.cookies.sf_csrf! },
+        headers: FORM,
+        payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }),
+      });
       expect([url, res.statusCode]).toEqual([url, 401]);
     }
-    expect((await listAudit(database.db, { gameId })).filter((e) => e.action !== 'referee.assign' && e.action !== 'game.create')).toEqual([]);
+    expect((await listAudit(database.db, { gameId })).filter((e) => e.action !== 'referee.assign' && e.action !== 'game.create')).toEqual(
+      [],
+    );
   });
 
   it('refuses every POST with a session but a missing or wrong CSRF token (403), changing nothing', async () => {
@@ -110,7 +140,13 @@ describe('the session check', () => {
       }
     }
     // Without the CSRF cookie, the right token is no good either.
-    const res = await app.inject({ method: 'POST', url: posts()[1]!, cookies: { sf_referee: browser.cookies.sf_referee! }, headers: FORM, payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: posts()[1]!,
+      cookies: { sf_referee: browser.cookies.sf_referee! },
+      headers: FORM,
+      payload: form({ _csrf: browser.token, reason: 'x', minutes: '10' }),
+    });
     expect(res.statusCode).toBe(403);
     const [turn] = await database.db.select().from(turns).where(eq(turns.gameId, gameId));
     expect(turn!.deadline.toISOString()).toBe('2026-03-08T19:00:00.000Z');
@@ -171,7 +207,13 @@ describe('logging in', () => {
 
   it('logs out: the session no longer opens a page', async () => {
     const b = await logIn(app, 'ref@x.org', password);
-    const out = await app.inject({ method: 'POST', url: '/referee/logout', cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token }) });
+    const out = await app.inject({
+      method: 'POST',
+      url: '/referee/logout',
+      cookies: b.cookies,
+      headers: FORM,
+      payload: form({ _csrf: b.token }),
+    });
     expect(out.statusCode).toBe(303);
     const res = await app.inject({ method: 'GET', url: '/referee', cookies: b.cookies });
     expect(res.statusCode).toBe(302);
@@ -180,14 +222,30 @@ describe('logging in', () => {
 
 describe('login throttle: guessing is slow, the referee still gets in', () => {
   // Waits long enough that no test outruns them: the counts, not the clock, are under test.
-  const SLOW = { pair: { free: 3, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 }, client: { free: 6, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 } };
+  const SLOW = {
+    pair: { free: 3, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 },
+    client: { free: 6, baseMs: 600_000, capMs: 900_000, forgetMs: 86_400_000 },
+  };
   const throttled = (extra: Parameters<typeof buildApp>[0] extends infer O ? Partial<O> : never = {}) =>
     buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, loginThrottle: SLOW }, ...extra });
-  const codes = async (a: Awaited<ReturnType<typeof buildApp>>, n: number, email: string, ip: string, headers: Record<string, string> = {}) => {
+  const codes = async (
+    a: Awaited<ReturnType<typeof buildApp>>,
+    n: number,
+    email: string,
+    ip: string,
+    headers: Record<string, string> = {},
+  ) => {
     const b = await loginForm(a);
     const out: number[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, cookies: b.cookies, headers: { ...FORM, ...headers }, payload: form({ _csrf: b.token, email, password: `wrong-password-${i}` }) });
+      const res = await a.inject({
+        method: 'POST',
+        url: '/referee/login',
+        remoteAddress: ip,
+        cookies: b.cookies,
+        headers: { ...FORM, ...headers },
+        payload: form({ _csrf: b.token, email, password: `wrong-password-${i}` }),
+      });
       out.push(res.statusCode);
     }
     return out;
@@ -225,7 +283,8 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
     try {
       const b = await loginForm(a);
       const out: number[] = [];
-      for (let i = 1; i <= 6; i++) out.push((await postLogin(a, b, 'other@x.org', `wrong-password-${i}`, `2001:db8:1:2::${i.toString(16)}`)).statusCode);
+      for (let i = 1; i <= 6; i++)
+        out.push((await postLogin(a, b, 'other@x.org', `wrong-password-${i}`, `2001:db8:1:2::${i.toString(16)}`)).statusCode);
       expect(out).toEqual([401, 401, 401, 401, 429, 429]);
       expect((await postLogin(a, b, 'other@x.org', otherPassword, '2001:db8:1:2:ffff:1:2:3')).statusCode).toBe(429);
       expect((await postLogin(a, b, 'other@x.org', otherPassword, '2001:db8:1:3::1')).statusCode).toBe(303);
@@ -240,7 +299,13 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
     try {
       // Without it every client of the proxy is the proxy: what one of them does, all of them suffer.
       expect(await codes(direct, 5, 'other@x.org', proxy, { 'x-forwarded-for': '198.51.100.7' })).toEqual([401, 401, 401, 401, 429]);
-      const res = await direct.inject({ method: 'POST', url: '/referee/login', remoteAddress: proxy, headers: { ...FORM, 'x-forwarded-for': '198.51.100.8' }, ...(await loginBody(direct, 'other@x.org', otherPassword)) });
+      const res = await direct.inject({
+        method: 'POST',
+        url: '/referee/login',
+        remoteAddress: proxy,
+        headers: { ...FORM, 'x-forwarded-for': '198.51.100.8' },
+        ...(await loginBody(direct, 'other@x.org', otherPassword)),
+      });
       expect(res.statusCode).toBe(429);
     } finally {
       await direct.close();
@@ -248,7 +313,13 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
     const behind = await throttled({ trustProxy: [proxy] });
     try {
       expect(await codes(behind, 5, 'other@x.org', proxy, { 'x-forwarded-for': '198.51.100.17' })).toEqual([401, 401, 401, 401, 429]);
-      const res = await behind.inject({ method: 'POST', url: '/referee/login', remoteAddress: proxy, headers: { ...FORM, 'x-forwarded-for': '198.51.100.18' }, ...(await loginBody(behind, 'other@x.org', otherPassword)) });
+      const res = await behind.inject({
+        method: 'POST',
+        url: '/referee/login',
+        remoteAddress: proxy,
+        headers: { ...FORM, 'x-forwarded-for': '198.51.100.18' },
+        ...(await loginBody(behind, 'other@x.org', otherPassword)),
+      });
       expect(res.statusCode).toBe(303);
     } finally {
       await behind.close();
@@ -300,7 +371,13 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
       await database.db.delete(loginThrottle);
       expect((await postLogin(a, b, 'other@x.org', otherPassword, ip)).statusCode).toBe(429);
       // Known before the CSRF token is checked: a wrong one changes nothing.
-      const pairEarly = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: ip, headers: FORM, payload: form({ _csrf: 'wrong', email: 'other@x.org', password: 'x' }) });
+      const pairEarly = await a.inject({
+        method: 'POST',
+        url: '/referee/login',
+        remoteAddress: ip,
+        headers: FORM,
+        payload: form({ _csrf: 'wrong', email: 'other@x.org', password: 'x' }),
+      });
       expect(pairEarly.statusCode).toBe(429);
       expect((await postLogin(a, b, 'someone@x.org', 'some-password-here', ip)).statusCode).toBe(401); // another pair does not wait
       for (let i = 0; i < 6; i++) await postLogin(a, b, `nobody${i}@x.org`, 'some-password-here', ip);
@@ -317,7 +394,11 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
   });
 
   it('refuses before reading the form when the hashing queue is full', async () => {
-    const a = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, hashing: { concurrency: 0, maxWaiting: 0 } } });
+    const a = await buildApp({
+      db: database.db,
+      log: pino({ level: 'silent' }),
+      referee: { mail: MAIL, hashing: { concurrency: 0, maxWaiting: 0 } },
+    });
     try {
       const res = await a.inject({ method: 'POST', url: '/referee/login', remoteAddress: '10.0.7.9', headers: FORM, payload: 'x=1' });
       expect([res.statusCode, res.headers['retry-after']]).toEqual([503, '1']);
@@ -328,10 +409,17 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
   });
 
   it('refuses at once, before hashing, when the hashing queue is full', async () => {
-    const a = await buildApp({ db: database.db, log: pino({ level: 'silent' }), referee: { mail: MAIL, hashing: { concurrency: 1, maxWaiting: 0 } } });
+    const a = await buildApp({
+      db: database.db,
+      log: pino({ level: 'silent' }),
+      referee: { mail: MAIL, hashing: { concurrency: 1, maxWaiting: 0 } },
+    });
     try {
       const b = await loginForm(a);
-      const both = await Promise.all([postLogin(a, b, 'nobody-q1@x.org', 'some-password-here', '10.0.7.1'), postLogin(a, b, 'nobody-q2@x.org', 'some-password-here', '10.0.7.2')]);
+      const both = await Promise.all([
+        postLogin(a, b, 'nobody-q1@x.org', 'some-password-here', '10.0.7.1'),
+        postLogin(a, b, 'nobody-q2@x.org', 'some-password-here', '10.0.7.2'),
+      ]);
       expect(both.map((r) => r.statusCode).sort()).toEqual([401, 503]);
       expect(both.find((r) => r.statusCode === 503)!.headers['retry-after']).toBe('1');
     } finally {
@@ -342,7 +430,13 @@ describe('login throttle: guessing is slow, the referee still gets in', () => {
 
 describe('one-time passwords and changing a password', () => {
   const change = (b: Browser, fields: Record<string, string>) =>
-    app.inject({ method: 'POST', url: '/referee/password', cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token, ...fields }) });
+    app.inject({
+      method: 'POST',
+      url: '/referee/password',
+      cookies: b.cookies,
+      headers: FORM,
+      payload: form({ _csrf: b.token, ...fields }),
+    });
 
   it('lets a one-time password in once, to the password form only; a second login with it is refused', async () => {
     const { password: once } = await addReferee(database.db, 'fresh@x.org', 'test');
@@ -355,13 +449,22 @@ describe('one-time passwords and changing a password', () => {
     const page = await app.inject({ method: 'GET', url: '/referee/password', cookies });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('one-time password');
-    const action = await app.inject({ method: 'POST', url: `/referee/games/${gameId}/pause`, cookies, headers: FORM, payload: form({ _csrf: csrfToken(page.body), reason: 'x' }) });
+    const action = await app.inject({
+      method: 'POST',
+      url: `/referee/games/${gameId}/pause`,
+      cookies,
+      headers: FORM,
+      payload: form({ _csrf: csrfToken(page.body), reason: 'x' }),
+    });
     expect(action.statusCode).toBe(403);
     const second = await postLogin(app, await loginForm(app), 'fresh@x.org', once, '10.0.8.2');
     expect(second.statusCode).toBe(401);
     expect(second.body).toContain('was used already');
     // Setting a password opens the console.
-    const set = await change({ cookies, token: csrfToken(page.body) }, { current: once, password: 'my own long password', again: 'my own long password' });
+    const set = await change(
+      { cookies, token: csrfToken(page.body) },
+      { current: once, password: 'my own long password', again: 'my own long password' },
+    );
     expect([set.statusCode, set.headers.location]).toEqual([303, '/referee/password?done=changed']);
     expect((await app.inject({ method: 'GET', url: '/referee', cookies })).statusCode).toBe(200);
   });
@@ -371,13 +474,21 @@ describe('one-time passwords and changing a password', () => {
     const old = 'own password of changer@x.org';
     const mine = await logIn(app, 'changer@x.org', old);
     const other = await logIn(app, 'changer@x.org', old);
-    const noToken = await app.inject({ method: 'POST', url: '/referee/password', cookies: mine.cookies, headers: FORM, payload: form({ current: old, password: 'a new long password', again: 'a new long password' }) });
+    const noToken = await app.inject({
+      method: 'POST',
+      url: '/referee/password',
+      cookies: mine.cookies,
+      headers: FORM,
+      payload: form({ current: old, password: 'a new long password', again: 'a new long password' }),
+    });
     expect(noToken.statusCode).toBe(403);
     expect((await change(mine, { current: old, password: 'a new long password', again: 'a new long passwordX' })).statusCode).toBe(400);
     const short = await change(mine, { current: old, password: 'short', again: 'short' });
     expect(short.statusCode).toBe(400);
     expect(short.body).toContain('at least 12 characters');
-    expect((await change(mine, { current: 'not the password', password: 'a new long password', again: 'a new long password' })).statusCode).toBe(403);
+    expect(
+      (await change(mine, { current: 'not the password', password: 'a new long password', again: 'a new long password' })).statusCode,
+    ).toBe(403);
     expect((await change(mine, { current: old, password: 'a new long password', again: 'a new long password' })).statusCode).toBe(303);
     expect((await app.inject({ method: 'GET', url: '/referee', cookies: mine.cookies })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/referee', cookies: other.cookies })).statusCode).toBe(302);
@@ -440,7 +551,10 @@ describe('actions and preview from the console', () => {
 
   it('extends the deadline with a reason: audited, mailed, and the reason shown escaped', async () => {
     const res = await app.inject({
-      method: 'POST', url: `/referee/games/${gameId}/deadline`, cookies: browser.cookies, headers: FORM,
+      method: 'POST',
+      url: `/referee/games/${gameId}/deadline`,
+      cookies: browser.cookies,
+      headers: FORM,
       payload: form({ _csrf: browser.token, minutes: '60', reason: `server down ${HOSTILE}` }),
     });
     expect(res.statusCode).toBe(303);
@@ -456,8 +570,18 @@ describe('actions and preview from the console', () => {
 
   it('refuses an action without a reason or beyond the cap with a page saying why, changing nothing', async () => {
     const before = await listAudit(database.db, { gameId });
-    for (const fields of [{ minutes: '60', reason: '' }, { minutes: '999999', reason: 'x' }, { minutes: '<b>', reason: 'x' }]) {
-      const res = await app.inject({ method: 'POST', url: `/referee/games/${gameId}/deadline`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: browser.token, ...fields }) });
+    for (const fields of [
+      { minutes: '60', reason: '' },
+      { minutes: '999999', reason: 'x' },
+      { minutes: '<b>', reason: 'x' },
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/referee/games/${gameId}/deadline`,
+        cookies: browser.cookies,
+        headers: FORM,
+        payload: form({ _csrf: browser.token, ...fields }),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.body).toContain('class="error"');
       expect(res.body).not.toContain('<b>');
@@ -467,7 +591,10 @@ describe('actions and preview from the console', () => {
 
   it('retries a failed mail from the console', async () => {
     const res = await app.inject({
-      method: 'POST', url: `/referee/games/${gameId}/outbox/${failedMailId}/retry`, cookies: browser.cookies, headers: FORM,
+      method: 'POST',
+      url: `/referee/games/${gameId}/outbox/${failedMailId}/retry`,
+      cookies: browser.cookies,
+      headers: FORM,
       payload: form({ _csrf: browser.token, reason: 'address fixed' }),
     });
     expect(res.statusCode).toBe(303);
@@ -477,8 +604,15 @@ describe('actions and preview from the console', () => {
 
 describe('players from the console: addresses and removal', () => {
   const post = (path: string, fields: Record<string, string>) =>
-    app.inject({ method: 'POST', url: `/referee/games/${gameId}/${path}`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: browser.token, ...fields }) });
-  const page = async (done: string) => (await app.inject({ method: 'GET', url: `/referee/games/${gameId}?done=${done}`, cookies: browser.cookies })).body;
+    app.inject({
+      method: 'POST',
+      url: `/referee/games/${gameId}/${path}`,
+      cookies: browser.cookies,
+      headers: FORM,
+      payload: form({ _csrf: browser.token, ...fields }),
+    });
+  const page = async (done: string) =>
+    (await app.inject({ method: 'GET', url: `/referee/games/${gameId}?done=${done}`, cookies: browser.cookies })).body;
 
   it('adds an address, makes it primary and removes the old one, each audited and shown escaped', async () => {
     const hutt = (await listPlayers(database.db, gameId))[0]!;
@@ -490,10 +624,16 @@ describe('players from the console: addresses and removal', () => {
     expect(body).toContain('a.work@x.org');
     expect(body).toContain('at work &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(body).not.toContain(HOSTILE);
-    expect((await post(`players/${hutt.id}/addresses`, { change: 'primary', email: 'a.work@x.org', reason: 'moved' })).statusCode).toBe(303);
+    expect((await post(`players/${hutt.id}/addresses`, { change: 'primary', email: 'a.work@x.org', reason: 'moved' })).statusCode).toBe(
+      303,
+    );
     expect((await post(`players/${hutt.id}/addresses`, { change: 'remove', email: 'a@x.org', reason: 'old' })).statusCode).toBe(303);
     expect((await addressesOfGame(database.db, gameId)).get(hutt.id)).toEqual(['a.work@x.org']);
-    expect((await listAudit(database.db, { gameId })).slice(0, 3).map((e) => e.action)).toEqual(['player.address-remove', 'player.address-primary', 'player.address-add']);
+    expect((await listAudit(database.db, { gameId })).slice(0, 3).map((e) => e.action)).toEqual([
+      'player.address-remove',
+      'player.address-primary',
+      'player.address-add',
+    ]);
   });
 
   it('refuses a hostile address, an unknown change and a player of another game with a page, changing nothing', async () => {
@@ -515,7 +655,11 @@ describe('players from the console: addresses and removal', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/referee/games/${gameId}?done=removed`);
     expect((await listPlayers(database.db, gameId)).map((p) => p.faction)).not.toContain('knights');
-    expect((await listOutbox(database.db, { gameId, kind: 'seat-vacant' })).map((m) => m.toAddress).sort()).toEqual(['a.work@x.org', 'b@x.org', 'c@x.org']);
+    expect((await listOutbox(database.db, { gameId, kind: 'seat-vacant' })).map((m) => m.toAddress).sort()).toEqual([
+      'a.work@x.org',
+      'b@x.org',
+      'c@x.org',
+    ]);
     const body = await page('removed');
     expect(body).toContain('The player is removed');
     expect(body).toContain('Empty seats');
@@ -527,7 +671,12 @@ describe('players from the console: addresses and removal', () => {
     expect((await post(`players/${knights.id}/remove`, { reason: 'x' })).statusCode).toBe(404);
     expect((await post(`players/${knights.id}/welcome`, { reason: 'x' })).statusCode).toBe(404);
     // The empty seat is given to someone.
-    expect((await post(`players/${knights.id}/replace`, { email: 'new.knight@x.org', lang: 'it', reason: 'welcome' })).statusCode).toBe(303);
-    expect((await listPlayers(database.db, gameId)).find((p) => p.faction === 'knights')).toMatchObject({ email: 'new.knight@x.org', removedAt: null });
+    expect((await post(`players/${knights.id}/replace`, { email: 'new.knight@x.org', lang: 'it', reason: 'welcome' })).statusCode).toBe(
+      303,
+    );
+    expect((await listPlayers(database.db, gameId)).find((p) => p.faction === 'knights')).toMatchObject({
+      email: 'new.knight@x.org',
+      removedAt: null,
+    });
   });
 });

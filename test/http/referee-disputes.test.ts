@@ -20,7 +20,12 @@ let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let browser: Browser;
 let gameId: string;
-const HOMES: Record<string, string[]> = { hutt: ['B2', 'B1', 'A2'], aristocrats: ['G7', 'G6', 'F7'], sith: ['T7', 'T6', 'U7'], knights: ['X2', 'X1', 'Y2'] };
+const HOMES: Record<string, string[]> = {
+  hutt: ['B2', 'B1', 'A2'],
+  aristocrats: ['G7', 'G6', 'F7'],
+  sith: ['T7', 'T6', 'U7'],
+  knights: ['X2', 'X1', 'Y2'],
+};
 
 beforeAll(async () => {
   database = await openTestPglite();
@@ -29,9 +34,24 @@ beforeAll(async () => {
   ({ gameId, password } = await gameWithReferee(db, 'Disputed <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
   // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls, H8 advances, contested.
   const t1 = (await findTurn(db, gameId, 1))!;
-  const units = [...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))), { side: 'sith', at: 'N9' }, { side: 'hutt', at: 'I8' }, { side: 'aristocrats', at: 'H8' }, { side: 'aristocrats', at: 'L8' }];
+  const units = [
+    ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
+    { side: 'sith', at: 'N9' },
+    { side: 'hutt', at: 'I8' },
+    { side: 'aristocrats', at: 'H8' },
+    { side: 'aristocrats', at: 'L8' },
+  ];
   await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
-  await addSheetVersion(db, { gameId, turn: 1, faction: 'aristocrats', text: 'H: Hutt', parsed: {}, status: 'valid', receivedAt: NOW, inboundId: null });
+  await addSheetVersion(db, {
+    gameId,
+    turn: 1,
+    faction: 'aristocrats',
+    text: 'H: Hutt',
+    parsed: {},
+    status: 'valid',
+    receivedAt: NOW,
+    inboundId: null,
+  });
   // Closed just now, by the real clock: the dispute window is open.
   await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
   app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
@@ -43,7 +63,13 @@ afterAll(async () => {
 });
 
 const post = (path: string, fields: Record<string, string>, token = browser.token) =>
-  app.inject({ method: 'POST', url: `/referee/games/${gameId}/${path}`, cookies: browser.cookies, headers: FORM, payload: form({ _csrf: token, ...fields }) });
+  app.inject({
+    method: 'POST',
+    url: `/referee/games/${gameId}/${path}`,
+    cookies: browser.cookies,
+    headers: FORM,
+    payload: form({ _csrf: token, ...fields }),
+  });
 
 describe('disputes from the console', () => {
   it('shows the contested advance with its candidates, and the roll-back and pause forms', async () => {
@@ -67,14 +93,17 @@ describe('disputes from the console', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/referee/games/${gameId}?done=amended`);
     const versions = await listEdicts(database.db, gameId);
-    expect(versions.map((v) => [v.version, v.reason, v.createdBy])).toEqual([[1, null, 'system'], [2, 'the Chancellor chose <L8>', 'referee:ref@x.org']]);
+    expect(versions.map((v) => [v.version, v.reason, v.createdBy])).toEqual([
+      [1, null, 'system'],
+      [2, 'the Chancellor chose <L8>', 'referee:ref@x.org'],
+    ]);
     expect(await listOutbox(database.db, { gameId, kind: 'edict-amended' })).toHaveLength(4);
     const page = await app.inject({ method: 'GET', url: res.headers.location as string, cookies: browser.cookies });
     expect(page.body).toContain('The amended edict is published');
     expect(page.body).toContain('the Chancellor chose &lt;L8&gt;');
   });
 
-  it('gives a seat to a substitute: new code and welcome, the old player told, the seat\'s history kept', async () => {
+  it("gives a seat to a substitute: new code and welcome, the old player told, the seat's history kept", async () => {
     const db = database.db;
     const before = (await listPlayers(db, gameId)).find((p) => p.faction === 'sith')!;
     const res = await post(`players/${before.id}/replace`, { email: 'New.Sith@x.org', lang: 'it', reason: 'c@x.org has left' });
@@ -85,7 +114,9 @@ describe('disputes from the console', () => {
     expect(after.secret).not.toBe(before.secret);
     expect((await listOutbox(db, { gameId, kind: 'welcome' })).filter((m) => m.toAddress === 'new.sith@x.org')).toHaveLength(1);
     expect((await listOutbox(db, { gameId, kind: 'seat-left' })).map((m) => m.toAddress)).toEqual([before.email]);
-    expect((await seatHistoryOf(db, gameId)).map((h) => [h.faction, h.email, h.reason])).toEqual([['sith', before.email, 'c@x.org has left']]);
+    expect((await seatHistoryOf(db, gameId)).map((h) => [h.faction, h.email, h.reason])).toEqual([
+      ['sith', before.email, 'c@x.org has left'],
+    ]);
     const again = await post(`players/${before.id}/replace`, { email: 'a@x.org', reason: 'x' });
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('already plays');

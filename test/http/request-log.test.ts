@@ -5,7 +5,16 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { lazyChildLogger, OneLineRequestLog } from '../../src/http/request-log.ts';
 
-interface Line { level: number; msg: string; reqId?: string; req?: { method: string; url: string; remoteAddress?: string }; res?: { statusCode: number }; responseTime?: number; n?: number; err?: unknown }
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  req?: { method: string; url: string; remoteAddress?: string };
+  res?: { statusCode: number };
+  responseTime?: number;
+  n?: number;
+  err?: unknown;
+}
 
 async function appLoggingAt(level: string) {
   const lines: Line[] = [];
@@ -42,7 +51,13 @@ describe('request logging', () => {
     expect(res.statusCode).toBe(200);
     expect(lines).toHaveLength(1);
     const [line] = lines;
-    expect(line).toMatchObject({ level: 30, msg: 'request completed', reqId: expect.any(String), req: { method: 'POST', url: '/quiet?x=1' }, res: { statusCode: 200 } });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      reqId: expect.any(String),
+      req: { method: 'POST', url: '/quiet?x=1' },
+      res: { statusCode: 200 },
+    });
     expect(line!.responseTime).toBeGreaterThanOrEqual(0);
     // The referee console and a page that is not there are logged too.
     await app.inject({ url: '/referee/quiet' });
@@ -63,7 +78,9 @@ describe('request logging', () => {
     await info.app.close();
     const debug = await appLoggingAt('debug');
     await debug.app.inject({ url: '/quiet' });
-    expect(debug.lines.filter((l) => l.msg === 'request completed')).toMatchObject([{ level: 20, req: { url: '/quiet' }, res: { statusCode: 200 } }]);
+    expect(debug.lines.filter((l) => l.msg === 'request completed')).toMatchObject([
+      { level: 20, req: { url: '/quiet' }, res: { statusCode: 200 } },
+    ]);
     await debug.app.close();
   });
 

@@ -17,7 +17,12 @@ beforeAll(async () => {
   database = await openTestPglite();
   const { game } = await createGame(
     database.db,
-    { name: 'Watched', players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@x.org` })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    {
+      name: 'Watched',
+      players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@x.org` })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
     { actor: 'test', mail: { domain: 'sf.test', ordersLocalPart: 'orders' } },
   );
   gameId = game.id;
@@ -35,7 +40,12 @@ describe('/unsubscribe/<token>', () => {
     expect(get.statusCode).toBe(200);
     expect(get.body).toContain(`<form method="post" action="/unsubscribe/${token}">`);
     expect(await activeObservers(database.db, gameId)).toHaveLength(1);
-    const post = await app.inject({ method: 'POST', url: `/unsubscribe/${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const post = await app.inject({
+      method: 'POST',
+      url: `/unsubscribe/${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(post.statusCode).toBe(200);
     expect(await activeObservers(database.db, gameId)).toEqual([]);
   });

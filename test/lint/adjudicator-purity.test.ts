@@ -33,14 +33,17 @@ describe('src/adjudicator stays pure', () => {
 // The other boundaries: each layer imports only its own and lower ones (scripts/check-imports.ts
 // checks the whole graph; these rules say it where the import is written).
 describe('the layers keep their boundaries', () => {
-  const importing = (what: string[]) => what.map((p, i) => `import * as m${i} from '${p}';`).join('\n') + `\nexport const all = [${what.map((_, i) => `m${i}`).join(', ')}];\n`;
+  const importing = (what: string[]) =>
+    what.map((p, i) => `import * as m${i} from '${p}';`).join('\n') + `\nexport const all = [${what.map((_, i) => `m${i}`).join(', ')}];\n`;
   async function refused(filePath: string, imports: string[]): Promise<number> {
     const [result] = await new ESLint().lintText(importing(imports), { filePath });
     return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
   }
 
   it('text imports no app code, the adjudicator aside', { timeout: 60_000 }, async () => {
-    expect(await refused('src/text/probe.ts', ['../db/games.ts', '../games/pause.ts', '../mail/send/headers.ts', '../http/app.ts'])).toBe(4);
+    expect(await refused('src/text/probe.ts', ['../db/games.ts', '../games/pause.ts', '../mail/send/headers.ts', '../http/app.ts'])).toBe(
+      4,
+    );
     expect(await refused('src/text/probe.ts', ['../adjudicator/types.ts', './define.ts'])).toBe(0);
   });
 

@@ -74,13 +74,17 @@ describe('endBase64AtPadding', () => {
   });
 
   it('reads per-line padded base64 up to its first padding only', async () => {
-    const raw = Buffer.from(`Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64('V: Hutt\n')}\r\n${b64('A3-B4\n')}\r\n`);
+    const raw = Buffer.from(
+      `Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64('V: Hutt\n')}\r\n${b64('A3-B4\n')}\r\n`,
+    );
     expect(await parseBodyWithMailparser(raw)).toMatchObject({ text: 'V: Hutt\nA3-B4\n' }); // libbase64 reads on
     expect(await parseBody(raw)).toMatchObject({ text: 'V: Hutt\n' });
   });
 
   it('keeps an mbox envelope line, and leaves mail without base64 or without padding alone', async () => {
-    const mbox = Buffer.from(`From a@example.org Mon Mar  3 10:00:00 2025\nContent-Transfer-Encoding: BASE64\n\n${b64('A1-B2')}\n${NOTICE}\n`);
+    const mbox = Buffer.from(
+      `From a@example.org Mon Mar  3 10:00:00 2025\nContent-Transfer-Encoding: BASE64\n\n${b64('A1-B2')}\n${NOTICE}\n`,
+    );
     expect((await endBase64AtPadding(mbox)).toString()).toBe(mbox.toString().replace(`\n${NOTICE}\n`, ''));
     expect(await parseBody(mbox)).toMatchObject({ text: 'A1-B2' });
     const qp = Buffer.from('Content-Transfer-Encoding: quoted-printable\n\nA1-B2 =3D=3D more\n');
@@ -92,7 +96,9 @@ describe('endBase64AtPadding', () => {
   // Any mail of base64 and quoted-printable parts, with or without something appended after the
   // padding of its base64 parts: read as the same mail without the appendix, on either path.
   it('reads generated mail as if nothing had been appended after any padding', async () => {
-    const text = fc.string({ unit: fc.constantFrom(...'A1-B2 é€\n\r=V:H'), minLength: 1, maxLength: 40 }).filter((s) => Buffer.byteLength(s) % 3 !== 0);
+    const text = fc
+      .string({ unit: fc.constantFrom(...'A1-B2 é€\n\r=V:H'), minLength: 1, maxLength: 40 })
+      .filter((s) => Buffer.byteLength(s) % 3 !== 0);
     const appendix = fc.constantFrom('', '', NOTICE, 'QUJD', '=QUJD', ' \r\nQUJDRA==', '\r\n-- \r\nlist footer');
     const part = fc.record({
       text,
@@ -104,13 +110,24 @@ describe('endBase64AtPadding', () => {
     });
     const build = (parts: Array<typeof part extends fc.Arbitrary<infer T> ? T : never>, single: boolean, withAppendix: boolean) => {
       const one = (p: (typeof parts)[number]) => {
-        const encoded = p.cte === 'quoted-printable' ? Buffer.from(p.text).toString('latin1').replace(/[=\x80-\xff]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`) : b64(p.text);
+        const encoded =
+          p.cte === 'quoted-printable'
+            ? Buffer.from(p.text)
+                .toString('latin1')
+                .replace(/[=\x80-\xff]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`)
+            : b64(p.text);
         const extra = withAppendix && p.cte !== 'quoted-printable' ? p.appendix : '';
-        const head = [`Content-Type: ${p.type}; charset=utf-8`, `Content-Transfer-Encoding: ${p.cte}`, ...(p.attached ? ['Content-Disposition: attachment; filename="s.txt"'] : [])];
+        const head = [
+          `Content-Type: ${p.type}; charset=utf-8`,
+          `Content-Transfer-Encoding: ${p.cte}`,
+          ...(p.attached ? ['Content-Disposition: attachment; filename="s.txt"'] : []),
+        ];
         return `${head.join(p.eol)}${p.eol}${p.eol}${encoded}${extra ? p.eol + extra : ''}`;
       };
       if (single) return Buffer.from(`From: a@example.org\r\n${one(parts[0]!)}\r\n`);
-      return Buffer.from(`From: a@example.org\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n${parts.map((p) => `--z\r\n${one(p)}\r\n`).join('')}--z--\r\n`);
+      return Buffer.from(
+        `From: a@example.org\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n${parts.map((p) => `--z\r\n${one(p)}\r\n`).join('')}--z--\r\n`,
+      );
     };
     await fc.assert(
       fc.asyncProperty(fc.array(part, { minLength: 1, maxLength: 3 }), fc.boolean(), async (parts, single) => {

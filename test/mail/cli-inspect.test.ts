@@ -37,7 +37,16 @@ describe('sf mail inspect', () => {
       hostility: ['sith', 'knights'],
       vote: null,
     });
-    expect(Object.keys(out).slice(0, 8)).toEqual(['automatic', 'gameTag', 'secret', 'sheetText', 'orders', 'hostility', 'vote', 'eliminate']);
+    expect(Object.keys(out).slice(0, 8)).toEqual([
+      'automatic',
+      'gameTag',
+      'secret',
+      'sheetText',
+      'orders',
+      'hostility',
+      'vote',
+      'eliminate',
+    ]);
     // The greeting and the name are text, not problems (D-PARSE-16).
     expect(out.problems).toEqual([]);
     expect((out.ignored as { code: string; line: number }[]).map((p) => [p.line, p.code])).toEqual([
@@ -47,7 +56,15 @@ describe('sf mail inspect', () => {
   }, 60_000);
 
   it('takes the cap from --max-bytes and exits 0 for mail it will not read', async () => {
-    const { code, stdout } = await sf('mail', 'inspect', fixture('02-gmail-android-reply-en.eml'), '--domain', 'sf.example', '--max-bytes', '100');
+    const { code, stdout } = await sf(
+      'mail',
+      'inspect',
+      fixture('02-gmail-android-reply-en.eml'),
+      '--domain',
+      'sf.example',
+      '--max-bytes',
+      '100',
+    );
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ oversized: true, orders: [], secret: 'W5nc-J8eu' });
   }, 60_000);
@@ -61,7 +78,12 @@ describe('sf mail inspect', () => {
   }, 60_000);
 
   it('exits 2 with usage on bad arguments', async () => {
-    for (const args of [['mail'], ['mail', 'inspect'], ['mail', 'inspect', 'a.eml', '--frobnicate', 'x'], ['mail', 'inspect', 'a.eml', '--max-bytes', 'ten']]) {
+    for (const args of [
+      ['mail'],
+      ['mail', 'inspect'],
+      ['mail', 'inspect', 'a.eml', '--frobnicate', 'x'],
+      ['mail', 'inspect', 'a.eml', '--max-bytes', 'ten'],
+    ]) {
       const { code, stderr } = await sf(...args);
       expect(code).toBe(2);
       expect(stderr.trim().split('\n')).toHaveLength(1);

@@ -177,7 +177,13 @@ beforeAll(async () => {
     },
   });
   // Intake alone: the game's deadline is in the past (see above), so no turn job may close it.
-  service = await startService(config, pino({ level: 'warn' }, stream), { listen: false, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000, turnJob: false });
+  service = await startService(config, pino({ level: 'warn' }, stream), {
+    listen: false,
+    pollIntervalMs: 100,
+    sendIntervalMs: 100,
+    sweepIntervalMs: 1_000,
+    turnJob: false,
+  });
   cleanups.push(async () => service?.stop());
 
   // Every fixture, in order, as the mail server would have received it.
@@ -189,16 +195,19 @@ beforeAll(async () => {
 
   // Done when every mail is stored and decided, the mailbox is drained into Processed, and the
   // outbox is empty with every row sent and captured.
-  await eventually(async () => {
-    const rows = await db.db.select({ status: inboundMessages.status }).from(inboundMessages);
-    expect(rows.length, 'inbound rows').toBe(total);
-    expect(rows.filter((r) => r.status === 'pending').length, 'pending inbound rows').toBe(0);
-    expect(await dovecot.listUids(IMAP_USER, 'INBOX'), 'INBOX').toEqual([]);
-    expect((await dovecot.listUids(IMAP_USER, 'Processed')).length, 'Processed').toBe(total);
-    const out = await db.db.select({ status: outbox.status }).from(outbox);
-    expect(out.filter((r) => r.status !== 'sent').length, 'outbox rows not sent').toBe(0);
-    expect(smtp.messages.length, 'captured mails').toBe(out.length);
-  }, { timeoutMs: 90_000, why: 'the service did not process the corpus' });
+  await eventually(
+    async () => {
+      const rows = await db.db.select({ status: inboundMessages.status }).from(inboundMessages);
+      expect(rows.length, 'inbound rows').toBe(total);
+      expect(rows.filter((r) => r.status === 'pending').length, 'pending inbound rows').toBe(0);
+      expect(await dovecot.listUids(IMAP_USER, 'INBOX'), 'INBOX').toEqual([]);
+      expect((await dovecot.listUids(IMAP_USER, 'Processed')).length, 'Processed').toBe(total);
+      const out = await db.db.select({ status: outbox.status }).from(outbox);
+      expect(out.filter((r) => r.status !== 'sent').length, 'outbox rows not sent').toBe(0);
+      expect(smtp.messages.length, 'captured mails').toBe(out.length);
+    },
+    { timeoutMs: 90_000, why: 'the service did not process the corpus' },
+  );
   // Stop before looking: nothing may change under the assertions, and nothing is sent late.
   const running = service;
   service = null;
@@ -227,14 +236,22 @@ const inboundOf = (messageId: string): InboundMessage => {
  * that is not a sheet (keyed per sender and day, D-MAIL-24), the reply threaded to it.
  */
 const outboxFor = (row: InboundMessage): OutboxMail[] =>
-  sent.filter((m) => (REPLY_KINDS as readonly string[]).includes(m.kind) && (m.dedupeKey.endsWith(`:${row.id}`) || (row.messageId !== null && m.inReplyTo === `<${row.messageId}>`)));
+  sent.filter(
+    (m) =>
+      (REPLY_KINDS as readonly string[]).includes(m.kind) &&
+      (m.dedupeKey.endsWith(`:${row.id}`) || (row.messageId !== null && m.inReplyTo === `<${row.messageId}>`)),
+  );
 const capturedFor = (m: OutboxMail): CapturedMail => {
   const got = captured.filter((c) => c.messageId === `<${m.messageId}>`);
   expect(got, `captured mail ${m.messageId}`).toHaveLength(1);
   return got[0]!;
 };
 const threadedTo = (messageId: string) => captured.filter((c) => c.inReplyTo === `<${messageId}>`);
-const sheetsOf = (row: InboundMessage) => db.db.select().from(sheets).then((all) => all.filter((s) => s.inboundId === row.id));
+const sheetsOf = (row: InboundMessage) =>
+  db.db
+    .select()
+    .from(sheets)
+    .then((all) => all.filter((s) => s.inboundId === row.id));
 const fromAddress = (c: CapturedMail) => c.parsed.from?.value[0]?.address;
 const t = (lang: 'it' | 'en', it: string, en: string) => (lang === 'it' ? it : en);
 
@@ -273,9 +290,11 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
     }
   });
 
-  it('the game is the corpus\'s: id andromeda, the players, factions and secrets of fixtures/README.md', () => {
+  it("the game is the corpus's: id andromeda, the players, factions and secrets of fixtures/README.md", () => {
     expect(created.game.id).toBe('andromeda');
-    expect(created.players.map((p) => [p.email, p.faction, p.secret, p.lang])).toEqual(PLAYERS.map((p) => [p.email, p.faction, p.secret, p.lang]));
+    expect(created.players.map((p) => [p.email, p.faction, p.secret, p.lang])).toEqual(
+      PLAYERS.map((p) => [p.email, p.faction, p.secret, p.lang]),
+    );
   });
 
   it('sends each player one welcome, and nothing that is neither a welcome nor accounted for by a mail', () => {
@@ -312,7 +331,9 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       }
       expect(answers.map((m) => [m.kind, m.toAddress])).toEqual(reply === 'none' ? [] : [[reply, e.to]]);
       // A threaded answer exists exactly when the sender is told something (warnings start a thread of their own).
-      expect(threadedTo(f.messageId).length, 'replies threaded to this mail').toBe(['ack', 'unreadable', 'refusal'].includes(reply) ? 1 : 0);
+      expect(threadedTo(f.messageId).length, 'replies threaded to this mail').toBe(
+        ['ack', 'unreadable', 'refusal'].includes(reply) ? 1 : 0,
+      );
       // Whoever sent it hears nothing unless they are a registered player (MAIL.md, D-MAIL-18).
       const sender = f.expected.from ?? (await simpleParser(f.raw)).from?.value[0]?.address?.toLowerCase();
       if (sender && !playerByEmail(sender)) expect(captured.filter((c) => c.envelope.to.includes(sender))).toEqual([]);
@@ -345,15 +366,21 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       expect(mail.subject!.toLowerCase()).toContain('[sf andromeda]');
 
       if (e.reply === 'unreadable') {
-        const why = { 'too-large': t(to.lang, `la mail è troppo grande (${f.raw.length} bytes)`, `the mail is too large (${f.raw.length} bytes)`),
-          broken: t(to.lang, 'non riesco a leggere la mail', 'I cannot read the mail') }[e.outcome as 'too-large' | 'broken'];
+        const why = {
+          'too-large': t(to.lang, `la mail è troppo grande (${f.raw.length} bytes)`, `the mail is too large (${f.raw.length} bytes)`),
+          broken: t(to.lang, 'non riesco a leggere la mail', 'I cannot read the mail'),
+        }[e.outcome as 'too-large' | 'broken'];
         expect(text).toContain(why);
         expect(text).toContain(t(to.lang, 'Il tuo foglio precedente resta valido', 'Your earlier sheet still stands'));
         return;
       }
       if (e.reply === 'refusal') {
-        expect(text).toContain({ 'unknown-code': t(to.lang, 'Non riconosco il codice', 'I do not recognise the code'),
-          'missing-code': t(to.lang, 'non contiene il tuo codice', 'has no code') }[e.outcome as 'unknown-code' | 'missing-code']);
+        expect(text).toContain(
+          {
+            'unknown-code': t(to.lang, 'Non riconosco il codice', 'I do not recognise the code'),
+            'missing-code': t(to.lang, 'non contiene il tuo codice', 'has no code'),
+          }[e.outcome as 'unknown-code' | 'missing-code'],
+        );
         return;
       }
 
@@ -366,8 +393,14 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
       // The stored reading agrees with the sheet's text read again, and with the corpus.
       const parsed = parseSheet(sheet.text, board);
       const review = reviewSheet(board, created.turn.state, to.faction, sheet.text);
-      expect(parsed.orders.map((o) => o.canonical), 'parsed orders').toEqual(f.expected.orders);
-      expect(parse.orders.map((o) => o.order), 'stored reviewed orders').toEqual(f.expected.orders);
+      expect(
+        parsed.orders.map((o) => o.canonical),
+        'parsed orders',
+      ).toEqual(f.expected.orders);
+      expect(
+        parse.orders.map((o) => o.order),
+        'stored reviewed orders',
+      ).toEqual(f.expected.orders);
       expect(parsed.hostilityDeclared ? parsed.hostility : null).toEqual(f.expected.hostility);
       expect(parsed.vote?.side ?? null).toEqual(f.expected.vote);
       expect([parse.hostility, parse.vote]).toEqual([review.hostility, review.vote]);
@@ -409,7 +442,9 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
     const giulia = playerByEmail('giulia.bianchi@libero.it')!;
     expect(mail.envelope.to).toEqual([giulia.email]);
     expect(mail.inReplyTo).toBe(`<${LATE_MESSAGE_ID}>`);
-    expect(mail.text).toContain(`Il tuo foglio è arrivato il ${formatInstant(lateInternalDate, GAME_TZ, 'it')}, dopo la scadenza (${formatInstant(created.turn.deadline, GAME_TZ, 'it')})`);
+    expect(mail.text).toContain(
+      `Il tuo foglio è arrivato il ${formatInstant(lateInternalDate, GAME_TZ, 'it')}, dopo la scadenza (${formatInstant(created.turn.deadline, GAME_TZ, 'it')})`,
+    );
   });
 });
 
@@ -432,7 +467,11 @@ describe('acknowledgements, read as a player reads them', () => {
     expect(text).toMatch(/^NOTE\n {2}Riga 1: 'Ciao,': testo ignorato, non è un ordine\./m);
     expect(text).toMatch(/^ {2}Riga 7: 'Mario': testo ignorato/m);
     // R-TURN-1: turn 1 is only the election; the orders are listed, not applied, each with its line.
-    expect(section(text, 'ORDINI COME LI HO CAPITI')).toEqual(['  B2-C3      (non applicato: vedi i problemi)', '  B1-C1      (non applicato: vedi i problemi)', '  N9#        (non applicato: vedi i problemi)']);
+    expect(section(text, 'ORDINI COME LI HO CAPITI')).toEqual([
+      '  B2-C3      (non applicato: vedi i problemi)',
+      '  B1-C1      (non applicato: vedi i problemi)',
+      '  N9#        (non applicato: vedi i problemi)',
+    ]);
     expect(text).toMatch(/^ {2}Riga 3: B2-C3: nel primo turno si vota soltanto; nessuna unità si muove\.$/m);
     expect(text).toMatch(/^ {2}Riga 5: N9#: non hai nessuna unità in quella casella/m);
     expect(text).toContain(`Scadenza: ${formatInstant(created.turn.deadline, GAME_TZ, 'it')}`);
@@ -460,7 +499,9 @@ describe('acknowledgements, read as a player reads them', () => {
 
   it('a later sheet says which one it replaces, at the time the server received that one (05 after 04)', () => {
     const text = ackText('05');
-    expect(text).toContain(`Questo foglio sostituisce interamente quello del ${formatInstant(fixture('04').internalDate, GAME_TZ, 'it')} (R-TURN-4).`);
+    expect(text).toContain(
+      `Questo foglio sostituisce interamente quello del ${formatInstant(fixture('04').internalDate, GAME_TZ, 'it')} (R-TURN-4).`,
+    );
   });
 
   it('a damaged mail whose sheet could be read is applied and the damage reported (31)', () => {

@@ -33,7 +33,12 @@ export function corpusGame(): { input: CreateGameInput; newSecret: () => string 
   return {
     input: {
       ...CORPUS_GAME,
-      players: CORPUS_PLAYERS.map((p) => ({ email: p.email, name: p.name, lang: p.lang, ...('timeZone' in p ? { timeZone: p.timeZone } : {}) })),
+      players: CORPUS_PLAYERS.map((p) => ({
+        email: p.email,
+        name: p.name,
+        lang: p.lang,
+        ...('timeZone' in p ? { timeZone: p.timeZone } : {}),
+      })),
     },
     newSecret: () => {
       const s = secrets.shift();

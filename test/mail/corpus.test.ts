@@ -84,7 +84,9 @@ describe('mail built at run time', () => {
   it('does not read mail over the default 10 MB cap, but still knows who sent it', async () => {
     const head = headersOf('30-oversized-photo');
     const boundary = /boundary=(\S+)/.exec(head)![1]!;
-    const photo = Buffer.alloc(8 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n');
+    const photo = Buffer.alloc(8 * 1024 * 1024, 7)
+      .toString('base64')
+      .replace(/.{76}/g, '$&\r\n');
     const raw = Buffer.from(
       `${head}\r\n\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nG7-H8\r\n--${boundary}\r\n` +
         `Content-Type: image/jpeg\r\nContent-Disposition: attachment; filename=IMG_4022.jpeg\r\nContent-Transfer-Encoding: base64\r\n\r\n${photo}\r\n--${boundary}--\r\n`,

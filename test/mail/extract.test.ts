@@ -44,11 +44,21 @@ describe('extractMail', () => {
   it('does not parse the body of oversized mail but still reads its headers', async () => {
     const raw = mail(`From: a@example.it\nTo: orders+k7Q2-x9Pm@sf.example\nMessage-ID: <big@x>\n\n${'B2-C3\n'.repeat(100)}`);
     const got = await extractMail(raw, { ...CORPUS_OPTIONS, maxBytes: 100 });
-    expect(got).toMatchObject({ oversized: true, from: 'a@example.it', messageId: '<big@x>', secret: 'k7Q2-x9Pm', sheetText: '', sheetSource: 'none' });
+    expect(got).toMatchObject({
+      oversized: true,
+      from: 'a@example.it',
+      messageId: '<big@x>',
+      secret: 'k7Q2-x9Pm',
+      sheetText: '',
+      sheetSource: 'none',
+    });
   });
 
   it('never reads automatic mail as a sheet', async () => {
-    const got = await extractMail(mail('From: a@example.it\nAuto-Submitted: auto-replied\nSubject: [SF andromeda] x\n\nB2-C3\n'), CORPUS_OPTIONS);
+    const got = await extractMail(
+      mail('From: a@example.it\nAuto-Submitted: auto-replied\nSubject: [SF andromeda] x\n\nB2-C3\n'),
+      CORPUS_OPTIONS,
+    );
     expect(got).toMatchObject({ automatic: true, automaticReasons: ['Auto-Submitted: auto-replied'], sheetText: '', gameTag: 'andromeda' });
   });
 
@@ -150,7 +160,9 @@ describe('extractMail: property', () => {
 
 describe('headers', () => {
   it('unfolds and keeps repeated headers apart; skips an mbox "From " line', () => {
-    const head = readHead(Buffer.from('From mario@x Mon Mar  3 10:00:00 2025\nDelivered-To: a@x\nDelivered-To: b@x\nSubject: one\n two\n\nbody'));
+    const head = readHead(
+      Buffer.from('From mario@x Mon Mar  3 10:00:00 2025\nDelivered-To: a@x\nDelivered-To: b@x\nSubject: one\n two\n\nbody'),
+    );
     expect(head.fields).toEqual([
       { name: 'delivered-to', value: 'a@x' },
       { name: 'delivered-to', value: 'b@x' },
@@ -192,7 +204,9 @@ describe('headers', () => {
   });
 
   it('takes the received time from the topmost Received header', () => {
-    const head = readHead(Buffer.from('Received: by b; Tue, 4 Mar 2025 10:00:00 +0000\r\nReceived: by a; Mon, 3 Mar 2025 10:00:00 +0000\r\n\r\n'));
+    const head = readHead(
+      Buffer.from('Received: by b; Tue, 4 Mar 2025 10:00:00 +0000\r\nReceived: by a; Mon, 3 Mar 2025 10:00:00 +0000\r\n\r\n'),
+    );
     expect(receivedAt(head)).toBe('2025-03-04T10:00:00.000Z');
   });
 });
@@ -212,7 +226,9 @@ describe('charsets', () => {
   });
 
   it('knows which charsets exist', () => {
-    expect(['utf-8', 'UTF8', 'iso-8859-15', 'windows-1252', 'us-ascii', 'cp850', 'ks_c_5601-1987', '"utf-8"'].every(knownCharset)).toBe(true);
+    expect(['utf-8', 'UTF8', 'iso-8859-15', 'windows-1252', 'us-ascii', 'cp850', 'ks_c_5601-1987', '"utf-8"'].every(knownCharset)).toBe(
+      true,
+    );
     expect(['unknown-8bit', 'x-no-such', 'utf-9'].some(knownCharset)).toBe(false);
   });
 });
@@ -224,7 +240,11 @@ describe('mimeProblems', () => {
   };
 
   it('finds nothing wrong with sound mail', () => {
-    expect(problems('Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\nQjItQzM=\n--b--\n')).toEqual([]);
+    expect(
+      problems(
+        'Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\nQjItQzM=\n--b--\n',
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -233,7 +253,11 @@ describe('mimeProblems', () => {
     ['a multipart without boundary', 'Content-Type: multipart/mixed\n\nB2-C3\n', 'no boundary'],
     ['bad base64', 'Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\nQjItQzM=\n*** scanned ***\n', 'not valid base64'],
     ['an unknown charset', 'Content-Type: text/plain; charset=unknown-8bit\n\nB2-C3\n', 'unknown charset "unknown-8bit"'],
-    ['an unknown transfer encoding', 'Content-Type: text/plain\nContent-Transfer-Encoding: x-uuencode\n\nB2-C3\n', 'unknown transfer encoding'],
+    [
+      'an unknown transfer encoding',
+      'Content-Type: text/plain\nContent-Transfer-Encoding: x-uuencode\n\nB2-C3\n',
+      'unknown transfer encoding',
+    ],
     ['headers that never end', 'From: a@x\nSubject: cut', 'ends inside its headers'],
     ['garbage among the headers', 'From: a@x\nthis is not a header\n\nB2-C3', 'are not headers'],
   ])('reports %s, in both languages', (_what, raw, words) => {
@@ -241,6 +265,10 @@ describe('mimeProblems', () => {
   });
 
   it('does not complain about a damaged picture', () => {
-    expect(problems('Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: image/jpeg\nContent-Transfer-Encoding: base64\n\n!!!\n--b--\n')).toEqual([]);
+    expect(
+      problems(
+        'Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: image/jpeg\nContent-Transfer-Encoding: base64\n\n!!!\n--b--\n',
+      ),
+    ).toEqual([]);
   });
 });

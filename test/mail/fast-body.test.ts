@@ -18,7 +18,19 @@ async function expectSame(raw: Buffer): Promise<boolean> {
 // ---- generated mail ----
 
 const UTF8_LABELS = ['utf-8', 'UTF-8', 'utf8', 'Utf_8', 'us-ascii', 'US-ASCII', 'ascii', ' utf-8 '];
-const W1252_LABELS = ['iso-8859-1', 'ISO-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'windows-1252', 'cp1252', 'x-cp1252', 'win-1252', 'ansi_x3.4-1968'];
+const W1252_LABELS = [
+  'iso-8859-1',
+  'ISO-8859-1',
+  'iso8859-1',
+  'latin1',
+  'latin-1',
+  'l1',
+  'windows-1252',
+  'cp1252',
+  'x-cp1252',
+  'win-1252',
+  'ansi_x3.4-1968',
+];
 const L9_LABELS = ['iso-8859-15', 'ISO-8859-15', 'iso885915', 'l9'];
 const OTHER_LABELS = ['latin9', 'iso-8859-2', 'koi8-r', 'x-unknown', 'unknown-8bit', 'utf-16', 'unicode-1-1-utf-8', ''];
 
@@ -78,7 +90,27 @@ function base64(bytes: Buffer, eol: string): string {
 /** Damage an encoded body: stray '=', padding, junk and 8-bit bytes at random places. */
 const DAMAGE = fc.array(
   // Raw UTF-8 too: é, and U+2028 after blanks (libqp's /[\t ]+$/gm strips blanks before it).
-  fc.tuple(fc.nat(), fc.constantFrom('=', '==', '=Z', '=4', ' ', ' \r\n', '=\r\n', '!', '\u00c1', '\u00ff', '\r', 'QQ', '', '\u00c3\u00a9', ' \u00e2\u0080\u00a8', '\u00f0\u009f\u0098\u0080')),
+  fc.tuple(
+    fc.nat(),
+    fc.constantFrom(
+      '=',
+      '==',
+      '=Z',
+      '=4',
+      ' ',
+      ' \r\n',
+      '=\r\n',
+      '!',
+      '\u00c1',
+      '\u00ff',
+      '\r',
+      'QQ',
+      '',
+      '\u00c3\u00a9',
+      ' \u00e2\u0080\u00a8',
+      '\u00f0\u009f\u0098\u0080',
+    ),
+  ),
   { minLength: 1, maxLength: 4 },
 );
 function damage(text: string, hits: [number, string][]): string {
@@ -90,28 +122,94 @@ function damage(text: string, hits: [number, string][]): string {
   return s;
 }
 
-const NAME_CASE = fc.constantFrom<(n: string) => string>((n) => n, (n) => n.toLowerCase(), (n) => n.toUpperCase());
+const NAME_CASE = fc.constantFrom<(n: string) => string>(
+  (n) => n,
+  (n) => n.toLowerCase(),
+  (n) => n.toUpperCase(),
+);
 const COLON = fc.constantFrom(': ', ':', ' : ', ':\t', ':  ');
 const FOLD = fc.constantFrom('; ', ';', ' ;', ';\r\n\t', ';\r\n ', ';\n  ', '; \r\n ');
-const QUOTE = fc.constantFrom((v: string) => v, (v: string) => `"${v}"`, (v: string) => ` = ${v}`, (v: string) => `= "${v}"`);
+const QUOTE = fc.constantFrom(
+  (v: string) => v,
+  (v: string) => `"${v}"`,
+  (v: string) => ` = ${v}`,
+  (v: string) => `= "${v}"`,
+);
 
 const ANY = {
   charset: fc.constantFrom(null, ...UTF8_LABELS, ...W1252_LABELS, ...L9_LABELS, ...OTHER_LABELS),
   quoteCharset: QUOTE,
-  type: fc.constantFrom('none', 'text/plain', 'text/plain', 'text/plain', 'Text/Plain', 'TEXT/PLAIN', 'text/html', 'multipart/alternative', 'text/plain (x)', ''),
+  type: fc.constantFrom(
+    'none',
+    'text/plain',
+    'text/plain',
+    'text/plain',
+    'Text/Plain',
+    'TEXT/PLAIN',
+    'text/html',
+    'multipart/alternative',
+    'text/plain (x)',
+    '',
+  ),
   flowed: fc.constantFrom(null, 'flowed', 'Flowed', '"flowed"', 'fixed'),
   delsp: fc.constantFrom(null, 'yes', 'no', '"Yes"'),
-  extra: fc.subarray(['reply-type=original', 'name="notes.txt"', 'boundary="b1"', 'charset*=utf-8\'\'x', 'charset=utf-8', 'foo']),
-  cte: fc.constantFrom(null, '7bit', '8bit', 'binary', 'quoted-printable', 'quoted-printable', 'Quoted-Printable', 'base64', 'base64', 'BASE64', 'x-uuencode', '8-bit', 'base64 (x)', ''),
-  disposition: fc.constantFrom(null, null, 'inline', 'INLINE', 'inline; filename="a.txt"', 'inline; filename="a.pdf"', 'attachment', 'attachment; filename="a.txt"'),
+  extra: fc.subarray(['reply-type=original', 'name="notes.txt"', 'boundary="b1"', "charset*=utf-8''x", 'charset=utf-8', 'foo']),
+  cte: fc.constantFrom(
+    null,
+    '7bit',
+    '8bit',
+    'binary',
+    'quoted-printable',
+    'quoted-printable',
+    'Quoted-Printable',
+    'base64',
+    'base64',
+    'BASE64',
+    'x-uuencode',
+    '8-bit',
+    'base64 (x)',
+    '',
+  ),
+  disposition: fc.constantFrom(
+    null,
+    null,
+    'inline',
+    'INLINE',
+    'inline; filename="a.txt"',
+    'inline; filename="a.pdf"',
+    'attachment',
+    'attachment; filename="a.txt"',
+  ),
   broken: fc.option(DAMAGE, { freq: 4 }),
   body: BODY,
   eol: fc.constantFrom('\r\n', '\r\n', '\n'),
-  filler: fc.shuffledSubarray(['From: Ann <ann@example.org>', 'To: orders@sf.example', 'Subject: Orders caf\u00e9', 'Date: Mon, 3 Mar 2025 10:00:00 +0100', 'Message-ID: <a@b>', 'MIME-Version: 1.0', 'X-Mailer: Thunderbird']),
+  filler: fc.shuffledSubarray([
+    'From: Ann <ann@example.org>',
+    'To: orders@sf.example',
+    'Subject: Orders caf\u00e9',
+    'Date: Mon, 3 Mar 2025 10:00:00 +0100',
+    'Message-ID: <a@b>',
+    'MIME-Version: 1.0',
+    'X-Mailer: Thunderbird',
+  ]),
   names: NAME_CASE,
   colon: COLON,
   folds: fc.array(FOLD, { minLength: 6, maxLength: 6 }),
-  quirk: fc.constantFrom(null, null, null, null, null, null, 'mbox', 'no-blank', 'dup-type', 'no-colon', 'leading-space', 'header-8bit', 'header-cr'),
+  quirk: fc.constantFrom(
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    'mbox',
+    'no-blank',
+    'dup-type',
+    'no-colon',
+    'leading-space',
+    'header-8bit',
+    'header-cr',
+  ),
 };
 /** The common case the fast path exists for: it must take nearly all of these. */
 const PLAIN = {
@@ -134,7 +232,10 @@ function build(m: Mail): Buffer {
   if (m.flowed !== null) params.push(`format=${m.flowed}`);
   if (m.delsp !== null) params.push(`delsp=${m.delsp}`);
   params.push(...m.extra);
-  const value = [m.type, ...params].map((p, i) => (i ? m.folds[i % 6]! + p : p)).join('').replace(/\r?\n/g, eol);
+  const value = [m.type, ...params]
+    .map((p, i) => (i ? m.folds[i % 6]! + p : p))
+    .join('')
+    .replace(/\r?\n/g, eol);
   if (m.type !== 'none') headers.splice(m.filler.length >> 1, 0, `${m.names('Content-Type')}${m.colon}${value}`);
   if (m.cte !== null) headers.push(`${m.names('Content-Transfer-Encoding')}${m.colon}${m.cte}`);
   if (m.disposition !== null) headers.unshift(`${m.names('Content-Disposition')}${m.colon}${m.disposition}`);
@@ -226,13 +327,41 @@ describe('fastBody', () => {
   });
 
   const mail = (head: string, body: string | Buffer): Buffer =>
-    Buffer.concat([Buffer.from(`From: a@example.org\r\nSubject: x\r\n${head}\r\n\r\n`, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1')]);
+    Buffer.concat([
+      Buffer.from(`From: a@example.org\r\nSubject: x\r\n${head}\r\n\r\n`, 'latin1'),
+      Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+    ]);
 
   it.each([
-    ['plain UTF-8, 8bit', mail('Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit', Buffer.from('A1-B2 caf\u00e9 \u20ac\r\n')), 'A1-B2 café €\n'],
-    ['QP Latin-1', mail('Content-Type: text/plain; charset="iso-8859-1"\r\nContent-Transfer-Encoding: quoted-printable', 'B2 =96 C3 caf=E9 lungo=\r\n testo\r\n'), 'B2 – C3 café lungo testo\n'],
-    ['base64 UTF-8', mail('Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64', `${Buffer.from('\ufeffciao\r\nA1-B2\r\n').toString('base64')}\r\n`), 'ciao\nA1-B2\n'],
-    ['flowed, delsp', mail('Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes', 'A1-B2, A3-B4,  \r\nA5-B6\r\n>  quoted\r\n\r\n-- \r\nAnn\r\n'), 'A1-B2, A3-B4, A5-B6\n>  quoted\n\n-- \nAnn'],
+    [
+      'plain UTF-8, 8bit',
+      mail('Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit', Buffer.from('A1-B2 caf\u00e9 \u20ac\r\n')),
+      'A1-B2 café €\n',
+    ],
+    [
+      'QP Latin-1',
+      mail(
+        'Content-Type: text/plain; charset="iso-8859-1"\r\nContent-Transfer-Encoding: quoted-printable',
+        'B2 =96 C3 caf=E9 lungo=\r\n testo\r\n',
+      ),
+      'B2 – C3 café lungo testo\n',
+    ],
+    [
+      'base64 UTF-8',
+      mail(
+        'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64',
+        `${Buffer.from('\ufeffciao\r\nA1-B2\r\n').toString('base64')}\r\n`,
+      ),
+      'ciao\nA1-B2\n',
+    ],
+    [
+      'flowed, delsp',
+      mail(
+        'Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes',
+        'A1-B2, A3-B4,  \r\nA5-B6\r\n>  quoted\r\n\r\n-- \r\nAnn\r\n',
+      ),
+      'A1-B2, A3-B4, A5-B6\n>  quoted\n\n-- \nAnn',
+    ],
     ['no headers of its own', Buffer.from('Subject: x\n\nhello\n'), 'hello\n'],
     ['empty body', mail('Content-Type: text/plain', ''), null],
   ])('takes %s', async (_name, raw, text) => {
@@ -242,7 +371,10 @@ describe('fastBody', () => {
   });
 
   it.each([
-    ['multipart/alternative', mail('Content-Type: multipart/alternative; boundary="b"', '--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n')],
+    [
+      'multipart/alternative',
+      mail('Content-Type: multipart/alternative; boundary="b"', '--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n'),
+    ],
     ['text/html', mail('Content-Type: text/html; charset=utf-8', '<p>hi</p>')],
     ['an attachment', mail('Content-Type: text/plain\r\nContent-Disposition: attachment; filename="orders.txt"', 'hi')],
     ['an unknown transfer encoding', mail('Content-Type: text/plain\r\nContent-Transfer-Encoding: x-uuencode', 'hi')],

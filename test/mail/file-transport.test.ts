@@ -82,16 +82,35 @@ describe('toMailOptions', () => {
     });
   });
 
-  it('RFC 3834: auto-replied only on an answer to the recipient\'s mail; edicts, notices and warnings are auto-generated', () => {
+  it("RFC 3834: auto-replied only on an answer to the recipient's mail; edicts, notices and warnings are auto-generated", () => {
     const notice = { ...reply(1), reply: false, headers: { 'Auto-Submitted': 'auto-replied' } };
     expect(toMailOptions(notice).headers).toMatchObject({ [AUTO_SUBMITTED_HEADER]: 'auto-generated' });
     const row = (kind: string) => ({
-      id: 1, createdAt: new Date(), kind, gameId: 'g', toAddress: 'p@example.org', replyTo: null, subject: 's', inReplyTo: null, references: null,
-      messageId: 'm@sf.example', bodyText: 't', bodyHtml: null, attachments: null, headers: null, dedupeKey: kind, status: 'pending' as const,
-      attempts: 0, nextAttemptAt: new Date(), sentAt: null, lastError: null,
+      id: 1,
+      createdAt: new Date(),
+      kind,
+      gameId: 'g',
+      toAddress: 'p@example.org',
+      replyTo: null,
+      subject: 's',
+      inReplyTo: null,
+      references: null,
+      messageId: 'm@sf.example',
+      bodyText: 't',
+      bodyHtml: null,
+      attachments: null,
+      headers: null,
+      dedupeKey: kind,
+      status: 'pending' as const,
+      attempts: 0,
+      nextAttemptAt: new Date(),
+      sentAt: null,
+      lastError: null,
     });
-    const submitted = (kind: string) => (toMailOptions(toOutgoing(row(kind), 'sf@sf.example')).headers as Record<string, string>)[AUTO_SUBMITTED_HEADER];
+    const submitted = (kind: string) =>
+      (toMailOptions(toOutgoing(row(kind), 'sf@sf.example')).headers as Record<string, string>)[AUTO_SUBMITTED_HEADER];
     for (const kind of ['ack', 'refusal', 'status', 'help', 'late', 'unreadable']) expect(submitted(kind), kind).toBe('auto-replied');
-    for (const kind of ['edict', 'edict-amended', 'reminder', 'welcome', 'chancellor-sheet', 'deadline-moved', 'warning']) expect(submitted(kind), kind).toBe('auto-generated');
+    for (const kind of ['edict', 'edict-amended', 'reminder', 'welcome', 'chancellor-sheet', 'deadline-moved', 'warning'])
+      expect(submitted(kind), kind).toBe('auto-generated');
   });
 });

@@ -43,10 +43,13 @@ export function grammarMail(o: { charsets: readonly string[]; encodings: readonl
       let text = m.orders.join('\n');
       let html = `<div>${m.orders.join('</div><div>')}</div>`;
       if (m.old.length) {
-        if (m.quote === 'marked') text += `\n\nOn Mon, 3 Mar 2025, SF <orders@sf.example> wrote:\n${m.old.map((x) => `> ${x} `).join('\n')}`;
-        if (m.quote === 'outlook') text += `\n\n-----Original Message-----\nFrom: SF <orders@sf.example>\nSent: Monday\nSubject: x\n\n${m.old.join('\n')}`;
+        if (m.quote === 'marked')
+          text += `\n\nOn Mon, 3 Mar 2025, SF <orders@sf.example> wrote:\n${m.old.map((x) => `> ${x} `).join('\n')}`;
+        if (m.quote === 'outlook')
+          text += `\n\n-----Original Message-----\nFrom: SF <orders@sf.example>\nSent: Monday\nSubject: x\n\n${m.old.join('\n')}`;
         if (m.quote === 'html-blockquote') html += `<div>On Mon, SF wrote:</div><blockquote type="cite">${m.old.join('<br>')}</blockquote>`;
-        if (m.quote === 'html-hr') html += `<hr><b>From:</b> SF<br><b>Sent:</b> Monday<br><b>Subject:</b> x<br><p>${m.old.join('<br>')}</p>`;
+        if (m.quote === 'html-hr')
+          html += `<hr><b>From:</b> SF<br><b>Sent:</b> Monday<br><b>Subject:</b> x<br><p>${m.old.join('<br>')}</p>`;
       }
       const cs = m.charset ? `; charset=${m.charset}` : '';
       const textPart = `Content-Type: text/plain${cs}${m.flowed ? '; format=flowed' : ''}\r\nContent-Transfer-Encoding: ${m.cte}\r\n\r\n${encode(text, m.cte)}`;
@@ -56,13 +59,39 @@ export function grammarMail(o: { charsets: readonly string[]; encodings: readonl
         : m.html
           ? htmlPart
           : textPart;
-      const head = ['From: Mario <mario.rossi@gmail.com>', 'To: orders+k7Q2-x9Pm@sf.example', 'Subject: Re: [SF andromeda] turno', 'MIME-Version: 1.0', ...m.extra].join('\r\n');
+      const head = [
+        'From: Mario <mario.rossi@gmail.com>',
+        'To: orders+k7Q2-x9Pm@sf.example',
+        'Subject: Re: [SF andromeda] turno',
+        'MIME-Version: 1.0',
+        ...m.extra,
+      ].join('\r\n');
       return { raw: Buffer.from(`${head}\r\n${body.replace(/\r?\n/g, '\r\n')}`, 'utf8'), m };
     });
 }
 
 /** What a mutation may insert: the bytes that MIME, header and HTML readers treat specially. */
-export const INSERTS = ['\r\n', '\r\n\r\n', '--', '=?', '?=', ';', ':', '"', '(', '<', '>', ' '.repeat(500), '&nbsp;'.repeat(50), '<br>'.repeat(50), 'Content-Type: ;\r\n', 'format=flowed', '\u202e', '\u0000', '\xff\xfe'];
+export const INSERTS = [
+  '\r\n',
+  '\r\n\r\n',
+  '--',
+  '=?',
+  '?=',
+  ';',
+  ':',
+  '"',
+  '(',
+  '<',
+  '>',
+  ' '.repeat(500),
+  '&nbsp;'.repeat(50),
+  '<br>'.repeat(50),
+  'Content-Type: ;\r\n',
+  'format=flowed',
+  '\u202e',
+  '\u0000',
+  '\xff\xfe',
+];
 
 /** A byte flipped, some text inserted, the mail cut short, or a run repeated (at most `maxTimes` times). */
 export function mutation(o: { inserts: readonly string[]; maxTimes: number }) {
@@ -70,7 +99,12 @@ export function mutation(o: { inserts: readonly string[]; maxTimes: number }) {
     fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
     fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(...o.inserts) }),
     fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
-    fc.record({ kind: fc.constant('repeat' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 64 }), times: fc.integer({ min: 2, max: o.maxTimes }) }),
+    fc.record({
+      kind: fc.constant('repeat' as const),
+      at: fc.nat(),
+      length: fc.integer({ min: 1, max: 64 }),
+      times: fc.integer({ min: 2, max: o.maxTimes }),
+    }),
   );
 }
 export type Mutation = ReturnType<typeof mutation> extends fc.Arbitrary<infer T> ? T : never;

@@ -31,7 +31,10 @@ function check(mail: ExtractedMail): void {
   for (const v of [mail.subject, mail.fromName]) if (v !== null) expect(v).not.toMatch(/[\r\n\u202a-\u202e\u2066-\u2069]/);
 }
 
-const grammarMail = grammarOf({ charsets: ['utf-8', 'UTF-8', 'iso-8859-1', 'windows-1252', 'us-ascii', 'x-unknown', ''], encodings: ['7bit', '8bit', 'quoted-printable', 'base64'] });
+const grammarMail = grammarOf({
+  charsets: ['utf-8', 'UTF-8', 'iso-8859-1', 'windows-1252', 'us-ascii', 'x-unknown', ''],
+  encodings: ['7bit', '8bit', 'quoted-printable', 'base64'],
+});
 
 describe('fuzz: raw mail', () => {
   it(

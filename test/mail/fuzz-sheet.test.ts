@@ -29,9 +29,24 @@ const history = fc.tuple(
     { head: ['Il 03/03/25 09:00, Starts Foundation ha scritto:'], marked: true },
     { head: ['Am 03.03.2025 um 09:00 schrieb Starts Foundation <orders@sf.example>:'], marked: true },
     { head: ['In data 3 marzo 2025 09:00:00 "Starts Foundation" <orders@sf.example> ha scritto:'], marked: false },
-    { head: ['-----Messaggio originale-----', 'Da: Starts Foundation <orders@sf.example>', 'Inviato: lunedì 3 marzo 2025 09:00', 'A: Mario', 'Oggetto: turno 4'], marked: false },
-    { head: ['________________________________', 'From: Starts Foundation <orders@sf.example>', 'Sent: Monday, 3 March 2025 09:00'], marked: false },
-    { head: ['________________________________', 'Date: Mon, 3 Mar 2025 09:00', 'Subject: turno 4', 'From: orders@sf.example'], marked: false },
+    {
+      head: [
+        '-----Messaggio originale-----',
+        'Da: Starts Foundation <orders@sf.example>',
+        'Inviato: lunedì 3 marzo 2025 09:00',
+        'A: Mario',
+        'Oggetto: turno 4',
+      ],
+      marked: false,
+    },
+    {
+      head: ['________________________________', 'From: Starts Foundation <orders@sf.example>', 'Sent: Monday, 3 March 2025 09:00'],
+      marked: false,
+    },
+    {
+      head: ['________________________________', 'Date: Mon, 3 Mar 2025 09:00', 'Subject: turno 4', 'From: orders@sf.example'],
+      marked: false,
+    },
     { head: ['---- On Mon, 03 Mar 2025 09:00:00 +0000 orders@sf.example wrote ----'], marked: false },
     { head: ['---------- Forwarded message ---------', 'From: Starts Foundation <orders@sf.example>'], marked: false },
   ),
@@ -46,7 +61,8 @@ describe('fuzz: sheet text', () => {
       fc.assert(
         fc.property(fc.array(chatter, { maxLength: 2 }), sheet, history, tail, fc.boolean(), (hello, mine, [h, old], sig, bottom) => {
           const quoted = [...h.head, '', ...old.map((l) => (h.marked ? `> ${l}` : l))];
-          const lines = bottom && h.marked ? [...hello, ...quoted, '', ...mine, '', ...sig] : [...hello, ...mine, '', ...sig, '', ...quoted];
+          const lines =
+            bottom && h.marked ? [...hello, ...quoted, '', ...mine, '', ...sig] : [...hello, ...mine, '', ...sig, '', ...quoted];
           const read = parseSheet(splitQuoted(lines.join('\n')).text, board);
           const wanted = parseSheet(mine.join('\n'), board);
           expect(read.orders.map((o) => o.canonical)).toEqual(wanted.orders.map((o) => o.canonical));
@@ -74,7 +90,28 @@ describe('fuzz: sheet text', () => {
   );
 
   // Mutations: pieces of the grammar and hostile characters spliced anywhere.
-  const noise = fc.constantFrom('>', '> ', ':', '-- ', '--', '\t', '\u00a0', '\u202e', '\u0000', '\r', '\n', ' '.repeat(300), 'wrote:', 'ha scritto:', 'Da:', 'From: x', '____________', '<', '=', '#');
+  const noise = fc.constantFrom(
+    '>',
+    '> ',
+    ':',
+    '-- ',
+    '--',
+    '\t',
+    '\u00a0',
+    '\u202e',
+    '\u0000',
+    '\r',
+    '\n',
+    ' '.repeat(300),
+    'wrote:',
+    'ha scritto:',
+    'Da:',
+    'From: x',
+    '____________',
+    '<',
+    '=',
+    '#',
+  );
   it(
     'never throws, never invents a line, and the parser takes whatever it leaves',
     () => {

@@ -32,7 +32,11 @@ describe('each reader on its own hostile input', () => {
   });
   it('html-text.ts: trailing blanks, <br> runs, unclosed tags', () => {
     expect(htmlToText(`<p>B2-C3${'&nbsp;'.repeat(SIZE / 6)}x</p>`)).toMatch(/^B2-C3 +x$/);
-    expect(htmlToText(`<div>B2-C3${'<br>'.repeat(SIZE / 4)}B1-C1</div>`).split('\n').filter((l) => l !== '')).toEqual(['B2-C3', 'B1-C1']);
+    expect(
+      htmlToText(`<div>B2-C3${'<br>'.repeat(SIZE / 4)}B1-C1</div>`)
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toEqual(['B2-C3', 'B1-C1']);
     expect(stripTags(`<b>B2-C3</b>${'<!--'.repeat(SIZE / 4)}`)).toBe(` B2-C3 ${'<!--'.repeat(SIZE / 4)}`);
     expect(stripTags(`<i>x</i>${'<'.repeat(SIZE)}`)).toBe(` x ${'<'.repeat(SIZE)}`);
   });
@@ -51,15 +55,23 @@ describe('each reader on its own hostile input', () => {
 describe('the linear helpers do what the regular expressions did', () => {
   const blanky = fc.string({ unit: fc.constantFrom(' ', '\t', '\r', 'a', '(', ')', '\n'), maxLength: 40 });
   it('trimEndBlanks', () => {
-    fc.assert(fc.property(blanky, (s) => trimEndBlanks(s) === s.replace(/[ \t]+$/, '') && trimEndBlanks(s, true) === s.replace(/[ \t\r]+$/, '')));
+    fc.assert(
+      fc.property(blanky, (s) => trimEndBlanks(s) === s.replace(/[ \t]+$/, '') && trimEndBlanks(s, true) === s.replace(/[ \t\r]+$/, '')),
+    );
   });
   it('withoutComments', () => {
     fc.assert(fc.property(blanky, (s) => withoutComments(s) === s.replace(/\([^)]*\)/g, '')));
   });
   it('stripTags', () => {
-    const htmlish = fc.string({ unit: fc.constantFrom('<', '>', '!--', '-->', '<!--', 'script', '</script', 'style', 'head', 'a', ' ', '\n'), maxLength: 30 });
+    const htmlish = fc.string({
+      unit: fc.constantFrom('<', '>', '!--', '-->', '<!--', 'script', '</script', 'style', 'head', 'a', ' ', '\n'),
+      maxLength: 30,
+    });
     const old = (h: string) => h.replace(/<!--[\s\S]*?-->|<(script|style|head)\b[\s\S]*?<\/\1\s*>|<[^>]*>/gi, ' ');
-    fc.assert(fc.property(htmlish, (h) => stripTags(h) === old(h)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(htmlish, (h) => stripTags(h) === old(h)),
+      { numRuns: 2000 },
+    );
     expect(stripTags('a<!-- b -->c<script>d</script >e<p>f')).toBe('a c e f');
   });
   it('shortenBlankRuns keeps every other byte and at most 8 blanks in a row', () => {

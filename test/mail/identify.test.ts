@@ -84,7 +84,10 @@ describe('subject', () => {
 
 describe('removeCodeLines', () => {
   it('takes every Code: line out, any case, and returns the first secret', () => {
-    expect(removeCodeLines('Code: k7Q2-x9Pm\nB2-C3\n  CODE:B2-C3x\ncodice: zzzz-1111\nN9#')).toEqual({ text: 'B2-C3\nN9#', secret: 'k7Q2-x9Pm' });
+    expect(removeCodeLines('Code: k7Q2-x9Pm\nB2-C3\n  CODE:B2-C3x\ncodice: zzzz-1111\nN9#')).toEqual({
+      text: 'B2-C3\nN9#',
+      secret: 'k7Q2-x9Pm',
+    });
   });
 
   it('removes a Code: line even when what follows is not a secret', () => {
@@ -104,7 +107,14 @@ describe('identify', () => {
   const base = { ourDomain: 'sf.example', ordersLocalPart: 'orders' };
 
   it('uses the private address first', () => {
-    expect(identify({ ...base, recipients: [{ header: 'to', address: 'orders+k7Q2-x9Pm@sf.example' }], subject: '[SF andromeda] code zzzz', codeLineSecret: 'yyyy' })).toEqual({
+    expect(
+      identify({
+        ...base,
+        recipients: [{ header: 'to', address: 'orders+k7Q2-x9Pm@sf.example' }],
+        subject: '[SF andromeda] code zzzz',
+        codeLineSecret: 'yyyy',
+      }),
+    ).toEqual({
       gameTag: 'andromeda',
       secret: 'k7Q2-x9Pm',
       secretSource: 'address',
@@ -113,13 +123,29 @@ describe('identify', () => {
 
   it('then a Code: line, then the subject, both only with a tag', () => {
     const common = [{ header: 'to', address: 'orders@sf.example' }];
-    expect(identify({ ...base, recipients: common, subject: '[SF andromeda] code zzzz', codeLineSecret: 'yyyy' }).secretSource).toBe('code-line');
-    expect(identify({ ...base, recipients: common, subject: '[SF andromeda] code zzzz', codeLineSecret: null })).toMatchObject({ secret: 'zzzz', secretSource: 'subject' });
-    expect(identify({ ...base, recipients: common, subject: 'ordini', codeLineSecret: 'yyyy' })).toEqual({ gameTag: null, secret: null, secretSource: null });
+    expect(identify({ ...base, recipients: common, subject: '[SF andromeda] code zzzz', codeLineSecret: 'yyyy' }).secretSource).toBe(
+      'code-line',
+    );
+    expect(identify({ ...base, recipients: common, subject: '[SF andromeda] code zzzz', codeLineSecret: null })).toMatchObject({
+      secret: 'zzzz',
+      secretSource: 'subject',
+    });
+    expect(identify({ ...base, recipients: common, subject: 'ordini', codeLineSecret: 'yyyy' })).toEqual({
+      gameTag: null,
+      secret: null,
+      secretSource: null,
+    });
   });
 
   it('a private address works without a tag', () => {
-    expect(identify({ ...base, recipients: [{ header: 'delivered-to', address: 'orders+k7Q2-x9Pm@sf.example' }], subject: null, codeLineSecret: null })).toEqual({
+    expect(
+      identify({
+        ...base,
+        recipients: [{ header: 'delivered-to', address: 'orders+k7Q2-x9Pm@sf.example' }],
+        subject: null,
+        codeLineSecret: null,
+      }),
+    ).toEqual({
       gameTag: null,
       secret: 'k7Q2-x9Pm',
       secretSource: 'address',

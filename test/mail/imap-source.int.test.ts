@@ -3,7 +3,14 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runImapSource, type ImapSourceOptions } from '../../src/mail/sources/imap-source.ts';
-import { connectImap, disconnectImap, ensureMailbox, moveToProcessed, openMailbox, SMALL_MAIL_BYTES } from '../../src/mail/sources/imap-steps.ts';
+import {
+  connectImap,
+  disconnectImap,
+  ensureMailbox,
+  moveToProcessed,
+  openMailbox,
+  SMALL_MAIL_BYTES,
+} from '../../src/mail/sources/imap-steps.ts';
 import { createMemoryCursorStore } from '../../src/mail/sources/memory-cursor-store.ts';
 import type { ImapRawMail } from '../../src/mail/sources/types.ts';
 import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
@@ -111,12 +118,24 @@ describe('runImapSource', () => {
     const user = await freshUser();
     const padded = (n: number, bytes: number) => `${orderMail(n)}${'V: Sith\r\n'.repeat(Math.ceil(bytes / 9))}`;
     // Large, large, small, large: [1, 2] then [3, 4]. Were every size taken as small's, [1, 2, 3] then [4].
-    for (const [n, bytes] of [[1, 40_000], [2, 40_000], [3, 0], [4, 40_000]] as const) await dovecot.append(user, 'INBOX', padded(n, bytes));
+    for (const [n, bytes] of [
+      [1, 40_000],
+      [2, 40_000],
+      [3, 0],
+      [4, 40_000],
+    ] as const)
+      await dovecot.append(user, 'INBOX', padded(n, bytes));
     expect(SMALL_MAIL_BYTES * 3).toBeLessThan(100_000);
     const batches: number[][] = [];
-    const src = startSource(user, { batch: { maxMessages: 10, maxBytes: 100_000 }, onBatch: async (ms) => void batches.push(ms.map((m) => m.uid)) });
+    const src = startSource(user, {
+      batch: { maxMessages: 10, maxBytes: 100_000 },
+      onBatch: async (ms) => void batches.push(ms.map((m) => m.uid)),
+    });
     await eventually(() => expect(batches.flat()).toHaveLength(4));
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     await src.stop();
   });
 
@@ -173,9 +192,7 @@ describe('runImapSource', () => {
       [2, `imap:Orders:${newValidity}:2`],
     ]);
     expect(subjects(second.delivered)).toEqual(['[SF andromeda] orders 3', '[SF andromeda] orders 4']);
-    await eventually(async () =>
-      expect(await cursorStore.get('Orders')).toEqual({ uidValidity: newValidity, lastUid: 2 }),
-    );
+    await eventually(async () => expect(await cursorStore.get('Orders')).toEqual({ uidValidity: newValidity, lastUid: 2 }));
     expect(lines.some((l) => l.level === 40 && /UIDVALIDITY changed/.test(l.msg))).toBe(true);
   });
 

@@ -81,18 +81,12 @@ describe('runMaildirSource', () => {
     const src = start(); // after delivery: order is by name within one pass
 
     await eventually(() => expect(src.delivered).toHaveLength(2), SOON);
-    expect(src.delivered.map((m) => m.sourceKey)).toEqual([
-      'maildir:1700000001.M1P1.host',
-      'maildir:1700000002.M2P1.host',
-    ]);
+    expect(src.delivered.map((m) => m.sourceKey)).toEqual(['maildir:1700000001.M1P1.host', 'maildir:1700000002.M2P1.host']);
     expect(src.delivered[0]!.raw.toString()).toBe('Subject: one\r\n\r\nB2-C3\r\n');
     expect(src.delivered[0]!.receivedAt.toISOString()).toBe(when.toISOString());
     await eventually(async () => {
       expect(await readdir(join(dir, 'new'))).toEqual(['.hidden']);
-      expect((await readdir(join(dir, 'cur'))).sort()).toEqual([
-        '1700000001.M1P1.host:2,S',
-        '1700000002.M2P1.host:2,S',
-      ]);
+      expect((await readdir(join(dir, 'cur'))).sort()).toEqual(['1700000001.M1P1.host:2,S', '1700000002.M2P1.host:2,S']);
     }, SOON);
   });
 

@@ -34,8 +34,15 @@ afterAll(async () => {
 });
 
 const mail = (i: number, attachments: OutboxInput['attachments'] = null): OutboxInput => ({
-  kind: 'edict', gameId: null, toAddress: `p${i}@example.org`, subject: `Edict ${i}`, messageId: `m${i}-${Math.random()}@sf.test`,
-  bodyText: `Edict for ${i}`, bodyHtml: '<p><img src="cid:map@sf" alt="map"></p>', attachments, dedupeKey: `k${i}-${Math.random()}`,
+  kind: 'edict',
+  gameId: null,
+  toAddress: `p${i}@example.org`,
+  subject: `Edict ${i}`,
+  messageId: `m${i}-${Math.random()}@sf.test`,
+  bodyText: `Edict for ${i}`,
+  bodyHtml: '<p><img src="cid:map@sf" alt="map"></p>',
+  attachments,
+  dedupeKey: `k${i}-${Math.random()}`,
 });
 
 describe('sendDueMail', () => {
@@ -49,7 +56,10 @@ describe('sendDueMail', () => {
       { assetId: json, filename: 'edict.json', contentType: 'application/json' },
       { assetId: map, filename: 'map.png', contentType: 'image/png', cid: 'map@sf' },
     ];
-    await enqueueMany(db, [1, 2, 3, 4, 5].map((i) => mail(i, refs)));
+    await enqueueMany(
+      db,
+      [1, 2, 3, 4, 5].map((i) => mail(i, refs)),
+    );
     const out = join(dir, 'a');
     const transport = createFileTransport(out, log);
     expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log })).toBe(5);
@@ -67,7 +77,10 @@ describe('sendDueMail', () => {
 
   it('hands back what it could not start within half the lease: sent later, never twice', async () => {
     const db = database.db;
-    await enqueueMany(db, [11, 12, 13, 14, 15, 16].map((i) => mail(i)));
+    await enqueueMany(
+      db,
+      [11, 12, 13, 14, 15, 16].map((i) => mail(i)),
+    );
     const sent: string[] = [];
     let t = 0;
     // Each send takes a third of the lease on the lease's clock: after two rounds the rest go back.
@@ -98,13 +111,19 @@ describe('sendDueMail', () => {
     const png = Buffer.from('89504e470d0a1a0a00000001', 'hex');
     const id = await putAssetOf(db, 'image/png', png);
     const refs = [{ assetId: id, filename: 'map.png', contentType: 'image/png' }];
-    await enqueueMany(db, [21, 22, 23, 24].map((i) => mail(i, refs)));
+    await enqueueMany(
+      db,
+      [21, 22, 23, 24].map((i) => mail(i, refs)),
+    );
     const out = join(dir, 'cache');
     const transport = createFileTransport(out, log);
     expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log }, 2)).toBe(2);
     // Stored assets never change (they are found by their content): changed behind the sender's
     // back here, only to see that the next batch does not read them again.
-    await db.update(mailAssets).set({ bytes: Buffer.from('changed') }).where(eq(mailAssets.id, id));
+    await db
+      .update(mailAssets)
+      .set({ bytes: Buffer.from('changed') })
+      .where(eq(mailAssets.id, id));
     expect(await sendDueMail({ db, transport, from: 'orders@sf.test', log }, 2)).toBe(2);
     for (const f of readdirSync(out).filter((n) => n.endsWith('.eml'))) {
       const parsed = await simpleParser(readFileSync(join(out, f)));
@@ -159,12 +178,18 @@ describe('a relay that does not take a mail', () => {
     for (;;) {
       await sendDueMail({ db, transport, from: 'orders@sf.test', log, now: () => new Date(t), leaseClock: () => 0 });
       const row = (await findOutbox(db, created.id))!;
-      if (row.status !== 'pending' || row.nextAttemptAt.getTime() - created.createdAt.getTime() > days * DAY) return { row, tries: transport.tries };
+      if (row.status !== 'pending' || row.nextAttemptAt.getTime() - created.createdAt.getTime() > days * DAY)
+        return { row, tries: transport.tries };
       t = row.nextAttemptAt.getTime();
     }
   }
 
-  const notices = async (id: string) => (await listOutbox(database.db, { gameId: id, kind: 'undelivered' })).map((r) => ({ to: r.toAddress, subject: r.subject, body: r.bodyText }));
+  const notices = async (id: string) =>
+    (await listOutbox(database.db, { gameId: id, kind: 'undelivered' })).map((r) => ({
+      to: r.toAddress,
+      subject: r.subject,
+      body: r.bodyText,
+    }));
 
   it('is retried for a long weekend, never more than an hour apart, and not given up (D-MAIL-34)', async () => {
     const { row, tries } = await failing('weekend', 451, 3);

@@ -9,7 +9,9 @@ describe('stripQuoted: marked quotes', () => {
   });
 
   it('reads a bottom-posted reply below the quote', () => {
-    expect(stripQuoted(t('On Mon, 3 Mar 2025 at 09:00, SF <orders@sf.example> wrote:', '', '> B2-C9', '> H: Sith', '', 'B2-C3'))).toBe('B2-C3');
+    expect(stripQuoted(t('On Mon, 3 Mar 2025 at 09:00, SF <orders@sf.example> wrote:', '', '> B2-C9', '> H: Sith', '', 'B2-C3'))).toBe(
+      'B2-C3',
+    );
   });
 
   it('reads an interleaved reply between quotes', () => {
@@ -31,16 +33,32 @@ describe('stripQuoted: attribution lines', () => {
   });
 
   it('joins an attribution wrapped over two lines (Gmail breaks inside the address)', () => {
-    expect(stripQuoted(t('B2-C3', '', 'Il giorno lun 3 mar 2025 alle ore 09:00 Starts Foundation <', 'orders@sf.example> ha scritto:', '', '> B2-C9'))).toBe('B2-C3');
+    expect(
+      stripQuoted(
+        t('B2-C3', '', 'Il giorno lun 3 mar 2025 alle ore 09:00 Starts Foundation <', 'orders@sf.example> ha scritto:', '', '> B2-C9'),
+      ),
+    ).toBe('B2-C3');
     expect(stripQuoted(t('B2-C3', 'On Mon, 3 Mar 2025, 09:00 Starts Foundation, <orders@sf.example>', 'wrote:', '> B2-C9'))).toBe('B2-C3');
   });
 
   it('and over three lines', () => {
-    expect(stripQuoted(t('B2-C3', 'Il giorno lunedì 3 marzo 2025 alle ore 09:00', 'Starts Foundation <orders+k7Q2-x9Pm@sf.example>', 'ha scritto:', '> B2-C9'))).toBe('B2-C3');
+    expect(
+      stripQuoted(
+        t(
+          'B2-C3',
+          'Il giorno lunedì 3 marzo 2025 alle ore 09:00',
+          'Starts Foundation <orders+k7Q2-x9Pm@sf.example>',
+          'ha scritto:',
+          '> B2-C9',
+        ),
+      ),
+    ).toBe('B2-C3');
   });
 
   it('takes everything after an attribution not followed by a marked quote as history (Yahoo)', () => {
-    expect(stripQuoted(t('B2-C3', '', '   On Monday, 3 March 2025 at 09:00:00 CET, SF <orders@sf.example> wrote:', '', ' B2-C9', 'N9#'))).toBe('B2-C3');
+    expect(
+      stripQuoted(t('B2-C3', '', '   On Monday, 3 March 2025 at 09:00:00 CET, SF <orders@sf.example> wrote:', '', ' B2-C9', 'N9#')),
+    ).toBe('B2-C3');
   });
 
   it('removes an attribution that ends the text', () => {
@@ -66,19 +84,32 @@ describe('stripQuoted: unmarked history', () => {
   });
 
   it.each([
-    ['Yahoo forward, Italian', '   ----- Messaggio inoltrato ----- Da: Starts Foundation <orders@sf.example>A: anna@example.itInviato: lunedì 3 marzo 2025, 09:00:00 CETOggetto: [SF andromeda] Editto'],
-    ['Yahoo forward, English', '   ----- Forwarded Message ----- From: Starts Foundation <orders@sf.example>To: tom@example.co.ukSent: Monday, 3 March 2025, 09:00:00 GMTSubject: [SF andromeda] Edict'],
-    ['Yahoo forward, spaced fields', '  ----- Messaggio inoltrato ----- Da: SF <orders@sf.example> A: anna@example.it Inviato: lunedì Oggetto: Editto'],
+    [
+      'Yahoo forward, Italian',
+      '   ----- Messaggio inoltrato ----- Da: Starts Foundation <orders@sf.example>A: anna@example.itInviato: lunedì 3 marzo 2025, 09:00:00 CETOggetto: [SF andromeda] Editto',
+    ],
+    [
+      'Yahoo forward, English',
+      '   ----- Forwarded Message ----- From: Starts Foundation <orders@sf.example>To: tom@example.co.ukSent: Monday, 3 March 2025, 09:00:00 GMTSubject: [SF andromeda] Edict',
+    ],
+    [
+      'Yahoo forward, spaced fields',
+      '  ----- Messaggio inoltrato ----- Da: SF <orders@sf.example> A: anna@example.it Inviato: lunedì Oggetto: Editto',
+    ],
   ])('%s: marker and header block on one indented line', (_name, marker) => {
     expect(stripQuoted(t('V: Mercanti', '', marker, '', 'B2-C9', 'H: Sith'))).toBe('V: Mercanti');
   });
 
   it('keeps a line that only mentions a forward in passing', () => {
-    expect(stripQuoted(t('H: Sith', 'ti ho inoltrato il messaggio: Da: me', 'B2-C3'))).toBe('H: Sith\nti ho inoltrato il messaggio: Da: me\nB2-C3');
+    expect(stripQuoted(t('H: Sith', 'ti ho inoltrato il messaggio: Da: me', 'B2-C3'))).toBe(
+      'H: Sith\nti ho inoltrato il messaggio: Da: me\nB2-C3',
+    );
   });
 
   it('cuts at Outlook\'s "____" rule followed by Da:/From:', () => {
-    expect(stripQuoted(t('B2-C3', '________________________________', 'Da: SF <orders@sf.example>', 'Inviato: lunedì', 'B2-C9'))).toBe('B2-C3');
+    expect(stripQuoted(t('B2-C3', '________________________________', 'Da: SF <orders@sf.example>', 'Inviato: lunedì', 'B2-C9'))).toBe(
+      'B2-C3',
+    );
     expect(stripQuoted(t('B2-C3', '________________________________', '', 'From: SF <orders@sf.example>', 'B2-C9'))).toBe('B2-C3');
   });
 
@@ -87,7 +118,10 @@ describe('stripQuoted: unmarked history', () => {
   });
 
   it.each([
-    ['Outlook, Italian', ['Da: SF <orders@sf.example>', 'Inviato: lunedì 3 marzo 2025 09:00', 'A: Luca', 'Cc: Paolo', 'Oggetto: [SF andromeda] Turno 4']],
+    [
+      'Outlook, Italian',
+      ['Da: SF <orders@sf.example>', 'Inviato: lunedì 3 marzo 2025 09:00', 'A: Luca', 'Cc: Paolo', 'Oggetto: [SF andromeda] Turno 4'],
+    ],
     ['Outlook, English', ['From: SF <orders@sf.example>', 'Sent: Monday, March 3, 2025 9:00 AM', 'To: Tom', 'Subject: Turn 4']],
     ['Outlook for Mac', ['From: SF <orders@sf.example>', 'Date: Monday, 3 March 2025 at 09:00', 'To: Tom', 'Subject: Turn 4']],
     ['Gmail starred', ['*From:* SF <orders@sf.example>', '*Sent:* Monday', '*To:* Tom', '*Subject:* Turn 4']],
@@ -156,9 +190,22 @@ describe('stripQuoted: shape', () => {
 });
 
 describe('looksLikeSheetLine', () => {
-  it.each(['B2-C3', 'b2 - c3', 'B2=F6', 'N9#', 'N9#M9', '- B2-C3', 'B2\u2013C3', 'H: Sith', 'h:sith', 'Ostilità: Hutt', 'V: Mercanti', 'E: B2', 'Voto: Sith'])(
-    '%s is a sheet line',
-    (line) => expect(looksLikeSheetLine(line)).toBe(true),
+  it.each([
+    'B2-C3',
+    'b2 - c3',
+    'B2=F6',
+    'N9#',
+    'N9#M9',
+    '- B2-C3',
+    'B2\u2013C3',
+    'H: Sith',
+    'h:sith',
+    'Ostilità: Hutt',
+    'V: Mercanti',
+    'E: B2',
+    'Voto: Sith',
+  ])('%s is a sheet line', (line) => expect(looksLikeSheetLine(line)).toBe(true));
+  it.each(['Ciao', 'see attached', 'Code: k7Q2-x9Pm', 'In allegato gli ordini.', 'B2'])('%s is not', (line) =>
+    expect(looksLikeSheetLine(line)).toBe(false),
   );
-  it.each(['Ciao', 'see attached', 'Code: k7Q2-x9Pm', 'In allegato gli ordini.', 'B2'])('%s is not', (line) => expect(looksLikeSheetLine(line)).toBe(false));
 });

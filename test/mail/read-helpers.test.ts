@@ -4,7 +4,10 @@ import { hardenDepthChanges } from '../../src/mail/read/flowed-depth.ts';
 import { decodeCommonEntities, lineBreakAtBlocks, nestingCost, stripTags } from '../../src/mail/read/html-fallback.ts';
 import { messageIdOrNull, visible } from '../../src/mail/read/visible.ts';
 
-const harden = (s: string) => hardenDepthChanges(Buffer.from(`Content-Type: text/plain; format=flowed\r\n\r\n${s}`)).toString().split('\r\n\r\n')[1] ?? '';
+const harden = (s: string) =>
+  hardenDepthChanges(Buffer.from(`Content-Type: text/plain; format=flowed\r\n\r\n${s}`))
+    .toString()
+    .split('\r\n\r\n')[1] ?? '';
 
 describe('hardenDepthChanges', () => {
   it('drops the soft break (blanks or =20) only where the quote depth changes', () => {
@@ -30,7 +33,9 @@ describe('hardenDepthChanges', () => {
 
 describe('the plain HTML fallback', () => {
   it('breaks lines at blocks and decodes the common entities', () => {
-    expect(decodeCommonEntities(stripTags('<div>B2-C3&nbsp;</div><p>H:&#32;Sith &amp; Hutt</p><b>x</b>', lineBreakAtBlocks))).toBe('\nB2-C3 \n\nH: Sith & Hutt\n x ');
+    expect(decodeCommonEntities(stripTags('<div>B2-C3&nbsp;</div><p>H:&#32;Sith &amp; Hutt</p><b>x</b>', lineBreakAtBlocks))).toBe(
+      '\nB2-C3 \n\nH: Sith & Hutt\n x ',
+    );
     expect(decodeCommonEntities('&#0; &#xD800; &bogus; &#x1F600;')).toBe('\ufffd \ufffd &bogus; 😀');
   });
   it('measures nesting as htmlparser2 pays for it: deep divs cost, siblings and self-closing tags do not', () => {

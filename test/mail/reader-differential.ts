@@ -75,7 +75,10 @@ function baseCopy(): string {
   if (!existsSync(complete)) {
     rmSync(dir, { recursive: true, force: true }); // an earlier copy cut short
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', sha, 'src', 'maps', 'package.json', 'package-lock.json', 'tsconfig.json'], { cwd: repo, maxBuffer: 1 << 30 });
+    const tar = execFileSync('git', ['archive', sha, 'src', 'maps', 'package.json', 'package-lock.json', 'tsconfig.json'], {
+      cwd: repo,
+      maxBuffer: 1 << 30,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     if (ownDependencies) {
       console.log(`installing the dependencies of ${ref} in ${dir} …`);
@@ -106,14 +109,73 @@ const grammarMail = grammarOf({
   encodings: ['7bit', '8bit', 'quoted-printable', 'base64', 'x-uuencode', ''],
 }).map(({ raw }) => raw);
 const mutation = mutationOf({
-  inserts: [...INSERTS, '\n', '\r', ')', '@', ',', '\\', '\t', '\xfe\xff', '\xef\xbb\xbf', '> ', '-- \r\n', 'Code: abc-12\r\n', 'From ', '\x80\x9f'],
+  inserts: [
+    ...INSERTS,
+    '\n',
+    '\r',
+    ')',
+    '@',
+    ',',
+    '\\',
+    '\t',
+    '\xfe\xff',
+    '\xef\xbb\xbf',
+    '> ',
+    '-- \r\n',
+    'Code: abc-12\r\n',
+    'From ',
+    '\x80\x9f',
+  ],
   maxTimes: 50,
 });
 
 // Address headers: the forms clients write, and the characters addressparser treats specially.
-const word = fc.constantFrom('Mario', 'Rossi', 'R.', "O'Neil", 'Jean-Luc', 'José', '=?UTF-8?B?TWFyaW8=?=', '=?utf-8?q?Jos=C3=A9?=', 'x_y', 'a+b', '#1', '', 'MAILER-DAEMON', 'postmaster');
-const local = fc.constantFrom('mario', 'mario.rossi', 'orders', 'orders+k7Q2-x9Pm', 'ORDERS+Hq9d-2RkT', 'Orders+bad_secret', 'postmaster', 'MAILER-DAEMON', 'a', "o'neil", 'x!#$%&*/=?^_`{|}~', '"quoted local"', '"a@b"', 'a..b', '.a', '');
-const domain = fc.constantFrom('sf.example', 'SF.Example', 'gmail.com', 'example.org', 'a', 'a.b.c', '[127.0.0.1]', 'sf.example.', '-x', '');
+const word = fc.constantFrom(
+  'Mario',
+  'Rossi',
+  'R.',
+  "O'Neil",
+  'Jean-Luc',
+  'José',
+  '=?UTF-8?B?TWFyaW8=?=',
+  '=?utf-8?q?Jos=C3=A9?=',
+  'x_y',
+  'a+b',
+  '#1',
+  '',
+  'MAILER-DAEMON',
+  'postmaster',
+);
+const local = fc.constantFrom(
+  'mario',
+  'mario.rossi',
+  'orders',
+  'orders+k7Q2-x9Pm',
+  'ORDERS+Hq9d-2RkT',
+  'Orders+bad_secret',
+  'postmaster',
+  'MAILER-DAEMON',
+  'a',
+  "o'neil",
+  'x!#$%&*/=?^_`{|}~',
+  '"quoted local"',
+  '"a@b"',
+  'a..b',
+  '.a',
+  '',
+);
+const domain = fc.constantFrom(
+  'sf.example',
+  'SF.Example',
+  'gmail.com',
+  'example.org',
+  'a',
+  'a.b.c',
+  '[127.0.0.1]',
+  'sf.example.',
+  '-x',
+  '',
+);
 const addrSpec = fc.tuple(local, fc.constantFrom('@', '@', '@', ' @ ', '@@', ''), domain).map(([l, at, d]) => `${l}${at}${d}`);
 const sp = fc.constantFrom('', ' ', ' ', '  ', '\t', ' \u00a0');
 const displayName = fc.oneof(
@@ -123,14 +185,21 @@ const displayName = fc.oneof(
 );
 const mailbox = fc.oneof(
   addrSpec,
-  fc.tuple(displayName, sp, addrSpec, fc.constantFrom('', ' (comment)', ' x', '>', '(c)')).map(([n, s, a, tail]) => `${n}${s}<${a}>${tail}`),
+  fc
+    .tuple(displayName, sp, addrSpec, fc.constantFrom('', ' (comment)', ' x', '>', '(c)'))
+    .map(([n, s, a, tail]) => `${n}${s}<${a}>${tail}`),
   fc.tuple(addrSpec, fc.constantFrom(' (Mario)', '(x)', ' Mario', ' <a@b>')).map(([a, c]) => `${a}${c}`),
   fc.tuple(displayName, sp, addrSpec).map(([n, s, a]) => `${n}${s}<${a}`),
 );
 const addressList = fc.oneof(
   { weight: 4, arbitrary: mailbox },
   { weight: 1, arbitrary: fc.array(mailbox, { minLength: 2, maxLength: 3 }).map((m) => m.join(', ')) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('list', 'undisclosed-recipients', ''), fc.array(mailbox, { maxLength: 2 })).map(([g, m]) => `${g}:${m.join(',')};`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('list', 'undisclosed-recipients', ''), fc.array(mailbox, { maxLength: 2 }))
+      .map(([g, m]) => `${g}:${m.join(',')};`),
+  },
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'ab@.<>"(),:;\\[] \t+-=?'), maxLength: 30 }) },
 );
 const headerField = fc.oneof(
@@ -167,7 +236,7 @@ const headerField = fc.oneof(
     'Content-Type: message/delivery-status',
     'Content-Type: text/plain; charset="utf-8"; format=flowed; delsp=yes',
     'Content-Type: text/plain; charset=x-unknown',
-    'Content-Type: text/plain; charset*=utf-8\'\'%E2%82%AC',
+    "Content-Type: text/plain; charset*=utf-8''%E2%82%AC",
     'Content-Transfer-Encoding: base64',
     'Content-Transfer-Encoding: x-bogus',
     'Subject: [SF andromeda] code k7Q2-x9Pm',
@@ -241,7 +310,13 @@ function orderSheet(n: number): Buffer {
   const factions = ['Hutt', 'Aristocrats', 'Sith', 'Knights', 'Merchants', 'Corellians'];
   const player = n % factions.length;
   const hostile = factions.filter((_, b) => Math.floor(n / factions.length) & (1 << b));
-  const body = [`V: ${factions[(n * 7) % factions.length]}`, ...(hostile.length ? [`H: ${hostile.join(', ')}`] : []), '', 'Good luck to all,', `Player ${player + 1}`];
+  const body = [
+    `V: ${factions[(n * 7) % factions.length]}`,
+    ...(hostile.length ? [`H: ${hostile.join(', ')}`] : []),
+    '',
+    'Good luck to all,',
+    `Player ${player + 1}`,
+  ];
   const head = [
     `From: Player ${player + 1} <player${player + 1}@example.org>`,
     `To: orders+bench-${'abcdefgh'[player]}7Q@sf.example`,
@@ -272,7 +347,12 @@ const OPTIONS: ExtractModule.ExtractOptions[] = [
   CORPUS_OPTIONS,
   { ...CORPUS_OPTIONS, maxBytes: 400 },
   { maxBytes: 0, ourDomain: 'sf.example', ordersLocalPart: 'orders' },
-  { maxBytes: 1 << 30, ourDomain: 'EXAMPLE.org', ordersLocalPart: 'Player1', ourAddresses: ['MARIO.ROSSI@gmail.com', ' player2@example.org '] },
+  {
+    maxBytes: 1 << 30,
+    ourDomain: 'EXAMPLE.org',
+    ordersLocalPart: 'Player1',
+    ourAddresses: ['MARIO.ROSSI@gmail.com', ' player2@example.org '],
+  },
   { maxBytes: 5000, ourDomain: 'sf.example', ordersLocalPart: 'orders', ourAddresses: [] },
 ];
 
@@ -287,7 +367,10 @@ async function outputs(r: Reader, raw: Buffer): Promise<string[]> {
   // The helpers intake and other modules call on their own.
   const head = r.headers.readHead(raw);
   out.push(show(head));
-  for (const f of head.fields) out.push(show([r.headers.addresses(f.value), r.headers.mailboxes(f.value), r.headers.parseParams(f.value), r.headers.decodeWords(f.value)]));
+  for (const f of head.fields)
+    out.push(
+      show([r.headers.addresses(f.value), r.headers.mailboxes(f.value), r.headers.parseParams(f.value), r.headers.decodeWords(f.value)]),
+    );
   const text = raw.toString('utf8');
   out.push(show(r.quoted.splitQuoted(text)), show(text.split('\n').map(r.quoted.looksLikeSheetLine)));
   return out;
@@ -303,7 +386,10 @@ async function main(): Promise<void> {
     mails++;
     const k = a.findIndex((x, i) => x !== b[i]);
     if (k < 0 && a.length === b.length) continue;
-    if (++differ <= 5) console.log(`DIFFERS: ${name} (output ${k})\n  raw:  ${show(raw.toString('latin1').slice(0, 600))}\n  base: ${a[k]?.slice(0, 800)}\n  mine: ${b[k]?.slice(0, 800)}`);
+    if (++differ <= 5)
+      console.log(
+        `DIFFERS: ${name} (output ${k})\n  raw:  ${show(raw.toString('latin1').slice(0, 600))}\n  base: ${a[k]?.slice(0, 800)}\n  mine: ${b[k]?.slice(0, 800)}`,
+      );
   }
   console.log(`${mails} mails compared (${OPTIONS.length} option sets each, plus inspectMail and the header helpers): ${differ} differ`);
   process.exitCode = differ ? 1 : 0;

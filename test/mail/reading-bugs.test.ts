@@ -9,7 +9,8 @@ import { visible } from '../../src/mail/read/visible.ts';
 import { CORPUS_OPTIONS } from './corpus-options.ts';
 
 const mail = (s: string) => Buffer.from(s.replace(/\n/g, '\r\n'), 'utf8');
-const reasons = (headers: string) => automaticReasons(readHead(mail(`From: Mario <mario.rossi@gmail.com>\nTo: orders@sf.example\n${headers}\nB2-C3\n`)));
+const reasons = (headers: string) =>
+  automaticReasons(readHead(mail(`From: Mario <mario.rossi@gmail.com>\nTo: orders@sf.example\n${headers}\nB2-C3\n`)));
 
 describe('Content-Type: ; on an attachment', () => {
   const raw = mail(
@@ -25,15 +26,21 @@ describe('Content-Type: ; on an attachment', () => {
 });
 
 describe('automatic mail', () => {
-  it.each(['Precedence: "bulk"', 'Precedence: bulk (sent by a list)', 'Precedence: "list"', 'Precedence: (x) junk'])('%s is automatic', (h) => {
-    expect(reasons(`${h}\n`)).toHaveLength(1);
-  });
+  it.each(['Precedence: "bulk"', 'Precedence: bulk (sent by a list)', 'Precedence: "list"', 'Precedence: (x) junk'])(
+    '%s is automatic',
+    (h) => {
+      expect(reasons(`${h}\n`)).toHaveLength(1);
+    },
+  );
   it.each(['Precedence: bulky', 'Precedence: "first-class"', 'Precedence: normal (bulk)'])('%s is not', (h) => {
     expect(reasons(`${h}\n`)).toEqual([]);
   });
-  it.each(['MAILER-DAEMON', 'mailer-daemon (Mail Delivery System)', 'Mail Delivery Subsystem <MAILER-DAEMON>', 'postmaster'])('a bare From: %s is automatic', (from) => {
-    expect(automaticReasons(readHead(mail(`From: ${from}\nSubject: failure\n\nB2-C3\n`))).join()).toMatch(/^From: /);
-  });
+  it.each(['MAILER-DAEMON', 'mailer-daemon (Mail Delivery System)', 'Mail Delivery Subsystem <MAILER-DAEMON>', 'postmaster'])(
+    'a bare From: %s is automatic',
+    (from) => {
+      expect(automaticReasons(readHead(mail(`From: ${from}\nSubject: failure\n\nB2-C3\n`))).join()).toMatch(/^From: /);
+    },
+  );
   it('a person with no address is not a mail system', () => {
     expect(automaticReasons(readHead(mail('From: Mario Rossi\n\nB2-C3\n')))).toEqual([]);
   });
@@ -42,7 +49,9 @@ describe('automatic mail', () => {
 describe('control and direction characters from headers', () => {
   it('are escaped, visibly, in the subject and the display name', async () => {
     const got = await extractMail(
-      mail('From: =?UTF-8?B?TWFyaW/igK5vaWdyYWw=?= <m@x.it>\nSubject: =?UTF-8?Q?Re:_[SF_andromeda]_=E2=80=AEfdp.exe=0D=0ABcc:_x@y.z?=\nTo: orders+k7Q2-x9Pm@sf.example\n\nB2-C3\n'),
+      mail(
+        'From: =?UTF-8?B?TWFyaW/igK5vaWdyYWw=?= <m@x.it>\nSubject: =?UTF-8?Q?Re:_[SF_andromeda]_=E2=80=AEfdp.exe=0D=0ABcc:_x@y.z?=\nTo: orders+k7Q2-x9Pm@sf.example\n\nB2-C3\n',
+      ),
       CORPUS_OPTIONS,
     );
     expect(got.subject).toBe('Re: [SF andromeda] [U+202E]fdp.exe[U+000D][U+000A]Bcc: x@y.z');
@@ -68,12 +77,17 @@ describe('automatic reasons quote header values escaped', () => {
 
 describe('our own private address as From', () => {
   it('is our mail (an echo or a forgery), never answered, so its owner gets no false "someone used your code"', async () => {
-    const got = await extractMail(mail('From: <orders+k7Q2-x9Pm@SF.example>\nTo: orders+k7Q2-x9Pm@sf.example\nSubject: x\n\nB2-C3\n'), CORPUS_OPTIONS);
+    const got = await extractMail(
+      mail('From: <orders+k7Q2-x9Pm@SF.example>\nTo: orders+k7Q2-x9Pm@sf.example\nSubject: x\n\nB2-C3\n'),
+      CORPUS_OPTIONS,
+    );
     expect(got.automatic).toBe(true);
     expect(got.automaticReasons).toEqual(['From: orders+k7Q2-x9Pm@SF.example (ours)']);
   });
   it('another domain or local part is not ours', async () => {
     for (const from of ['orders+k7Q2-x9Pm@other.example', 'order+k7Q2-x9Pm@sf.example', 'mario+orders@sf.example'])
-      expect((await extractMail(mail(`From: <${from}>\nTo: orders+k7Q2-x9Pm@sf.example\n\nB2-C3\n`), CORPUS_OPTIONS)).automatic).toBe(false);
+      expect((await extractMail(mail(`From: <${from}>\nTo: orders+k7Q2-x9Pm@sf.example\n\nB2-C3\n`), CORPUS_OPTIONS)).automatic).toBe(
+        false,
+      );
   });
 });

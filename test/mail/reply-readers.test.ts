@@ -29,7 +29,9 @@ const READERS: Record<string, (text: string) => string> = {
 
 async function cases(): Promise<{ name: string; text: string; expected: Expected }[]> {
   const out = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.eml')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.eml'))
+    .sort()) {
     const expected = JSON.parse(readFileSync(path.join(dir, `${f.slice(0, -4)}.expected.json`), 'utf8')) as Expected;
     if (expected.automatic || expected.oversized || expected.orders.length === 0 || expected.sheetSource === 'attachment') continue;
     const body = await parseBody(readFileSync(path.join(dir, f)));
@@ -57,7 +59,9 @@ describe('reply readers on the corpus', () => {
   it('ours reads every corpus reply right, and at least as many as email-reply-parser and planer', async () => {
     const all = await cases();
     expect(all.length).toBeGreaterThanOrEqual(35);
-    const right = Object.fromEntries(Object.entries(READERS).map(([name, r]) => [name, all.filter((c) => readsRight(r, c.text, c.expected)).map((c) => c.name)]));
+    const right = Object.fromEntries(
+      Object.entries(READERS).map(([name, r]) => [name, all.filter((c) => readsRight(r, c.text, c.expected)).map((c) => c.name)]),
+    );
     expect(right.ours).toEqual(all.map((c) => c.name));
     for (const name of Object.keys(READERS)) expect(right.ours!.length).toBeGreaterThanOrEqual(right[name]!.length);
   });

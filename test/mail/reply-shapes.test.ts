@@ -29,7 +29,10 @@ describe('format=flowed: lines of different quote depth are never joined (RFC 36
   });
   it('still joins soft-broken lines of the same depth', async () => {
     expect(await read(mail('text/plain; charset=utf-8; format=flowed', 'H: Sith, \nHutt\n> B2-C9 \n> B1-C1\n'))).toEqual([]);
-    expect((await inspectMail(mail('text/plain; charset=utf-8; format=flowed', 'H: Sith, \nHutt\n'), CORPUS_OPTIONS)).hostility).toEqual(['sith', 'hutt']);
+    expect((await inspectMail(mail('text/plain; charset=utf-8; format=flowed', 'H: Sith, \nHutt\n'), CORPUS_OPTIONS)).hostility).toEqual([
+      'sith',
+      'hutt',
+    ]);
   });
 });
 
@@ -43,7 +46,9 @@ describe('HTML-only replies: history after an <hr> or a top-bordered <div> and a
     expect(await read(raw)).toEqual(['B2-C3']);
   });
   it('Comcast/Zimbra: <hr>, then bold From:, To:, Sent:, Subject: (talon reply-separated-by-hr.html)', async () => {
-    const raw = html('<div>B2-C3<div>Mario<hr><b>From: </b>orders@sf.example<br><b>To: </b>mario@comcast.net<br><b>Sent: </b>Friday, July 22, 2011 6:20:01 PM<br><b>Subject: </b>Hello<br><br><p>B2-C9</p></div></div>');
+    const raw = html(
+      '<div>B2-C3<div>Mario<hr><b>From: </b>orders@sf.example<br><b>To: </b>mario@comcast.net<br><b>Sent: </b>Friday, July 22, 2011 6:20:01 PM<br><b>Subject: </b>Hello<br><br><p>B2-C9</p></div></div>',
+    );
     expect(await read(raw)).toEqual(['B2-C3']);
   });
   it('Outlook in Italian: a top-bordered <div>, then Da:, Inviato:, A: and no Oggetto:', async () => {
@@ -53,7 +58,9 @@ describe('HTML-only replies: history after an <hr> or a top-bordered <div> and a
     expect(await read(raw)).toEqual(['B2-C3']);
   });
   it('Outlook in French, Date: first after the border', async () => {
-    const raw = html('<p>B2-C3</p><div style="border:none;border-top:solid #B5C4DF 1.0pt"><p><b>Date :</b> lundi 3 mars 2025<br><b>De :</b> SF<br><b>À :</b> Mario</p></div><p>B2-C9</p>');
+    const raw = html(
+      '<p>B2-C3</p><div style="border:none;border-top:solid #B5C4DF 1.0pt"><p><b>Date :</b> lundi 3 mars 2025<br><b>De :</b> SF<br><b>À :</b> Mario</p></div><p>B2-C9</p>',
+    );
     expect(await read(raw)).toEqual(['B2-C3']);
   });
 });
@@ -62,14 +69,23 @@ const plain = (body: string) => mail('text/plain; charset=utf-8', body);
 
 describe('attribution lines and forwards', () => {
   it.each([
-    ['Italian "In data" (email-reply-parser email_italian)', 'In data 11 ottobre 2017 21:11:31 "Starts Foundation" <orders@sf.example> ha scritto:'],
+    [
+      'Italian "In data" (email-reply-parser email_italian)',
+      'In data 11 ottobre 2017 21:11:31 "Starts Foundation" <orders@sf.example> ha scritto:',
+    ],
     ['Italian "Alle … ha scritto"', 'Alle 09:00 di lunedì 3 marzo 2025, Starts Foundation ha scritto:'],
     ['Italian "Il giorno … scrive"', 'Il giorno 3 mar 2025, alle ore 09:00, Starts Foundation <orders@sf.example> scrive:'],
     ['German "Am … schrieb …:" (email_german)', 'Am 13.12.2017 21:11 schrieb "Starts Foundation <orders@sf.example>:'],
     ['French "Le … a écrit :"', 'Le lun. 3 mars 2025 à 09:00, Starts Foundation <orders@sf.example> a écrit :'],
     ['Spanish "El … escribió:"', 'El lun, 3 mar 2025 a las 9:00, Starts Foundation (<orders@sf.example>) escribió:'],
-    ['Portuguese "Em … escreveu:" wrapped (email_portuguese)', 'Em 10 de julho de 2017 às 16:32:35, Starts Foundation (\norders@sf.example) escreveu:'],
-    ['Gmail German, name first, wrapped in the date (email_gmail_split_datetime)', 'Starts Foundation <orders@sf.example> schrieb am So., 23.\nJuni 2024, 21:08:'],
+    [
+      'Portuguese "Em … escreveu:" wrapped (email_portuguese)',
+      'Em 10 de julho de 2017 às 16:32:35, Starts Foundation (\norders@sf.example) escreveu:',
+    ],
+    [
+      'Gmail German, name first, wrapped in the date (email_gmail_split_datetime)',
+      'Starts Foundation <orders@sf.example> schrieb am So., 23.\nJuni 2024, 21:08:',
+    ],
   ])('%s, unmarked history below', async (_name, attribution) => {
     expect(await read(plain(`B2-C3\n\n${attribution}\n\nB2-C9\nB1-C1\n`))).toEqual(['B2-C3']);
   });
@@ -80,11 +96,22 @@ describe('attribution lines and forwards', () => {
     expect(await read(plain(`B2-C3\n\n${separator}\n\nB2-C9\n`))).toEqual(['B2-C3']);
   });
   it('a date and an address alone before a marked quote (older Gmail)', async () => {
-    expect(await read(plain('B2-C3\n\n2025-03-03 9:00 GMT+01:00 Starts Foundation <orders@sf.example>:\n> B2-C9\n\nB1-C1\n'))).toEqual(['B2-C3', 'B1-C1']);
+    expect(await read(plain('B2-C3\n\n2025-03-03 9:00 GMT+01:00 Starts Foundation <orders@sf.example>:\n> B2-C9\n\nB1-C1\n'))).toEqual([
+      'B2-C3',
+      'B1-C1',
+    ]);
   });
   it('a forward whose header block sits on one line', async () => {
-    expect(await read(plain('B2-C3\n\nFrom: Starts Foundation <orders@sf.example> Sent: Monday, 3 March 2025 09:00 To: Mario Subject: [SF andromeda] turno 3\nB2-C9\n'))).toEqual(['B2-C3']);
-    expect(await read(plain('B2-C3\n\nDa: Starts Foundation <orders@sf.example> Data: lunedì 3 marzo 2025 A: Mario Oggetto: turno 3\nB2-C9\n'))).toEqual(['B2-C3']);
+    expect(
+      await read(
+        plain(
+          'B2-C3\n\nFrom: Starts Foundation <orders@sf.example> Sent: Monday, 3 March 2025 09:00 To: Mario Subject: [SF andromeda] turno 3\nB2-C9\n',
+        ),
+      ),
+    ).toEqual(['B2-C3']);
+    expect(
+      await read(plain('B2-C3\n\nDa: Starts Foundation <orders@sf.example> Data: lunedì 3 marzo 2025 A: Mario Oggetto: turno 3\nB2-C9\n')),
+    ).toEqual(['B2-C3']);
   });
   it('still reads a sheet line that mentions an address and ends in a colon, with no quote after', async () => {
     expect(await read(plain('B2-C3\nVoto dopo: scrivimi a mario@x.it 3 volte:\nB1-C1\n'))).toEqual(['B2-C3', 'B1-C1']);

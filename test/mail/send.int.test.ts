@@ -54,7 +54,11 @@ describe('createSmtpTransport', () => {
 
   it('DKIM-signs with the configured key, sends attachments and an inline image, over a pool of connections', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const dkim = { domainName: 'sf.example', keySelector: 'sf2026', privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    const dkim = {
+      domainName: 'sf.example',
+      keySelector: 'sf2026',
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    };
     const transport = createSmtpTransport(smtp.url, pino({ level: 'silent' }), { dkim });
     try {
       const png = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -101,7 +105,13 @@ describe('createSmtpTransport', () => {
       writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
       const config = loadConfig({ SMTP_URL: smtp.url, MAIL_DOMAIN: 'sf.example', DKIM_SELECTOR: 'sel1', DKIM_PRIVATE_KEY_FILE: file });
       const transport = createTransport(config, pino({ level: 'silent' }));
-      await transport.send({ from: 'orders@sf.example', to: 'p@example.org', subject: 's', text: 't', messageId: 'dkim-config@sf.example' });
+      await transport.send({
+        from: 'orders@sf.example',
+        to: 'p@example.org',
+        subject: 's',
+        text: 't',
+        messageId: 'dkim-config@sf.example',
+      });
       await transport.close?.();
       const [mail] = await smtp.waitFor(1);
       const signature = /^DKIM-Signature:.*(?:\r\n[ \t].*)*/im.exec(mail!.raw.toString('latin1'))?.[0] ?? '';
@@ -135,17 +145,37 @@ function verifyDkim(raw: Buffer, publicKeyPem: string): boolean {
   const headers = headerBlock.split(/\r\n(?![ \t])/);
   const sigHeader = headers.find((h) => /^dkim-signature:/i.test(h))!;
   const tags = Object.fromEntries(
-    sigHeader.slice(sigHeader.indexOf(':') + 1).replace(/\s+/g, '').split(';').filter(Boolean).map((t) => [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)]),
+    sigHeader
+      .slice(sigHeader.indexOf(':') + 1)
+      .replace(/\s+/g, '')
+      .split(';')
+      .filter(Boolean)
+      .map((t) => [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)]),
   );
   const relaxHeader = (h: string) => {
     const i = h.indexOf(':');
-    return `${h.slice(0, i).toLowerCase().trim()}:${h.slice(i + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+    return `${h.slice(0, i).toLowerCase().trim()}:${h
+      .slice(i + 1)
+      .replace(/\r\n/g, '')
+      .replace(/[ \t]+/g, ' ')
+      .trim()}`;
   };
-  const relaxedBody = body.split('\r\n').map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, '')).join('\r\n').replace(/(\r\n)*$/, '\r\n');
+  const relaxedBody = body
+    .split('\r\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
+    .join('\r\n')
+    .replace(/(\r\n)*$/, '\r\n');
   const bh = createHash('sha256').update(relaxedBody, 'latin1').digest('base64');
   if (bh !== tags.bh) return false;
-  const signed = (tags.h as string).split(':').map((name) => headers.find((h) => h.toLowerCase().startsWith(`${name.toLowerCase()}:`))!).map(relaxHeader);
-  const sigNoB = relaxHeader(sigHeader).replace(/b=[^;]*$/, 'b=').replace(/(;\s*b=)[^;]*/, '$1');
+  const signed = (tags.h as string)
+    .split(':')
+    .map((name) => headers.find((h) => h.toLowerCase().startsWith(`${name.toLowerCase()}:`))!)
+    .map(relaxHeader);
+  const sigNoB = relaxHeader(sigHeader)
+    .replace(/b=[^;]*$/, 'b=')
+    .replace(/(;\s*b=)[^;]*/, '$1');
   const data = [...signed, sigNoB].join('\r\n');
-  return createVerify('RSA-SHA256').update(data, 'latin1').verify(createPublicKey(publicKeyPem), tags.b as string, 'base64');
+  return createVerify('RSA-SHA256')
+    .update(data, 'latin1')
+    .verify(createPublicKey(publicKeyPem), tags.b as string, 'base64');
 }

@@ -47,10 +47,19 @@ describe('the service on its embedded defaults (PGlite, Maildir in, .eml files o
     // The corpus game, created before the service opens the same PGlite directory.
     const setup = await openDatabase(config);
     const game = corpusGame();
-    const created = await createGame(setup.db, game.input, { actor: 'test', mail: { domain: 'sf.example', ordersLocalPart: 'orders' }, newSecret: game.newSecret });
+    const created = await createGame(setup.db, game.input, {
+      actor: 'test',
+      mail: { domain: 'sf.example', ordersLocalPart: 'orders' },
+      newSecret: game.newSecret,
+    });
     await setup.close();
 
-    let service: Service | null = await startService(config, pino({ level: 'silent' }), { listen: false, pollIntervalMs: 100, sendIntervalMs: 100, sweepIntervalMs: 1_000 });
+    let service: Service | null = await startService(config, pino({ level: 'silent' }), {
+      listen: false,
+      pollIntervalMs: 100,
+      sendIntervalMs: 100,
+      sweepIntervalMs: 1_000,
+    });
     cleanups.push(async () => service?.stop());
 
     const inbox = config.mail.maildir;
@@ -66,13 +75,16 @@ describe('the service on its embedded defaults (PGlite, Maildir in, .eml files o
     const outboxDir = config.mail.outboxDir;
     const sheetId = headerMessageId(sheetRaw)!;
     // Six welcomes and one acknowledgement; the auto-reply gets nothing.
-    const written = await eventually(async () => {
-      const names = (await readdir(outboxDir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml'));
-      const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(path.join(outboxDir, n)))));
-      expect(mails.length).toBe(created.players.length + 1);
-      expect(await readdir(path.join(inbox, 'new'))).toEqual([]);
-      return mails;
-    }, { timeoutMs: 30_000, why: 'the acknowledgement was not written' });
+    const written = await eventually(
+      async () => {
+        const names = (await readdir(outboxDir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml'));
+        const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(path.join(outboxDir, n)))));
+        expect(mails.length).toBe(created.players.length + 1);
+        expect(await readdir(path.join(inbox, 'new'))).toEqual([]);
+        return mails;
+      },
+      { timeoutMs: 30_000, why: 'the acknowledgement was not written' },
+    );
     const cur = await readdir(path.join(inbox, 'cur'));
     expect(cur.sort()).toEqual(['1700000001.M1P1.mx.sf.example:2,S', '1700000002.M2P1.mx.sf.example:2,S']);
 

@@ -26,8 +26,13 @@ describe('an SMTP outage', () => {
     const port = await freePort();
     const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, log);
     const mails = Array.from({ length: 12 }, (_, i) => ({
-      kind: 'edict', gameId: null, toAddress: `p${i}@example.org`, subject: `Edict ${i}`,
-      messageId: `outage-${i}@sf.test`, bodyText: `Edict ${i}`, dedupeKey: `outage:${i}`,
+      kind: 'edict',
+      gameId: null,
+      toAddress: `p${i}@example.org`,
+      subject: `Edict ${i}`,
+      messageId: `outage-${i}@sf.test`,
+      bodyText: `Edict ${i}`,
+      dedupeKey: `outage:${i}`,
     }));
     await enqueueMany(db, mails);
     let t = Date.now(); // rows are due from the database's now
@@ -45,7 +50,8 @@ describe('an SMTP outage', () => {
       smtp = await startSmtpCapture({ port });
       t += 60 * 60_000;
       let total = 0;
-      for (let i = 0; i < 5 && total < mails.length; i++) total += await sendDueMail({ db, transport, from: 'orders@sf.test', log, now }, 50);
+      for (let i = 0; i < 5 && total < mails.length; i++)
+        total += await sendDueMail({ db, transport, from: 'orders@sf.test', log, now }, 50);
       expect(total).toBe(mails.length);
       expect((await listOutbox(db)).every((m) => m.status === 'sent')).toBe(true);
       expect(smtp.messages.map((m) => m.messageId).sort()).toEqual(mails.map((m) => `<${m.messageId}>`).sort());

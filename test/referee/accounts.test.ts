@@ -26,7 +26,11 @@ describe('referee accounts', () => {
     expect(await authenticate(db, 'ref@example.org', `${password}x`)).toEqual({ kind: 'wrong' });
     expect(await authenticate(db, 'nobody@example.org', password)).toEqual({ kind: 'wrong' });
     expect(await authenticate(db, 'ref@example.org', 'x'.repeat(10_000))).toEqual({ kind: 'wrong' });
-    expect(await authenticate(db, 'REF@example.org', password)).toEqual({ kind: 'ok', referee: { id: referee.id, email: 'ref@example.org' }, mustChangePassword: true });
+    expect(await authenticate(db, 'REF@example.org', password)).toEqual({
+      kind: 'ok',
+      referee: { id: referee.id, email: 'ref@example.org' },
+      mustChangePassword: true,
+    });
   });
 
   it('lets a one-time password in once only, even when two logins race', async () => {
@@ -34,7 +38,10 @@ describe('referee accounts', () => {
     const { referee, password } = await addReferee(db, 'ref@example.org', 'cli:test');
     const both = await Promise.all([authenticate(db, 'ref@example.org', password), authenticate(db, 'ref@example.org', password)]);
     expect(both.map((o) => o.kind).sort()).toEqual(['ok', 'one-time-used']);
-    expect(await authenticate(db, 'ref@example.org', password)).toEqual({ kind: 'one-time-used', referee: { id: referee.id, email: 'ref@example.org' } });
+    expect(await authenticate(db, 'ref@example.org', password)).toEqual({
+      kind: 'one-time-used',
+      referee: { id: referee.id, email: 'ref@example.org' },
+    });
     // A session made with it is held to setting a new password first.
     const { token } = await createSession(db, referee.id);
     expect(await sessionReferee(db, token)).toMatchObject({ mustChangePassword: true });
@@ -58,7 +65,9 @@ describe('referee accounts', () => {
     expect(await sessionReferee(db, other.token)).toBeNull();
     expect(await authenticate(db, 'ref@example.org', password)).toEqual({ kind: 'wrong' });
     expect(await authenticate(db, 'ref@example.org', 'a long enough passphrase')).toMatchObject({ kind: 'ok', mustChangePassword: false });
-    expect((await listAudit(db, { action: 'referee.password-change' })).map((e) => [e.actor, e.detail])).toEqual([['referee:ref@example.org', { referee: 'ref@example.org' }]]);
+    expect((await listAudit(db, { action: 'referee.password-change' })).map((e) => [e.actor, e.detail])).toEqual([
+      ['referee:ref@example.org', { referee: 'ref@example.org' }],
+    ]);
   });
 
   it('refuses a second account for one address, and a bad address', async () => {
@@ -107,6 +116,9 @@ describe('referee accounts', () => {
     expect((await gamesOfReferee(db, two.id)).map((g) => g.id)).toEqual([gameId]);
     await expect(assignReferee(db, 'nope', 'two@x.org', 'cli:test')).rejects.toMatchObject({ code: 'no-game' });
     await expect(assignReferee(db, gameId, 'three@x.org', 'cli:test')).rejects.toMatchObject({ code: 'no-referee' });
-    expect((await listAudit(db, { gameId, action: 'referee.assign' })).map((e) => e.detail)).toEqual([{ referee: 'two@x.org' }, { referee: 'one@x.org' }]);
+    expect((await listAudit(db, { gameId, action: 'referee.assign' })).map((e) => e.detail)).toEqual([
+      { referee: 'two@x.org' },
+      { referee: 'one@x.org' },
+    ]);
   });
 });

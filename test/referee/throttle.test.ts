@@ -15,7 +15,13 @@ describe('clientBucket', () => {
 
   it('puts every IPv6 address of one /64 in one bucket, however it is written', () => {
     const bucket = '2001:db8:1:2::/64';
-    for (const ip of ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2::1%eth0', '2001:db8:1:2::192.0.2.1']) {
+    for (const ip of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
+      '2001:DB8:1:2:a:b:c:d',
+      '2001:db8:1:2::1%eth0',
+      '2001:db8:1:2::192.0.2.1',
+    ]) {
       expect([ip, clientBucket(ip)]).toEqual([ip, bucket]);
     }
     expect(clientBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
@@ -27,14 +33,18 @@ describe('clientBucket', () => {
     const [pair, client] = throttleKeys(`${'x'.repeat(5000)}@Example.org`, '2001:db8:1:2::9', DEFAULT_THROTTLE);
     expect(client.key).toBe('client:2001:db8:1:2::/64');
     expect(pair.key).toMatch(/^pair:[0-9a-f]{64}:2001:db8:1:2::\/64$/);
-    expect(throttleKeys(' A@B.org ', '192.0.2.1', DEFAULT_THROTTLE)[0].key).toBe(throttleKeys('a@b.org', '192.0.2.1', DEFAULT_THROTTLE)[0].key);
+    expect(throttleKeys(' A@B.org ', '192.0.2.1', DEFAULT_THROTTLE)[0].key).toBe(
+      throttleKeys('a@b.org', '192.0.2.1', DEFAULT_THROTTLE)[0].key,
+    );
   });
 });
 
 describe('delayAfter', () => {
   it('lets the free failures through, then doubles the wait up to the cap', () => {
     const b = { free: 3, baseMs: 1000, capMs: 60_000, forgetMs: 1 };
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 50, 5000].map((n) => delayAfter(n, b))).toEqual([0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 50, 5000].map((n) => delayAfter(n, b))).toEqual([
+      0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000,
+    ]);
   });
 
   it('slows a guesser to at most a few guesses an hour per client with the defaults', () => {
@@ -110,11 +120,22 @@ describe('the counts in the database', () => {
     expect(await admitAttempt(db, [pair, client], at(0))).toEqual({ admitted: true });
     expect(await admitAttempt(db, [pair, client], at(1))).toEqual({ admitted: true });
     expect(await admitAttempt(db, [pair, client], at(2))).toEqual({ admitted: true }); // the third: waits 1 s after
-    expect(await admitAttempt(db, [pair, client], at(500))).toEqual({ admitted: false, retryAfterMs: 502, waiting: [{ key: pair.key, until: at(1002) }] });
+    expect(await admitAttempt(db, [pair, client], at(500))).toEqual({
+      admitted: false,
+      retryAfterMs: 502,
+      waiting: [{ key: pair.key, until: at(1002) }],
+    });
     expect(await admitAttempt(db, [pair, client], at(1002))).toEqual({ admitted: true }); // waits 2 s after
-    expect(await admitAttempt(db, [pair, client], at(3001))).toEqual({ admitted: false, retryAfterMs: 1, waiting: [{ key: pair.key, until: at(3002) }] });
+    expect(await admitAttempt(db, [pair, client], at(3001))).toEqual({
+      admitted: false,
+      retryAfterMs: 1,
+      waiting: [{ key: pair.key, until: at(3002) }],
+    });
     const rows = await db.select().from(loginThrottle).orderBy(loginThrottle.key);
-    expect(rows.map((r) => [r.key, r.failures])).toEqual([['client:192.0.2.1', 4], ['pair:x:192.0.2.1', 4]]);
+    expect(rows.map((r) => [r.key, r.failures])).toEqual([
+      ['client:192.0.2.1', 4],
+      ['pair:x:192.0.2.1', 4],
+    ]);
     // An hour and more without a failure: counted from nothing again.
     expect(await admitAttempt(db, [pair, client], at(3_700_000))).toEqual({ admitted: true });
     expect((await db.select().from(loginThrottle)).map((r) => r.failures)).toEqual([1, 1]);

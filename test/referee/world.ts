@@ -9,7 +9,12 @@ import { addReferee, assignReferee, setRefereePassword } from '../../src/referee
 export const NOW = new Date('2026-03-02T10:00:00Z');
 export const MAIL = { domain: 'sf.example', ordersLocalPart: 'orders' };
 
-export async function gameWithReferee(db: Db, name: string, players: string[], referee: string): Promise<{ gameId: string; password: string }> {
+export async function gameWithReferee(
+  db: Db,
+  name: string,
+  players: string[],
+  referee: string,
+): Promise<{ gameId: string; password: string }> {
   const { game } = await createGame(
     db,
     { name, players: players.map((email) => ({ email })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
@@ -49,8 +54,21 @@ export async function loginForm(app: FastifyInstance, remoteAddress = '127.0.0.1
   return { cookies: setCookies(res), token: csrfToken(res.body) };
 }
 
-export async function postLogin(app: FastifyInstance, b: Browser, email: string, password: string, remoteAddress = '127.0.0.1'): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/referee/login', remoteAddress, cookies: b.cookies, headers: FORM, payload: form({ _csrf: b.token, email, password }) });
+export async function postLogin(
+  app: FastifyInstance,
+  b: Browser,
+  email: string,
+  password: string,
+  remoteAddress = '127.0.0.1',
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/referee/login',
+    remoteAddress,
+    cookies: b.cookies,
+    headers: FORM,
+    payload: form({ _csrf: b.token, email, password }),
+  });
 }
 
 /** Logs in and answers the browser's state: the session cookie, and a token from a console page. */

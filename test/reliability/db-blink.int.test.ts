@@ -27,7 +27,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-const orderMail = (id: string) => Buffer.from(`From: anna@example.org\r\nTo: orders@sf.example\r\nSubject: orders\r\nMessage-ID: <${id}>\r\n\r\nV: Sith\r\n`, 'latin1');
+const orderMail = (id: string) =>
+  Buffer.from(`From: anna@example.org\r\nTo: orders@sf.example\r\nSubject: orders\r\nMessage-ID: <${id}>\r\n\r\nV: Sith\r\n`, 'latin1');
 const arrival = (sourceKey: string, raw: Buffer): InboundArrival => ({ source: 'imap', sourceKey, raw });
 
 describe('a connection cut while a mail is stored', () => {
@@ -61,7 +62,10 @@ describe('a connection cut while a mail is stored', () => {
     const stored = await storeInboundBatch(database.db, mails);
     expect(stored.map((s) => s.duplicate)).toEqual([false, false, false]);
     for (const n of [1, 2, 3]) {
-      const rows = await database.db.select().from(inboundMessages).where(eq(inboundMessages.messageId, `blink-batch-${n}@example.org`));
+      const rows = await database.db
+        .select()
+        .from(inboundMessages)
+        .where(eq(inboundMessages.messageId, `blink-batch-${n}@example.org`));
       expect(rows).toHaveLength(1);
     }
   });
@@ -74,7 +78,15 @@ describe('a connection cut while a mail the relay took is recorded as sent', () 
   });
   afterAll(() => cut?.close());
 
-  const letter = (key: string) => ({ kind: 'ack', gameId: null, toAddress: `${key}@example.org`, subject: key, messageId: `${key}@sf.example`, bodyText: 'received', dedupeKey: key });
+  const letter = (key: string) => ({
+    kind: 'ack',
+    gameId: null,
+    toAddress: `${key}@example.org`,
+    subject: key,
+    messageId: `${key}@sf.example`,
+    bodyText: 'received',
+    dedupeKey: key,
+  });
   const sentTo = (key: string) => smtp.messages.filter((m) => m.messageId === `<${key}@sf.example>`).length;
 
   async function sendThrough(key: string, cuts: number, markRetryMs: number[]): Promise<void> {

@@ -98,204 +98,239 @@ const cleanups = new Cleanups();
 afterAll(() => cleanups.run(), 60_000);
 
 describe('SIGKILL at random moments while mail arrives', () => {
-  it(`every one of ${MAILS} mails gives exactly one stored sheet version and one acknowledgement`, { timeout: TEST_TIMEOUT_MS }, async () => {
-    const t0 = Date.now();
-    const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-    const random = seededRandom(SEED);
+  it(
+    `every one of ${MAILS} mails gives exactly one stored sheet version and one acknowledgement`,
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const t0 = Date.now();
+      const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+      const random = seededRandom(SEED);
 
-    // --- the world: a mail server, a database with one game, the service -------------------
-    const { dovecot, pool, count, serviceEnv } = await mailboxWorld(cleanups, {
-      name: 'Reliability', players: PLAYERS.map((p) => ({ email: p.email, lang: 'en' })), domain: DOMAIN, secretOf,
-    });
+      // --- the world: a mail server, a database with one game, the service -------------------
+      const { dovecot, pool, count, serviceEnv } = await mailboxWorld(cleanups, {
+        name: 'Reliability',
+        players: PLAYERS.map((p) => ({ email: p.email, lang: 'en' })),
+        domain: DOMAIN,
+        secretOf,
+      });
 
-    const dataDir = await mkdtemp(join(tmpdir(), 'sf-sigkill-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const httpPort = await freePort();
-    const service = new ServiceProcess(
-      // HTTP_PORT=0 is refused by the configuration
-      { ...serviceEnv, DATA_DIR: dataDir, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(httpPort) },
-      httpPort,
-    );
-    cleanups.push(() => service.stop('SIGKILL'));
-    service.start();
-    const firstUpMs = await service.waitUp();
+      const dataDir = await mkdtemp(join(tmpdir(), 'sf-sigkill-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      const httpPort = await freePort();
+      const service = new ServiceProcess(
+        // HTTP_PORT=0 is refused by the configuration
+        { ...serviceEnv, DATA_DIR: dataDir, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(httpPort) },
+        httpPort,
+      );
+      cleanups.push(() => service.stop('SIGKILL'));
+      service.start();
+      const firstUpMs = await service.waitUp();
 
-    // --- the feeder and the killer, side by side ---------------------------------------------
-    const sent: SentMail[] = [];
-    let feedDone = false;
-    const stopAll = new AbortController();
-    const feeder = (async () => {
-      const start = Date.now();
-      for (let n = 0; n < MAILS && !stopAll.signal.aborted; n++) {
-        const { raw, mail } = orderMail(n);
-        await dovecot.append('orders', 'INBOX', raw);
-        sent.push(mail);
-        const wait = start + (n + 1) * FEED_INTERVAL_MS - Date.now(); // a steady pace, no drift
-        if (wait > 0) await sleep(wait);
+      // --- the feeder and the killer, side by side ---------------------------------------------
+      const sent: SentMail[] = [];
+      let feedDone = false;
+      const stopAll = new AbortController();
+      const feeder = (async () => {
+        const start = Date.now();
+        for (let n = 0; n < MAILS && !stopAll.signal.aborted; n++) {
+          const { raw, mail } = orderMail(n);
+          await dovecot.append('orders', 'INBOX', raw);
+          sent.push(mail);
+          const wait = start + (n + 1) * FEED_INTERVAL_MS - Date.now(); // a steady pace, no drift
+          if (wait > 0) await sleep(wait);
+        }
+        feedDone = true;
+      })();
+
+      interface Kill {
+        at: string;
+        upMs: number;
+        aliveMs: number;
+        fed: number;
+        stored: number;
+        done: number;
       }
-      feedDone = true;
-    })();
-
-    interface Kill {
-      at: string;
-      upMs: number;
-      aliveMs: number;
-      fed: number;
-      stored: number;
-      done: number;
-    }
-    const kills: Kill[] = [];
-    const killer = (async () => {
-      let upMs = firstUpMs;
-      while (!stopAll.signal.aborted && !(feedDone && kills.length >= MIN_KILLS)) {
-        // A quarter of the kills come right after start-up (backlog, sweep, reconnect), the rest
-        // anywhere in the following few seconds (idle, mid-delivery, mid-transaction).
-        const aliveMs = Math.round(random() < 0.25 ? random() * 300 : 300 + random() * 3_200);
-        await sleep(aliveMs);
-        if (!service.alive) throw new Error(`the service died on its own:\n${service.tail()}`);
-        await service.stop('SIGKILL');
-        const [stored, done] = await Promise.all([
-          count('select count(*) as n from inbound_messages'),
-          count(`select count(*) as n from inbound_messages where status <> 'pending'`),
-        ]);
-        kills.push({ at: elapsed(), upMs, aliveMs, fed: sent.length, stored, done });
-        service.start();
-        upMs = await service.waitUp();
-      }
-    })();
-    try {
-      await Promise.all([feeder, killer]);
-    } catch (err) {
-      stopAll.abort();
-      await Promise.allSettled([feeder, killer]);
-      throw err;
-    }
-    const feedEnded = elapsed();
-
-    // --- the last instance drains what is left ------------------------------------------------
-    const drainStart = Date.now();
-    let state = { stored: 0, pending: 0, acks: 0, inbox: -1 };
-    let settledSince = 0;
-    let progressAt = Date.now();
-    for (;;) {
-      const before = JSON.stringify(state);
-      const [stored, pending, acks, inbox] = await Promise.all([
-        count('select count(*) as n from inbound_messages'),
-        count(`select count(*) as n from inbound_messages where status = 'pending'`),
-        count(`select count(*) as n from outbox where kind = 'ack'`),
-        dovecot.listUids('orders', 'INBOX').then((u) => u.length),
-      ]);
-      state = { stored, pending, acks, inbox };
-      if (JSON.stringify(state) !== before) progressAt = Date.now();
-      if (stored >= MAILS && pending === 0 && inbox === 0 && acks >= MAILS) break;
-      // Every mail has left the INBOX and nothing is pending, yet some are missing: they are
-      // lost, and waiting longer will not bring them back. Say so now rather than in 90 s.
-      if (pending === 0 && inbox === 0) {
-        settledSince ||= Date.now();
-        if (Date.now() - settledSince > 5_000) break;
-      } else settledSince = 0;
-      // Mail stored but left pending by a failure is retried by the sweep (every 30 s): nothing
-      // moving through three sweeps is stuck. While it moves, however slowly (a busy machine),
-      // the drain goes on, up to the test's own time-out.
-      if (Date.now() - progressAt > 90_000) break;
-      if (!service.alive) throw new Error(`the last instance died while draining:\n${service.tail()}`);
-      await sleep(250);
-    }
-    const drainMs = Date.now() - drainStart;
-    const termination = await service.stop('SIGTERM');
-
-    // --- what the database and the mailbox say --------------------------------------------------
-    const inbound = (
-      await pool.query<{ id: string; message_id: string | null; status: string; outcome: string | null; source_key: string }>(
-        'select id, message_id, status, outcome, source_key from inbound_messages order by id',
-      )
-    ).rows;
-    const sheets = (
-      await pool.query<{ id: string; inbound_id: string | null; faction: string; version: number; text: string }>(
-        'select id, inbound_id, faction, version, text from sheets order by faction, version',
-      )
-    ).rows;
-    const acks = (await pool.query<{ dedupe_key: string; status: string }>(`select dedupe_key, status from outbox where kind = 'ack'`)).rows;
-    const otherReplies = (
-      await pool.query<{ kind: string; n: string }>(`select kind, count(*) as n from outbox where kind not in ('ack', 'welcome') group by kind`)
-    ).rows;
-    const inboxLeft = await dovecot.listUids('orders', 'INBOX');
-    const processedBox = await dovecot.listUids('orders', 'Processed');
-    const emlFiles = (await readdir(join(dataDir, 'mail', 'outbox')).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
-
-    const logSummary = new Map<string, number>();
-    for (const line of service.lines) {
-      const text = line.replace(/^#\d+ /, '');
-      let what = text.slice(0, 160);
+      const kills: Kill[] = [];
+      const killer = (async () => {
+        let upMs = firstUpMs;
+        while (!stopAll.signal.aborted && !(feedDone && kills.length >= MIN_KILLS)) {
+          // A quarter of the kills come right after start-up (backlog, sweep, reconnect), the rest
+          // anywhere in the following few seconds (idle, mid-delivery, mid-transaction).
+          const aliveMs = Math.round(random() < 0.25 ? random() * 300 : 300 + random() * 3_200);
+          await sleep(aliveMs);
+          if (!service.alive) throw new Error(`the service died on its own:\n${service.tail()}`);
+          await service.stop('SIGKILL');
+          const [stored, done] = await Promise.all([
+            count('select count(*) as n from inbound_messages'),
+            count(`select count(*) as n from inbound_messages where status <> 'pending'`),
+          ]);
+          kills.push({ at: elapsed(), upMs, aliveMs, fed: sent.length, stored, done });
+          service.start();
+          upMs = await service.waitUp();
+        }
+      })();
       try {
-        const entry = JSON.parse(text) as { msg?: string; err?: { message?: string } };
-        what = `${entry.msg ?? '?'}${entry.err?.message ? ` (${entry.err.message.slice(0, 160)})` : ''}`;
-      } catch {
-        // not a pino line: Node's own warnings, a stack trace
+        await Promise.all([feeder, killer]);
+      } catch (err) {
+        stopAll.abort();
+        await Promise.allSettled([feeder, killer]);
+        throw err;
       }
-      logSummary.set(what, (logSummary.get(what) ?? 0) + 1);
-    }
-    const between = (xs: number[]) => (xs.length ? `${Math.min(...xs)}–${Math.max(...xs)} ms (median ${xs.sort((a, b) => a - b)[xs.length >> 1]})` : '-');
-    const report = [
-      `SIGKILL reliability: seed ${SEED}, ${MAILS} mails fed every ${FEED_INTERVAL_MS} ms, feed ended at ${feedEnded}, total ${elapsed()}`,
-      `kills: ${kills.length} (${kills.filter((k) => k.fed < MAILS).length} while mail was still arriving), instances started: ${service.starts}`,
-      `alive before kill: ${between(kills.map((k) => k.aliveMs))}; start-up to /health: ${between(kills.map((k) => k.upMs))}`,
-      `kills with mail stored but not yet processed in the database: ${kills.filter((k) => k.stored > k.done).length}`,
-      `drain after the feed: ${drainMs} ms; last state ${JSON.stringify(state)}; SIGTERM → ${String(termination)}`,
-      `acks: ${acks.filter((a) => a.status === 'sent').length} sent, ${acks.filter((a) => a.status !== 'sent').length} still queued (claims of a killed sender wait out their lease); .eml files written: ${emlFiles.length}`,
-      `other replies: ${JSON.stringify(otherReplies)}`,
-      `service log (warn and above): ${logSummary.size ? [...logSummary].map(([m, n]) => `${n}× ${m}`).join('; ') : 'nothing'}`,
-      ...kills.map((k, i) => `  kill ${String(i + 1).padStart(2)} at ${k.at.padStart(6)}: alive ${k.aliveMs} ms, fed ${k.fed}, stored ${k.stored}, processed ${k.done}`),
-    ].join('\n');
-    console.log(report);
+      const feedEnded = elapsed();
 
-    // --- nothing lost, nothing doubled ------------------------------------------------------------
-    const problems: string[] = [];
-    const expectIds = sent.map((m) => m.messageId);
-    if (sent.length !== MAILS) problems.push(`the feeder appended ${sent.length} mails, not ${MAILS}`);
-    if (inbound.length !== MAILS) problems.push(`${inbound.length} inbound rows, expected ${MAILS}`);
-    const dupMessageIds = duplicates(inbound.map((r) => r.message_id));
-    if (dupMessageIds.length) problems.push(`Message-IDs stored more than once: ${dupMessageIds.slice(0, 20).join(', ')}`);
-    const idDiff = diff('inbound Message-IDs', expectIds, inbound.map((r) => r.message_id));
-    if (idDiff) problems.push(idDiff);
-    const notSheets = inbound.filter((r) => r.status !== 'processed' || r.outcome !== 'sheet');
-    if (notSheets.length) {
-      problems.push(`${notSheets.length} inbound rows are not processed sheets: ${notSheets.slice(0, 10).map((r) => `#${r.id} ${r.message_id} ${r.status}/${r.outcome}`).join(', ')}`);
-    }
+      // --- the last instance drains what is left ------------------------------------------------
+      const drainStart = Date.now();
+      let state = { stored: 0, pending: 0, acks: 0, inbox: -1 };
+      let settledSince = 0;
+      let progressAt = Date.now();
+      for (;;) {
+        const before = JSON.stringify(state);
+        const [stored, pending, acks, inbox] = await Promise.all([
+          count('select count(*) as n from inbound_messages'),
+          count(`select count(*) as n from inbound_messages where status = 'pending'`),
+          count(`select count(*) as n from outbox where kind = 'ack'`),
+          dovecot.listUids('orders', 'INBOX').then((u) => u.length),
+        ]);
+        state = { stored, pending, acks, inbox };
+        if (JSON.stringify(state) !== before) progressAt = Date.now();
+        if (stored >= MAILS && pending === 0 && inbox === 0 && acks >= MAILS) break;
+        // Every mail has left the INBOX and nothing is pending, yet some are missing: they are
+        // lost, and waiting longer will not bring them back. Say so now rather than in 90 s.
+        if (pending === 0 && inbox === 0) {
+          settledSince ||= Date.now();
+          if (Date.now() - settledSince > 5_000) break;
+        } else settledSince = 0;
+        // Mail stored but left pending by a failure is retried by the sweep (every 30 s): nothing
+        // moving through three sweeps is stuck. While it moves, however slowly (a busy machine),
+        // the drain goes on, up to the test's own time-out.
+        if (Date.now() - progressAt > 90_000) break;
+        if (!service.alive) throw new Error(`the last instance died while draining:\n${service.tail()}`);
+        await sleep(250);
+      }
+      const drainMs = Date.now() - drainStart;
+      const termination = await service.stop('SIGTERM');
 
-    const inboundIds = inbound.map((r) => String(r.id));
-    if (sheets.length !== MAILS) problems.push(`${sheets.length} sheet versions, expected ${MAILS}`);
-    const sheetInbound = sheets.map((s) => String(s.inbound_id));
-    const dupSheetInbound = duplicates(sheetInbound);
-    if (dupSheetInbound.length) problems.push(`inbound mails with more than one sheet version: ${dupSheetInbound.slice(0, 20).join(', ')}`);
-    const sheetDiff = diff('inbound ids of sheet versions', inboundIds, sheetInbound);
-    if (sheetDiff) problems.push(sheetDiff);
-    const byFaction = new Map<string, number[]>();
-    for (const s of sheets) byFaction.set(s.faction, [...(byFaction.get(s.faction) ?? []), s.version]);
-    for (const [faction, versions] of byFaction) {
-      const gap = versions.findIndex((v, i) => v !== i + 1);
-      if (gap >= 0) problems.push(`${faction}: versions are not 1..${versions.length} (first mismatch at position ${gap + 1}: ${versions[gap]})`);
-    }
-    // Each sheet belongs to the player who sent it and holds what they wrote.
-    const mailById = new Map(sent.map((m) => [m.messageId, m]));
-    const messageIdOf = new Map(inbound.map((r) => [String(r.id), r.message_id]));
-    const misfiled = sheets.filter((s) => {
-      const m = mailById.get(messageIdOf.get(String(s.inbound_id)) ?? '');
-      return !m || PLAYERS[m.player]!.faction !== s.faction || s.text.trim() !== m.body.trim().replace(/\r\n/g, '\n');
-    });
-    if (misfiled.length) problems.push(`${misfiled.length} sheets do not match their mail: ${misfiled.slice(0, 5).map((s) => `sheet ${s.id} (inbound ${s.inbound_id}, ${s.faction}): ${JSON.stringify(s.text)}`).join('; ')}`);
+      // --- what the database and the mailbox say --------------------------------------------------
+      const inbound = (
+        await pool.query<{ id: string; message_id: string | null; status: string; outcome: string | null; source_key: string }>(
+          'select id, message_id, status, outcome, source_key from inbound_messages order by id',
+        )
+      ).rows;
+      const sheets = (
+        await pool.query<{ id: string; inbound_id: string | null; faction: string; version: number; text: string }>(
+          'select id, inbound_id, faction, version, text from sheets order by faction, version',
+        )
+      ).rows;
+      const acks = (await pool.query<{ dedupe_key: string; status: string }>(`select dedupe_key, status from outbox where kind = 'ack'`))
+        .rows;
+      const otherReplies = (
+        await pool.query<{ kind: string; n: string }>(
+          `select kind, count(*) as n from outbox where kind not in ('ack', 'welcome') group by kind`,
+        )
+      ).rows;
+      const inboxLeft = await dovecot.listUids('orders', 'INBOX');
+      const processedBox = await dovecot.listUids('orders', 'Processed');
+      const emlFiles = (await readdir(join(dataDir, 'mail', 'outbox')).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
 
-    if (acks.length !== MAILS) problems.push(`${acks.length} acknowledgements, expected ${MAILS}`);
-    const dupAckKeys = duplicates(acks.map((a) => a.dedupe_key));
-    if (dupAckKeys.length) problems.push(`acknowledgement dedupe keys used twice: ${dupAckKeys.slice(0, 20).join(', ')}`);
-    const ackDiff = diff('ack dedupe keys', inboundIds.map((id) => `ack:${id}`), acks.map((a) => a.dedupe_key));
-    if (ackDiff) problems.push(ackDiff);
+      const logSummary = new Map<string, number>();
+      for (const line of service.lines) {
+        const text = line.replace(/^#\d+ /, '');
+        let what = text.slice(0, 160);
+        try {
+          const entry = JSON.parse(text) as { msg?: string; err?: { message?: string } };
+          what = `${entry.msg ?? '?'}${entry.err?.message ? ` (${entry.err.message.slice(0, 160)})` : ''}`;
+        } catch {
+          // not a pino line: Node's own warnings, a stack trace
+        }
+        logSummary.set(what, (logSummary.get(what) ?? 0) + 1);
+      }
+      const between = (xs: number[]) =>
+        xs.length ? `${Math.min(...xs)}–${Math.max(...xs)} ms (median ${xs.sort((a, b) => a - b)[xs.length >> 1]})` : '-';
+      const report = [
+        `SIGKILL reliability: seed ${SEED}, ${MAILS} mails fed every ${FEED_INTERVAL_MS} ms, feed ended at ${feedEnded}, total ${elapsed()}`,
+        `kills: ${kills.length} (${kills.filter((k) => k.fed < MAILS).length} while mail was still arriving), instances started: ${service.starts}`,
+        `alive before kill: ${between(kills.map((k) => k.aliveMs))}; start-up to /health: ${between(kills.map((k) => k.upMs))}`,
+        `kills with mail stored but not yet processed in the database: ${kills.filter((k) => k.stored > k.done).length}`,
+        `drain after the feed: ${drainMs} ms; last state ${JSON.stringify(state)}; SIGTERM → ${String(termination)}`,
+        `acks: ${acks.filter((a) => a.status === 'sent').length} sent, ${acks.filter((a) => a.status !== 'sent').length} still queued (claims of a killed sender wait out their lease); .eml files written: ${emlFiles.length}`,
+        `other replies: ${JSON.stringify(otherReplies)}`,
+        `service log (warn and above): ${logSummary.size ? [...logSummary].map(([m, n]) => `${n}× ${m}`).join('; ') : 'nothing'}`,
+        ...kills.map(
+          (k, i) =>
+            `  kill ${String(i + 1).padStart(2)} at ${k.at.padStart(6)}: alive ${k.aliveMs} ms, fed ${k.fed}, stored ${k.stored}, processed ${k.done}`,
+        ),
+      ].join('\n');
+      console.log(report);
 
-    if (inboxLeft.length) problems.push(`${inboxLeft.length} messages left in INBOX (UIDs ${inboxLeft.slice(0, 20).join(', ')})`);
-    if (processedBox.length !== MAILS) problems.push(`${processedBox.length} messages in Processed, expected ${MAILS}`);
-    if (kills.length < MIN_KILLS) problems.push(`only ${kills.length} kills, expected at least ${MIN_KILLS}`);
-    if (termination !== 0) problems.push(`the last instance did not stop cleanly on SIGTERM: ${String(termination)}`);
+      // --- nothing lost, nothing doubled ------------------------------------------------------------
+      const problems: string[] = [];
+      const expectIds = sent.map((m) => m.messageId);
+      if (sent.length !== MAILS) problems.push(`the feeder appended ${sent.length} mails, not ${MAILS}`);
+      if (inbound.length !== MAILS) problems.push(`${inbound.length} inbound rows, expected ${MAILS}`);
+      const dupMessageIds = duplicates(inbound.map((r) => r.message_id));
+      if (dupMessageIds.length) problems.push(`Message-IDs stored more than once: ${dupMessageIds.slice(0, 20).join(', ')}`);
+      const idDiff = diff(
+        'inbound Message-IDs',
+        expectIds,
+        inbound.map((r) => r.message_id),
+      );
+      if (idDiff) problems.push(idDiff);
+      const notSheets = inbound.filter((r) => r.status !== 'processed' || r.outcome !== 'sheet');
+      if (notSheets.length) {
+        problems.push(
+          `${notSheets.length} inbound rows are not processed sheets: ${notSheets
+            .slice(0, 10)
+            .map((r) => `#${r.id} ${r.message_id} ${r.status}/${r.outcome}`)
+            .join(', ')}`,
+        );
+      }
 
-    expect(problems, `${problems.join('\n')}\n\n${report}\n\nlast service output:\n${service.tail()}`).toEqual([]);
-  });
+      const inboundIds = inbound.map((r) => String(r.id));
+      if (sheets.length !== MAILS) problems.push(`${sheets.length} sheet versions, expected ${MAILS}`);
+      const sheetInbound = sheets.map((s) => String(s.inbound_id));
+      const dupSheetInbound = duplicates(sheetInbound);
+      if (dupSheetInbound.length)
+        problems.push(`inbound mails with more than one sheet version: ${dupSheetInbound.slice(0, 20).join(', ')}`);
+      const sheetDiff = diff('inbound ids of sheet versions', inboundIds, sheetInbound);
+      if (sheetDiff) problems.push(sheetDiff);
+      const byFaction = new Map<string, number[]>();
+      for (const s of sheets) byFaction.set(s.faction, [...(byFaction.get(s.faction) ?? []), s.version]);
+      for (const [faction, versions] of byFaction) {
+        const gap = versions.findIndex((v, i) => v !== i + 1);
+        if (gap >= 0)
+          problems.push(`${faction}: versions are not 1..${versions.length} (first mismatch at position ${gap + 1}: ${versions[gap]})`);
+      }
+      // Each sheet belongs to the player who sent it and holds what they wrote.
+      const mailById = new Map(sent.map((m) => [m.messageId, m]));
+      const messageIdOf = new Map(inbound.map((r) => [String(r.id), r.message_id]));
+      const misfiled = sheets.filter((s) => {
+        const m = mailById.get(messageIdOf.get(String(s.inbound_id)) ?? '');
+        return !m || PLAYERS[m.player]!.faction !== s.faction || s.text.trim() !== m.body.trim().replace(/\r\n/g, '\n');
+      });
+      if (misfiled.length)
+        problems.push(
+          `${misfiled.length} sheets do not match their mail: ${misfiled
+            .slice(0, 5)
+            .map((s) => `sheet ${s.id} (inbound ${s.inbound_id}, ${s.faction}): ${JSON.stringify(s.text)}`)
+            .join('; ')}`,
+        );
+
+      if (acks.length !== MAILS) problems.push(`${acks.length} acknowledgements, expected ${MAILS}`);
+      const dupAckKeys = duplicates(acks.map((a) => a.dedupe_key));
+      if (dupAckKeys.length) problems.push(`acknowledgement dedupe keys used twice: ${dupAckKeys.slice(0, 20).join(', ')}`);
+      const ackDiff = diff(
+        'ack dedupe keys',
+        inboundIds.map((id) => `ack:${id}`),
+        acks.map((a) => a.dedupe_key),
+      );
+      if (ackDiff) problems.push(ackDiff);
+
+      if (inboxLeft.length) problems.push(`${inboxLeft.length} messages left in INBOX (UIDs ${inboxLeft.slice(0, 20).join(', ')})`);
+      if (processedBox.length !== MAILS) problems.push(`${processedBox.length} messages in Processed, expected ${MAILS}`);
+      if (kills.length < MIN_KILLS) problems.push(`only ${kills.length} kills, expected at least ${MIN_KILLS}`);
+      if (termination !== 0) problems.push(`the last instance did not stop cleanly on SIGTERM: ${String(termination)}`);
+
+      expect(problems, `${problems.join('\n')}\n\n${report}\n\nlast service output:\n${service.tail()}`).toEqual([]);
+    },
+  );
 });

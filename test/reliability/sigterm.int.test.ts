@@ -27,8 +27,16 @@ async function service(env: NodeJS.ProcessEnv, smtp: SmtpCapture, dataDir: strin
   const httpPort = await freePort();
   const s = new ServiceProcess(
     {
-      PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DATA_DIR: dataDir, SMTP_URL: smtp.url,
-      HTTP_HOST: '127.0.0.1', HTTP_PORT: String(httpPort), MAIL_DOMAIN: DOMAIN, LOG_LEVEL: 'warn', ...env,
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR,
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      HTTP_HOST: '127.0.0.1',
+      HTTP_PORT: String(httpPort),
+      MAIL_DOMAIN: DOMAIN,
+      LOG_LEVEL: 'warn',
+      ...env,
     },
     httpPort,
   );
@@ -90,7 +98,10 @@ describe('SIGTERM', () => {
     s.start();
     await s.waitUp();
     // In the middle of the storm: some turns closed (maps drawn), others still to close.
-    await eventually(async () => expect(await count(`select count(*) as n from edicts`)).toBeGreaterThan(0), { timeoutMs: 240_000, why: 'a first turn closed' });
+    await eventually(async () => expect(await count(`select count(*) as n from edicts`)).toBeGreaterThan(0), {
+      timeoutMs: 240_000,
+      why: 'a first turn closed',
+    });
     const closedBefore = await count(`select count(*) as n from edicts`);
     expect(await s.stop('SIGTERM', HANG_GUARD_MS), s.tail()).toBe(0);
     // What stopped, stopped cleanly: each game has its edict and turn 2, or neither.

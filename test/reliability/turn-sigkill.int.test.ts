@@ -50,9 +50,16 @@ describe('SIGKILL at random moments while 50 turns close and their edicts go out
     const httpPort = await freePort();
     const service = new ServiceProcess(
       {
-        PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR,
-        DATABASE_URL: database.url, DATA_DIR: dataDir, SMTP_URL: smtp.url,
-        HTTP_HOST: '127.0.0.1', HTTP_PORT: String(httpPort), MAIL_DOMAIN: DOMAIN, LOG_LEVEL: 'warn',
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TMPDIR: process.env.TMPDIR,
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        SMTP_URL: smtp.url,
+        HTTP_HOST: '127.0.0.1',
+        HTTP_PORT: String(httpPort),
+        MAIL_DOMAIN: DOMAIN,
+        LOG_LEVEL: 'warn',
       },
       httpPort,
     );
@@ -84,7 +91,11 @@ describe('SIGKILL at random moments while 50 turns close and their edicts go out
     expect(await count(`select count(*) as n from games where current_turn = 2`)).toBe(GAMES);
 
     // Every player got the edict; more than once only with the same Message-ID.
-    const rows = (await pool.query<{ to_address: string; message_id: string; game_id: string }>(`select to_address, message_id, game_id from outbox where kind = 'edict'`)).rows;
+    const rows = (
+      await pool.query<{ to_address: string; message_id: string; game_id: string }>(
+        `select to_address, message_id, game_id from outbox where kind = 'edict'`,
+      )
+    ).rows;
     expect(rows).toHaveLength(players);
     const captured = smtp.messages.filter((m) => /Imperial Edict|Editto Imperiale/.test(m.subject ?? ''));
     const byRecipient = new Map<string, Set<string>>();
@@ -92,10 +103,16 @@ describe('SIGKILL at random moments while 50 turns close and their edicts go out
       const key = `${m.envelope.to.join(',')} ${m.subject}`;
       byRecipient.set(key, (byRecipient.get(key) ?? new Set()).add(m.messageId ?? ''));
     }
-    for (const r of rows) expect(captured.some((m) => m.messageId === `<${r.message_id}>`), `edict to ${r.to_address}`).toBe(true);
+    for (const r of rows)
+      expect(
+        captured.some((m) => m.messageId === `<${r.message_id}>`),
+        `edict to ${r.to_address}`,
+      ).toBe(true);
     expect([...byRecipient.values()].filter((ids) => ids.size > 1)).toEqual([]);
     const duplicates = captured.length - rows.length;
-    console.info(`turn SIGKILL: ${kills} kills, ${GAMES} games, ${rows.length} edict mails, ${duplicates} resent (same Message-ID), seed ${SEED}`);
+    console.info(
+      `turn SIGKILL: ${kills} kills, ${GAMES} games, ${rows.length} edict mails, ${duplicates} resent (same Message-ID), seed ${SEED}`,
+    );
     expect(duplicates).toBeLessThanOrEqual(kills * 3); // at most the mails in flight at each kill
   });
 });

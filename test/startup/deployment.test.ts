@@ -58,7 +58,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('docker-compose.yml, stopping', () => {
-  it('waits longer than Docker\'s default 10 s before SIGKILL, so mail under way is finished', async () => {
+  it("waits longer than Docker's default 10 s before SIGKILL, so mail under way is finished", async () => {
     const compose = await text('docker-compose.yml');
     const app = compose.slice(compose.indexOf('\n  app:\n'));
     const grace = /^ {4}stop_grace_period: (\d+)s$/m.exec(app);

@@ -47,7 +47,11 @@ it('stops the service when npm is sent SIGTERM', async () => {
   npm.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'exit', not 'close': a service left behind would hold npm's pipes open, and 'close' never come.
   const finished = new Promise<{ code: number | null }>((resolve) => npm.once('exit', (code) => resolve({ code })));
-  const running: Running = { child: npm, stderr: () => stderr, finished: finished.then((f) => ({ ...f, signal: null, stderr, stdout: '' })) };
+  const running: Running = {
+    child: npm,
+    stderr: () => stderr,
+    finished: finished.then((f) => ({ ...f, signal: null, stderr, stdout: '' })),
+  };
   const service: number[] = [];
   try {
     await healthy(port, running);

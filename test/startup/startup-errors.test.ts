@@ -38,16 +38,44 @@ async function checkDirectoriesAsUnprivileged(dir: string): Promise<string> {
 describe('describeStartupError', () => {
   it('names the variable to change for each cause, in one line, never the password', () => {
     const cases: [unknown, typeof pgConfig, string][] = [
-      [errno('EADDRINUSE', 'listen EADDRINUSE: address already in use 127.0.0.1:8081'), pgConfig, 'HTTP port 8081 on 127.0.0.1 is already in use: stop what uses it, or set HTTP_PORT'],
+      [
+        errno('EADDRINUSE', 'listen EADDRINUSE: address already in use 127.0.0.1:8081'),
+        pgConfig,
+        'HTTP port 8081 on 127.0.0.1 is already in use: stop what uses it, or set HTTP_PORT',
+      ],
       [errno('EADDRNOTAVAIL'), pgConfig, 'set HTTP_HOST'],
       [errno('EACCES', 'listen EACCES', { syscall: 'listen' }), pgConfig, 'set HTTP_PORT to 1024 or above'],
-      [errno('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:5433'), pgConfig, 'database unreachable at db.example.org:5433/sf (ECONNREFUSED): start PostgreSQL, or set DATABASE_URL'],
+      [
+        errno('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:5433'),
+        pgConfig,
+        'database unreachable at db.example.org:5433/sf (ECONNREFUSED): start PostgreSQL, or set DATABASE_URL',
+      ],
       [new Error('Connection terminated unexpectedly'), pgConfig, 'database unreachable at db.example.org:5433/sf'],
-      [errno('28P01', 'password authentication failed for user "sf"'), pgConfig, 'refused the login (password authentication failed for user "sf"): set the user in DATABASE_URL and the password in DATABASE_PASSWORD'],
-      [errno('3D000', 'database "sf" does not exist'), pgConfig, 'the database at db.example.org:5433/sf does not exist: create it, or set DATABASE_URL'],
-      [new MigrationError(errno('42P07', 'relation "games" already exists')), pgConfig, 'could not bring the database at db.example.org:5433/sf up to date (42P07 relation "games" already exists): repair it or restore a backup, or set DATABASE_URL to another database'],
-      [new MigrationError(new Error('Failed query: CREATE x', { cause: new Error('syntax error\nat line 3') })), pgliteConfig, 'could not bring the embedded database in /srv/sf/db up to date (syntax error): repair it or restore a backup, or set DATA_DIR to another database'],
-      [new Error('RuntimeError: Aborted(). Build with -sASSERTIONS for more info.\n' + 'x'.repeat(10_000)), pgliteConfig, 'the embedded database in /srv/sf/db could not be opened'],
+      [
+        errno('28P01', 'password authentication failed for user "sf"'),
+        pgConfig,
+        'refused the login (password authentication failed for user "sf"): set the user in DATABASE_URL and the password in DATABASE_PASSWORD',
+      ],
+      [
+        errno('3D000', 'database "sf" does not exist'),
+        pgConfig,
+        'the database at db.example.org:5433/sf does not exist: create it, or set DATABASE_URL',
+      ],
+      [
+        new MigrationError(errno('42P07', 'relation "games" already exists')),
+        pgConfig,
+        'could not bring the database at db.example.org:5433/sf up to date (42P07 relation "games" already exists): repair it or restore a backup, or set DATABASE_URL to another database',
+      ],
+      [
+        new MigrationError(new Error('Failed query: CREATE x', { cause: new Error('syntax error\nat line 3') })),
+        pgliteConfig,
+        'could not bring the embedded database in /srv/sf/db up to date (syntax error): repair it or restore a backup, or set DATA_DIR to another database',
+      ],
+      [
+        new Error('RuntimeError: Aborted(). Build with -sASSERTIONS for more info.\n' + 'x'.repeat(10_000)),
+        pgliteConfig,
+        'the embedded database in /srv/sf/db could not be opened',
+      ],
       [new Error('something else\n    at stack (file.ts:1:1)'), pgliteConfig, 'could not start: something else'],
     ];
     for (const [err, config, text] of cases) {
@@ -83,12 +111,18 @@ describe('connectWithRetry', () => {
 
   it('gives up with the last error once the time is spent', async () => {
     const clock = fakeClock();
-    await expect(connectWithRetry(() => Promise.reject(errno('ECONNREFUSED', 'refused')), { retryForMs: 10_000, maxDelayMs: 4000, ...clock })).rejects.toThrow('refused');
+    await expect(
+      connectWithRetry(() => Promise.reject(errno('ECONNREFUSED', 'refused')), { retryForMs: 10_000, maxDelayMs: 4000, ...clock }),
+    ).rejects.toThrow('refused');
     expect(clock.waits).toEqual([500, 1000, 2000, 4000, 2500]);
   });
 
   it('never retries what waiting cannot fix, nor anything when told 0', async () => {
-    for (const [err, retryForMs] of [[errno('28P01'), 60_000], [new MigrationError(new Error('bad sql')), 60_000], [errno('ECONNREFUSED'), 0]] as const) {
+    for (const [err, retryForMs] of [
+      [errno('28P01'), 60_000],
+      [new MigrationError(new Error('bad sql')), 60_000],
+      [errno('ECONNREFUSED'), 0],
+    ] as const) {
       const clock = fakeClock();
       let calls = 0;
       await expect(connectWithRetry(() => (calls++, Promise.reject(err)), { retryForMs, ...clock })).rejects.toBe(err);
@@ -124,8 +158,12 @@ describe('checkDirectories', () => {
   it('refuses a DATA_DIR that is a file, or inside one', async () => {
     const file = path.join(await temp(), 'file');
     await writeFile(file, '');
-    await expect(checkDirectories(loadConfig({ DATA_DIR: file }))).rejects.toThrow(`DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`);
-    await expect(checkDirectories(loadConfig({ DATA_DIR: path.join(file, 'sub') }))).rejects.toThrow(/^DATA_DIR .* lies below a file, not a directory \(ENOTDIR\): set DATA_DIR to a directory$/);
+    await expect(checkDirectories(loadConfig({ DATA_DIR: file }))).rejects.toThrow(
+      `DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`,
+    );
+    await expect(checkDirectories(loadConfig({ DATA_DIR: path.join(file, 'sub') }))).rejects.toThrow(
+      /^DATA_DIR .* lies below a file, not a directory \(ENOTDIR\): set DATA_DIR to a directory$/,
+    );
   });
 
   it('checks a MAILDIR outside DATA_DIR too, unless IMAP is used', async () => {

@@ -51,10 +51,11 @@ async function relay(port: number, target: URL): Promise<{ close(): Promise<void
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -73,7 +74,12 @@ describe('sf serve while PostgreSQL is not there yet', () => {
     const url = new URL(fresh.url);
     const target = new URL(fresh.url);
     url.port = String(dbPort);
-    const run = spawnService({ DATA_DIR: path.join(root, 'pg-later'), DATABASE_URL: url.toString(), DATABASE_CONNECT_RETRY_SECONDS: '3600', HTTP_PORT: String(httpPort) });
+    const run = spawnService({
+      DATA_DIR: path.join(root, 'pg-later'),
+      DATABASE_URL: url.toString(),
+      DATABASE_CONNECT_RETRY_SECONDS: '3600',
+      HTTP_PORT: String(httpPort),
+    });
     let proxy: { close(): Promise<void> } | null = null;
     try {
       await eventually(() => expect(run.stderr()).toContain('attempt 2; retrying'), { timeoutMs: 90_000 });
@@ -105,7 +111,9 @@ describe('sf serve refuses to start, in one line', () => {
     await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
     try {
       const line = await failure({ DATA_DIR: path.join(root, 'port'), HTTP_PORT: String(port) });
-      expect(line).toBe(`sf serve: HTTP port ${port} on 127.0.0.1 is already in use: stop what uses it, or set HTTP_PORT (or HTTP_HOST) to another`);
+      expect(line).toBe(
+        `sf serve: HTTP port ${port} on 127.0.0.1 is already in use: stop what uses it, or set HTTP_PORT (or HTTP_HOST) to another`,
+      );
     } finally {
       squatter.close();
     }
@@ -114,8 +122,12 @@ describe('sf serve refuses to start, in one line', () => {
   it('when DATA_DIR is a file, or below one', async () => {
     const file = path.join(root, 'a-file');
     await writeFile(file, 'not a directory');
-    expect(await failure({ DATA_DIR: file, HTTP_PORT: String(await freePort()) })).toBe(`sf serve: DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`);
-    expect(await failure({ DATA_DIR: path.join(file, 'data'), HTTP_PORT: String(await freePort()) })).toMatch(/^sf serve: DATA_DIR .*a-file\/data .*\(ENOTDIR\): set DATA_DIR to a directory/);
+    expect(await failure({ DATA_DIR: file, HTTP_PORT: String(await freePort()) })).toBe(
+      `sf serve: DATA_DIR ${file} is a file, not a directory: set DATA_DIR to a directory`,
+    );
+    expect(await failure({ DATA_DIR: path.join(file, 'data'), HTTP_PORT: String(await freePort()) })).toMatch(
+      /^sf serve: DATA_DIR .*a-file\/data .*\(ENOTDIR\): set DATA_DIR to a directory/,
+    );
   });
 
   describe('when DATA_DIR cannot be written or created', () => {
@@ -135,7 +147,9 @@ describe('sf serve refuses to start, in one line', () => {
       await chmod(dir, 0o777);
       await chmod(path.join(dir, 'db'), 0o555);
       expect(await failure({ DATA_DIR: dir, HTTP_PORT: String(await freePort()) }, asUser)).toMatch(
-        new RegExp(`^sf serve: DATA_DIR ${dir}/db is not writable by this user \\(EACCES\\): fix its owner or permissions, or set DATA_DIR`),
+        new RegExp(
+          `^sf serve: DATA_DIR ${dir}/db is not writable by this user \\(EACCES\\): fix its owner or permissions, or set DATA_DIR`,
+        ),
       );
     });
     it('a missing directory below a read-only one', async () => {
@@ -150,7 +164,13 @@ describe('sf serve refuses to start, in one line', () => {
 
   it('when PostgreSQL cannot be reached, after the retries it was told to make', async () => {
     const port = await freePort(); // nobody listens there
-    const run = spawnService({ DATA_DIR: path.join(root, 'pg-down'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_PASSWORD: 'hunter2', DATABASE_CONNECT_RETRY_SECONDS: '2', HTTP_PORT: String(await freePort()) });
+    const run = spawnService({
+      DATA_DIR: path.join(root, 'pg-down'),
+      DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`,
+      DATABASE_PASSWORD: 'hunter2',
+      DATABASE_CONNECT_RETRY_SECONDS: '2',
+      HTTP_PORT: String(await freePort()),
+    });
     const { code, stderr } = await run.finished;
     expect(code).toBe(1);
     // Each retry is a log line; the end is the one plain line.
@@ -164,7 +184,12 @@ describe('sf serve refuses to start, in one line', () => {
   it('when told to stop while it waits for PostgreSQL (it answers /health 503 meanwhile)', async () => {
     const port = await freePort();
     const httpPort = await freePort();
-    const run = spawnService({ DATA_DIR: path.join(root, 'pg-wait'), DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`, DATABASE_CONNECT_RETRY_SECONDS: '3600', HTTP_PORT: String(httpPort) });
+    const run = spawnService({
+      DATA_DIR: path.join(root, 'pg-wait'),
+      DATABASE_URL: `postgres://sf@127.0.0.1:${port}/sf`,
+      DATABASE_CONNECT_RETRY_SECONDS: '3600',
+      HTTP_PORT: String(httpPort),
+    });
     await eventually(() => expect(run.stderr()).toContain('attempt 1; retrying'), { timeoutMs: 90_000 });
     expect(await health(httpPort)).toEqual({ status: 503, body: { ok: false, database: 'starting' } });
     run.child.kill('SIGTERM');
@@ -185,9 +210,9 @@ describe('sf serve refuses to start, in one line', () => {
     it('when the database does not exist', async () => {
       const url = new URL(fresh.url);
       url.pathname = '/sf_no_such_database';
-      expect(await failure({ DATA_DIR: path.join(root, 'pg-nodb'), DATABASE_URL: url.toString(), HTTP_PORT: String(await freePort()) })).toMatch(
-        /^sf serve: the database at .*\/sf_no_such_database does not exist: create it, or set DATABASE_URL$/,
-      );
+      expect(
+        await failure({ DATA_DIR: path.join(root, 'pg-nodb'), DATABASE_URL: url.toString(), HTTP_PORT: String(await freePort()) }),
+      ).toMatch(/^sf serve: the database at .*\/sf_no_such_database does not exist: create it, or set DATABASE_URL$/);
     });
 
     it('when a migration fails', async () => {
@@ -196,7 +221,9 @@ describe('sf serve refuses to start, in one line', () => {
       await client.connect();
       await client.query('create table audit_log (id int)');
       await client.end();
-      expect(await failure({ DATA_DIR: path.join(root, 'pg-migration'), DATABASE_URL: fresh.url, HTTP_PORT: String(await freePort()) })).toMatch(
+      expect(
+        await failure({ DATA_DIR: path.join(root, 'pg-migration'), DATABASE_URL: fresh.url, HTTP_PORT: String(await freePort()) }),
+      ).toMatch(
         /^sf serve: could not bring the database at .* up to date \(42P07 relation "audit_log" already exists\): repair it or restore a backup, or set DATABASE_URL to another database$/,
       );
     });

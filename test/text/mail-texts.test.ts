@@ -20,34 +20,107 @@ const game = { ...values('game', 'gameName'), turn: 41 };
 const mails: Record<string, (lang: Lang) => [MailText, object]> = {
   welcome: (l) => {
     const v: WelcomeValues = {
-      ...values('game', 'gameName', 'player', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'timeZone', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'secret', 'page'),
+      ...values(
+        'game',
+        'gameName',
+        'player',
+        'email',
+        'faction',
+        'homeName',
+        'homeCell',
+        'systemCells',
+        'factions',
+        'deadline',
+        'weekly',
+        'timeZone',
+        'gameTimeZone',
+        'declarationLead',
+        'address',
+        'commonAddress',
+        'secret',
+        'page',
+      ),
       firstTurn: 43,
       lastTurn: 44,
       victoryPlanets: 45,
     };
     return [welcomeTexts[l].welcome(v), v];
   },
-  reminder: (l) => { const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') }; return [turnTexts[l].reminder(v), v]; },
-  grace: (l) => { const v = { ...game, ...values('player', 'closesAt', 'address', 'page') }; return [turnTexts[l].grace(v), v]; },
-  early: (l) => { const v = { ...game, ...values('at', 'next') }; return [turnTexts[l].early(v), v]; },
-  earlyWithdrawn: (l) => { const v = { ...game, ...values('deadline') }; return [turnTexts[l].earlyWithdrawn(v), v]; },
-  declarationMissed: (l) => { const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') }; return [turnTexts[l].declarationMissed(v), v]; },
-  deadlineMoved: (l) => { const v = { ...game, ...values('who', 'deadline', 'declarationDeadline') }; return [turnTexts[l].deadlineMoved(v), v]; },
+  reminder: (l) => {
+    const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') };
+    return [turnTexts[l].reminder(v), v];
+  },
+  grace: (l) => {
+    const v = { ...game, ...values('player', 'closesAt', 'address', 'page') };
+    return [turnTexts[l].grace(v), v];
+  },
+  early: (l) => {
+    const v = { ...game, ...values('at', 'next') };
+    return [turnTexts[l].early(v), v];
+  },
+  earlyWithdrawn: (l) => {
+    const v = { ...game, ...values('deadline') };
+    return [turnTexts[l].earlyWithdrawn(v), v];
+  },
+  declarationMissed: (l) => {
+    const v = { ...game, ...values('chancellor', 'declarationDeadline', 'deadline') };
+    return [turnTexts[l].declarationMissed(v), v];
+  },
+  deadlineMoved: (l) => {
+    const v = { ...game, ...values('who', 'deadline', 'declarationDeadline') };
+    return [turnTexts[l].deadlineMoved(v), v];
+  },
   edict: (l) => {
-    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'addressNote', 'pageNote', 'attachmentsNote') };
+    const v = {
+      ...game,
+      ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'addressNote', 'pageNote', 'attachmentsNote'),
+    };
     return [edictTexts[l].edict(v), v];
   },
-  edictObserver: (l) => { const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe', 'pageNote') }; return [edictTexts[l].edictObserver(v), v]; },
-  undelivered: (l) => { const v = { ...values('game', 'gameName', 'to', 'subject', 'error'), outboxId: 4242 }; return [deliveryTexts[l].undelivered(v), v]; },
-  gamePaused: (l) => { const v = { ...values('game', 'gameName', 'reason') }; return [refereeTexts[l].gamePaused(v), v]; },
-  gameResumed: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].gameResumed(v), v]; },
-  seatLeft: (l) => { const v = { ...values('game', 'gameName', 'since', 'reason') }; return [refereeTexts[l].seatLeft(v), v]; },
-  seatRemoved: (l) => { const v = { ...values('game', 'gameName', 'faction', 'since', 'reason') }; return [refereeTexts[l].seatRemoved(v), v]; },
-  seatVacant: (l) => { const v = { ...game, ...values('faction', 'since', 'reason') }; return [refereeTexts[l].seatVacant(v), v]; },
-  addressesChanged: (l) => { const v = { ...values('game', 'gameName', 'reason', 'addresses', 'primary') }; return [refereeTexts[l].addressesChanged(v), v]; },
-  lengthChanged: (l) => { const v = { ...game, ...values('reason'), lastTurn: 47 }; return [refereeTexts[l].lengthChanged(v), v]; },
-  lengthRemoved: (l) => { const v = { ...game, ...values('reason'), lastTurn: null }; return [refereeTexts[l].lengthChanged(v), { ...v, lastTurn: l === 'it' ? 'non ha più un ultimo turno' : 'no longer has a last turn' }]; },
-  turnRolledBack: (l) => { const v = { ...game, ...values('deadline', 'reason') }; return [refereeTexts[l].turnRolledBack(v), v]; },
+  edictObserver: (l) => {
+    const v = { ...game, ...values('versionNote', 'gameOver', 'edict', 'unsubscribe', 'pageNote') };
+    return [edictTexts[l].edictObserver(v), v];
+  },
+  undelivered: (l) => {
+    const v = { ...values('game', 'gameName', 'to', 'subject', 'error'), outboxId: 4242 };
+    return [deliveryTexts[l].undelivered(v), v];
+  },
+  gamePaused: (l) => {
+    const v = { ...values('game', 'gameName', 'reason') };
+    return [refereeTexts[l].gamePaused(v), v];
+  },
+  gameResumed: (l) => {
+    const v = { ...game, ...values('deadline', 'reason') };
+    return [refereeTexts[l].gameResumed(v), v];
+  },
+  seatLeft: (l) => {
+    const v = { ...values('game', 'gameName', 'since', 'reason') };
+    return [refereeTexts[l].seatLeft(v), v];
+  },
+  seatRemoved: (l) => {
+    const v = { ...values('game', 'gameName', 'faction', 'since', 'reason') };
+    return [refereeTexts[l].seatRemoved(v), v];
+  },
+  seatVacant: (l) => {
+    const v = { ...game, ...values('faction', 'since', 'reason') };
+    return [refereeTexts[l].seatVacant(v), v];
+  },
+  addressesChanged: (l) => {
+    const v = { ...values('game', 'gameName', 'reason', 'addresses', 'primary') };
+    return [refereeTexts[l].addressesChanged(v), v];
+  },
+  lengthChanged: (l) => {
+    const v = { ...game, ...values('reason'), lastTurn: 47 };
+    return [refereeTexts[l].lengthChanged(v), v];
+  },
+  lengthRemoved: (l) => {
+    const v = { ...game, ...values('reason'), lastTurn: null };
+    return [refereeTexts[l].lengthChanged(v), { ...v, lastTurn: l === 'it' ? 'non ha più un ultimo turno' : 'no longer has a last turn' }];
+  },
+  turnRolledBack: (l) => {
+    const v = { ...game, ...values('deadline', 'reason') };
+    return [refereeTexts[l].turnRolledBack(v), v];
+  },
   deadlineExtended: (l) => {
     const v = { ...game, ...values('player', 'deadline', 'previous', 'declaration', 'reason', 'address') };
     return [refereeTexts[l].deadlineExtended(v), v];
@@ -79,7 +152,29 @@ describe('mail texts', () => {
 
   it('a display name is inserted as written: placeholders in it are not expanded', () => {
     const [base] = mails.welcome!('en');
-    const v = { ...values('game', 'gameName', 'email', 'faction', 'homeName', 'homeCell', 'systemCells', 'factions', 'deadline', 'weekly', 'timeZone', 'gameTimeZone', 'declarationLead', 'address', 'commonAddress', 'page'), firstTurn: 1, lastTurn: null, victoryPlanets: 12 };
+    const v = {
+      ...values(
+        'game',
+        'gameName',
+        'email',
+        'faction',
+        'homeName',
+        'homeCell',
+        'systemCells',
+        'factions',
+        'deadline',
+        'weekly',
+        'timeZone',
+        'gameTimeZone',
+        'declarationLead',
+        'address',
+        'commonAddress',
+        'page',
+      ),
+      firstTurn: 1,
+      lastTurn: null,
+      victoryPlanets: 12,
+    };
     const mail = welcomeTexts.en.welcome({ ...v, player: '{{secret}} ${v.secret} $&', secret: 'S3CRET' });
     expect(mail.text).toContain('Hello {{secret}} ${v.secret} $&,\n');
     expect(mail.text.split('S3CRET')).toHaveLength(2); // only on the Code: line
@@ -104,10 +199,14 @@ describe('mail texts', () => {
   });
 
   it('a reminder lists a problem with its line named once', () => {
-    expect(turnTexts.en.problemLine('Line 2: B2-C3: that unit is not yours; order not applied.')).toBe('  Line 2: B2-C3: that unit is not yours; order not applied.');
+    expect(turnTexts.en.problemLine('Line 2: B2-C3: that unit is not yours; order not applied.')).toBe(
+      '  Line 2: B2-C3: that unit is not yours; order not applied.',
+    );
     const [reminder] = mails.reminder!('en');
     expect(reminder.text).toContain("The game's page: <page>\n");
-    expect(turnTexts.en.reminder({ ...game, ...values('player', 'deadline', 'missing', 'address'), page: null }).text).not.toContain('page');
+    expect(turnTexts.en.reminder({ ...game, ...values('player', 'deadline', 'missing', 'address'), page: null }).text).not.toContain(
+      'page',
+    );
   });
 
   it('durations and weekly deadlines in words', () => {

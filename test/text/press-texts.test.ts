@@ -4,7 +4,14 @@ import type { Lang } from '../../src/adjudicator/types.ts';
 import type { MailText } from '../../src/text/define.ts';
 import { pressTexts } from '../../src/text/press.ts';
 
-const relay = { game: 'andromeda', gameName: 'Andromeda', to: 'te, Hutt', text: 'Alleanza?\n> non è una citazione', replyGoesTo: 'Hutt', turn: 4 };
+const relay = {
+  game: 'andromeda',
+  gameName: 'Andromeda',
+  to: 'te, Hutt',
+  text: 'Alleanza?\n> non è una citazione',
+  replyGoesTo: 'Hutt',
+  turn: 4,
+};
 
 describe('press texts', () => {
   it('relay a signed message with its writer, an anonymous one with none, the text as written', () => {
@@ -26,10 +33,26 @@ describe('press texts', () => {
 
 describe('press mails', () => {
   // As test/text/mail-texts.test.ts does for the other catalogues: each value a marker of its own name.
-  const v = { game: '<game>', gameName: '<gameName>', from: '<from>', to: '<to>', text: '<text>', replyGoesTo: '<replyGoesTo>', faction: '<faction>', reason: '<reason>', edictUrl: '<edictUrl>', consoleUrl: '<consoleUrl>', turn: 41, version: 42 };
+  const v = {
+    game: '<game>',
+    gameName: '<gameName>',
+    from: '<from>',
+    to: '<to>',
+    text: '<text>',
+    replyGoesTo: '<replyGoesTo>',
+    faction: '<faction>',
+    reason: '<reason>',
+    edictUrl: '<edictUrl>',
+    consoleUrl: '<consoleUrl>',
+    turn: 41,
+    version: 42,
+  };
   const mails: Record<string, (l: Lang) => [MailText, string[]]> = {
     relay: (l) => [pressTexts[l].relay(v), ['game', 'gameName', 'from', 'to', 'text', 'replyGoesTo', 'turn']],
-    disputeToReferee: (l) => [pressTexts[l].disputeToReferee(v), ['game', 'gameName', 'faction', 'reason', 'edictUrl', 'consoleUrl', 'turn', 'version']],
+    disputeToReferee: (l) => [
+      pressTexts[l].disputeToReferee(v),
+      ['game', 'gameName', 'faction', 'reason', 'edictUrl', 'consoleUrl', 'turn', 'version'],
+    ],
     disputeRejected: (l) => [pressTexts[l].disputeRejected(v), ['game', 'reason', 'turn']],
     disputeAmended: (l) => [pressTexts[l].disputeAmended(v), ['game', 'turn', 'version']],
     disputeLapsed: (l) => [pressTexts[l].disputeLapsed(v), ['game', 'turn']],

@@ -5,7 +5,9 @@ import { createGameInput, joinGameInput, parseInput } from '../../src/games/inpu
 import { cleanText, icalText, lineProblem, xmlText } from '../../src/text/typed-text.ts';
 
 const game = (name: string) => ({
-  name, timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00',
+  name,
+  timeZone: 'Europe/Rome',
+  weeklyDeadline: 'sun 20:00',
   players: ['a', 'b', 'c', 'd'].map((x) => ({ email: `${x}@example.com` })),
 });
 
@@ -25,7 +27,9 @@ describe('typed text', () => {
   it('game and player names are refused at the door with the field named', () => {
     expect(() => parseInput(createGameInput, game('Orione\r\nBEGIN:VEVENT'))).toThrow('name: holds a line break (U+000D) at character 7');
     expect(() => parseInput(createGameInput, game('Ori\uFFFEone'))).toThrow(/^name: holds a character that is not text \(U\+FFFE\)/);
-    expect(() => parseInput(joinGameInput, { gameId: 'g', email: 'e@example.com', name: 'Bob\u202E' })).toThrow(/^name: holds a text-direction control/);
+    expect(() => parseInput(joinGameInput, { gameId: 'g', email: 'e@example.com', name: 'Bob\u202E' })).toThrow(
+      /^name: holds a text-direction control/,
+    );
     expect(parseInput(createGameInput, game('  Orione & co  ')).name).toBe('Orione & co');
   });
 

@@ -69,8 +69,7 @@ function open(x: Out, tag: string, kind: string, extra = ''): string {
 }
 const p = (x: Out, text: string) => `${open(x, 'p', 'p')}${esc(text)}</p>`;
 const paras = (x: Out, lines: readonly string[]) => lines.map((l) => p(x, l)).join('\n');
-const list = (x: Out, items: readonly string[]) =>
-  `${open(x, 'ul', 'ul')}${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
+const list = (x: Out, items: readonly string[]) => `${open(x, 'ul', 'ul')}${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
 const code = (x: Out, text: string) => `${open(x, 'code', 'code')}${esc(text)}</code>`;
 
 /** A table of text cells: the first cell of each row is its header (`th scope="row"`). */
@@ -78,7 +77,9 @@ function table(x: Out, head: readonly string[], rows: ReadonlyArray<readonly str
   const th = (t: string, scope: string) => `${open(x, 'th', 'th', ` scope="${scope}"`)}${t}</th>`;
   const cap = caption ? `${open(x, 'caption', 'caption')}${esc(caption)}</caption>` : '';
   const headRow = `<thead><tr>${head.map((h) => th(esc(h), 'col')).join('')}</tr></thead>`;
-  const body = rows.map((r) => `<tr>${r.map((cell, i) => (i === 0 ? th(cell, 'row') : `${open(x, 'td', 'td')}${cell}</td>`)).join('')}</tr>`);
+  const body = rows.map(
+    (r) => `<tr>${r.map((cell, i) => (i === 0 ? th(cell, 'row') : `${open(x, 'td', 'td')}${cell}</td>`)).join('')}</tr>`,
+  );
   return `${open(x, 'table', 'table')}${cap}${headRow}<tbody>${body.join('')}</tbody></table>`;
 }
 
@@ -104,11 +105,19 @@ function declaration(x: Out, d: Declaration): string {
   else if (d.orders.length === 0) out.push(p(x, c.v.noOrders));
   if (d.orders.length) {
     const label = (o: OrderOutcome) => `${code(x, o.order)}${o.side === IMPERIAL ? ` ${esc(c.v.imperialTag)}` : ''}`;
-    out.push(table(x, [c.v.columns.order, c.v.columns.result], d.orders.map((o) => [label(o), esc(outcome(c, o))])));
+    out.push(
+      table(
+        x,
+        [c.v.columns.order, c.v.columns.result],
+        d.orders.map((o) => [label(o), esc(outcome(c, o))]),
+      ),
+    );
   }
   if (d.problems.length) {
     // R-EDICT-4: a problem is published as its line and its kind, never with the words of the line.
-    const items = d.problems.map((pr) => `${pr.line > 0 ? c.v.line(pr.line) : c.v.wholeSheet}: ${problemKindText(c.lang, pr.code)}${pr.rule ? ` (${pr.rule})` : ''}`);
+    const items = d.problems.map(
+      (pr) => `${pr.line > 0 ? c.v.line(pr.line) : c.v.wholeSheet}: ${problemKindText(c.lang, pr.code)}${pr.rule ? ` (${pr.rule})` : ''}`,
+    );
     out.push(p(x, c.v.problems), list(x, items));
   }
   return out.join('\n');
@@ -133,14 +142,29 @@ function election(x: Out, r: ElectionReport): string {
   out.push(table(x, [col.faction, col.votes, col.cast], ballots, c.v.ballots));
   // Most votes first, then by id: the order the lot also uses (R-ELEC-4).
   const tally = Object.entries(r.tally).sort(([a, m], [b, n]) => n - m || cmp(a, b));
-  if (tally.some(([, n]) => n > 0)) out.push(table(x, [col.faction, col.votes], tally.map(([f, n]) => [esc(c.name(f)), String(n)]), c.v.tally));
+  if (tally.some(([, n]) => n > 0))
+    out.push(
+      table(
+        x,
+        [col.faction, col.votes],
+        tally.map(([f, n]) => [esc(c.name(f)), String(n)]),
+        c.v.tally,
+      ),
+    );
   else out.push(p(x, `${c.v.tally} ${c.v.noVotesAtAll}`));
-  const who = r.elected === null ? c.v.noChancellor : r.elected === r.outgoing ? c.v.kept(c.name(r.elected)) : c.v.elected(c.name(r.elected));
+  const who =
+    r.elected === null ? c.v.noChancellor : r.elected === r.outgoing ? c.v.kept(c.name(r.elected)) : c.v.elected(c.name(r.elected));
   out.push(`${open(x, 'p', 'p')}<strong>${esc(who)}</strong> — ${esc(`${c.v.how[r.how] ?? r.how} (R-ELEC-4).`)}</p>`);
   if (r.lot) {
     const l = r.lot;
     const winner = l.candidates[l.index];
-    out.push(p(x, c.v.lot), list(x, l.candidates.map((f, i) => `${i}: ${f} (${c.name(f)})`)));
+    out.push(
+      p(x, c.v.lot),
+      list(
+        x,
+        l.candidates.map((f, i) => `${i}: ${f} (${c.name(f)})`),
+      ),
+    );
     out.push(`${open(x, 'p', 'p')}${code(x, `sha256("${l.seed}") = ${l.hash}`)}</p>`);
     out.push(p(x, c.v.lotIndex(l.candidates.length, l.index, winner === undefined ? '?' : c.name(winner))));
   }
@@ -174,10 +198,17 @@ function finalSituation(x: Out): string {
   const e = c.edict;
   const col = c.v.columns;
   const out: string[] = [];
-  if (o.map) out.push(subheading(x, c.v.mapHeading), `${open(x, 'p', 'figure')}${open(x, 'img', 'img', ` src="${esc(o.map.src)}" alt="${esc(o.map.alt)}"`)}</p>`);
+  if (o.map)
+    out.push(
+      subheading(x, c.v.mapHeading),
+      `${open(x, 'p', 'figure')}${open(x, 'img', 'img', ` src="${esc(o.map.src)}" alt="${esc(o.map.alt)}"`)}</p>`,
+    );
   const sides = sideOrder(c.board, [...e.factions, ...e.units.map((u) => u.side)]);
   const rows = sides.map((s: Side) => {
-    const cells = boardOrder(c.board, e.units.filter((u) => u.side === s).map((u) => u.at));
+    const cells = boardOrder(
+      c.board,
+      e.units.filter((u) => u.side === s).map((u) => u.at),
+    );
     const name = `${esc(c.name(s))}${s === e.chancellor ? ` ${esc(c.v.chancellorMark)}` : ''}`;
     // R-CTRL-3: planets under Imperial Troops count for nobody, so the troops get no planet count.
     const planets = s === IMPERIAL ? '—' : String(e.planets[s] ?? 0);
@@ -187,7 +218,14 @@ function finalSituation(x: Out): string {
   out.push(`${open(x, 'p', 'p')}<strong>${esc(c.v.chancellor(e.chancellor && c.name(e.chancellor)))}</strong></p>`);
   // A finished game has no next turn (R-WIN-1, R-WIN-2), as in the text edict.
   if (!e.gameOver) {
-    if (e.electionNextTurn) out.push(p(x, c.v.nextElection), list(x, e.electionReasons.map((r) => c.v.electionReasons[r] ?? r)));
+    if (e.electionNextTurn)
+      out.push(
+        p(x, c.v.nextElection),
+        list(
+          x,
+          e.electionReasons.map((r) => c.v.electionReasons[r] ?? r),
+        ),
+      );
     else out.push(p(x, c.v.noNextElection));
     if (e.joiningNextTurn.length) out.push(p(x, c.v.joiningNextTurn(names(c, e.joiningNextTurn))));
   }

@@ -5,9 +5,7 @@
 import type { Edict } from '../types.ts';
 
 type Shape =
-  | { kind: 'object'; keys: readonly string[]; fields: Readonly<Record<string, Shape>> }
-  | { kind: 'array'; of: Shape }
-  | { kind: 'any' };
+  { kind: 'object'; keys: readonly string[]; fields: Readonly<Record<string, Shape>> } | { kind: 'array'; of: Shape } | { kind: 'any' };
 
 const ANY: Shape = { kind: 'any' };
 const obj = (keys: readonly string[], fields: Record<string, Shape> = {}): Shape => ({ kind: 'object', keys, fields });
@@ -17,10 +15,10 @@ const UNIT = obj(['side', 'at']);
 // A problem is public as its line and kind (R-EDICT-4): no message, no text of the line.
 const PROBLEM = obj(['line', 'code', 'rule']);
 const OUTCOME = obj(['faction', 'side', 'order', 'kind', 'line', 'result', 'rule', 'reason', 'with']);
-const DECLARATION = obj(
-  ['faction', 'isChancellor', 'submitted', 'hostility', 'hostilitySource', 'vote', 'orders', 'problems'],
-  { orders: arr(OUTCOME), problems: arr(PROBLEM) },
-);
+const DECLARATION = obj(['faction', 'isChancellor', 'submitted', 'hostility', 'hostilitySource', 'vote', 'orders', 'problems'], {
+  orders: arr(OUTCOME),
+  problems: arr(PROBLEM),
+});
 const ELECTION = obj(['ballots', 'tally', 'outgoing', 'elected', 'how', 'lot', 'newUnit'], {
   ballots: arr(obj(['voter', 'votes', 'for', 'note'])),
   lot: obj(['candidates', 'seed', 'hash', 'index']),
@@ -30,9 +28,30 @@ const ELECTION = obj(['ballots', 'tally', 'outgoing', 'elected', 'how', 'lot', '
 /** The Edict's shape, in the order of types.ts. */
 const EDICT = obj(
   [
-    'gameId', 'map', 'turn', 'electionTurn', 'chancellorAtStart', 'factions', 'victoryPlanets', 'declarations',
-    'eliminations', 'destructions', 'advances', 'politics', 'election', 'production', 'units', 'planets',
-    'chancellor', 'electionNextTurn', 'electionReasons', 'winners', 'winRule', 'lastTurn', 'gameOver', 'joiningNextTurn',
+    'gameId',
+    'map',
+    'turn',
+    'electionTurn',
+    'chancellorAtStart',
+    'factions',
+    'victoryPlanets',
+    'declarations',
+    'eliminations',
+    'destructions',
+    'advances',
+    'politics',
+    'election',
+    'production',
+    'units',
+    'planets',
+    'chancellor',
+    'electionNextTurn',
+    'electionReasons',
+    'winners',
+    'winRule',
+    'lastTurn',
+    'gameOver',
+    'joiningNextTurn',
   ],
   {
     declarations: arr(DECLARATION),
@@ -62,7 +81,9 @@ function canonical(value: unknown, shape: Shape): unknown {
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
   const known = shape.kind === 'object' ? shape.keys : [];
-  const rest = Object.keys(record).filter((k) => !known.includes(k)).sort(byCodeUnit);
+  const rest = Object.keys(record)
+    .filter((k) => !known.includes(k))
+    .sort(byCodeUnit);
   const out: Record<string, unknown> = {};
   for (const k of [...known, ...rest]) {
     if (record[k] === undefined) continue;

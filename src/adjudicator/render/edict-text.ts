@@ -67,7 +67,11 @@ function section(c: Ctx, n: number, body: string[]): string[] {
 
 function header(c: Ctx): string[] {
   const e = c.edict;
-  const out = [c.v.title(e.turn, e.lastTurn ?? null), c.v.game(e.gameId, e.map), c.v.inOffice(e.chancellorAtStart && c.name(e.chancellorAtStart))];
+  const out = [
+    c.v.title(e.turn, e.lastTurn ?? null),
+    c.v.game(e.gameId, e.map),
+    c.v.inOffice(e.chancellorAtStart && c.name(e.chancellorAtStart)),
+  ];
   if (e.electionTurn) out.push(c.v.electionTurn);
   return out;
 }
@@ -129,7 +133,9 @@ export function combat(c: Ctx): string[] {
     const line = `${c.v.advances(unitLabel(c, { side: a.side, at: a.from }), a.to)} (${a.rule})`;
     const cands = boardOrder(c.board, a.candidates).join(', ');
     // Once the referee has chosen (an amended edict), the choice is made: no more "may ask".
-    out.push(a.chosenByReferee ? `${line} — ${c.v.chosenByReferee(cands)}.` : a.contested ? `${line} — ${c.v.contested(cands)}.` : `${line}.`);
+    out.push(
+      a.chosenByReferee ? `${line} — ${c.v.chosenByReferee(cands)}.` : a.contested ? `${line} — ${c.v.contested(cands)}.` : `${line}.`,
+    );
   }
   if (!e.advances.length) out.push(c.v.noAdvances);
   return out;
@@ -165,7 +171,8 @@ function election(c: Ctx, r: ElectionReport): string[] {
   const tw = Math.max(0, ...tally.map(([f]) => c.name(f).length));
   for (const [f, n] of tally) out.push(`  ${c.name(f).padEnd(tw)}  ${n}`);
   if (!tally.some(([, n]) => n > 0)) out.push(`  ${c.v.noVotesAtAll}`);
-  const who = r.elected === null ? c.v.noChancellor : r.elected === r.outgoing ? c.v.kept(c.name(r.elected)) : c.v.elected(c.name(r.elected));
+  const who =
+    r.elected === null ? c.v.noChancellor : r.elected === r.outgoing ? c.v.kept(c.name(r.elected)) : c.v.elected(c.name(r.elected));
   out.push('', `${who} — ${c.v.how[r.how] ?? r.how} (R-ELEC-4).`);
   if (r.lot) {
     const l = r.lot;
@@ -206,7 +213,10 @@ function finalSituation(c: Ctx, opts: EdictTextOptions): string[] {
   const w = Math.max(0, ...sides.map((s) => label(s).length));
   const pw = Math.max(0, ...sides.map((s) => c.v.planets(e.planets[s] ?? 0).length));
   for (const s of sides) {
-    const cells = boardOrder(c.board, e.units.filter((u) => u.side === s).map((u) => u.at));
+    const cells = boardOrder(
+      c.board,
+      e.units.filter((u) => u.side === s).map((u) => u.at),
+    );
     // R-CTRL-3: planets under Imperial Troops count for nobody, so the troops get no planet count.
     const planets = s === IMPERIAL ? '—' : c.v.planets(e.planets[s] ?? 0);
     out.push(`  ${label(s).padEnd(w)}  ${planets.padEnd(pw)}  ${c.v.units(cells.length)}: ${cells.join(' ')}`.trimEnd());
@@ -260,7 +270,10 @@ export function renderEdict(edict: Edict, board: Board, lang: Lang, opts: EdictT
     ...section(c, 5, idle ?? production(c)),
     ...section(c, 6, finalSituation(c, opts)),
   ];
-  return `${lines.flatMap((l) => l.split('\n')).flatMap(wrap).join('\n')}\n`;
+  return `${lines
+    .flatMap((l) => l.split('\n'))
+    .flatMap(wrap)
+    .join('\n')}\n`;
 }
 
 /**

@@ -6,10 +6,28 @@ import { IMPERIAL, type Declaration, type Edict, type ElectionReport, type Lang,
 
 /** The reasons the engine may put in `OrderOutcome.reason` or `Destruction.reason`. */
 export const KNOWN_REASONS = [
-  'standoff', 'swap', 'occupied', 'blocked', 'no-unit', 'not-your-unit', 'not-adjacent', 'off-board',
-  'no-mans-land', 'too-far', 'not-on-capital', 'turn-1', 'superseded', 'planet', 'collision',
-  'occupied-after-moves', 'eliminated', 'not-capital-start', 'nmr-hold', 'jumper-still-there',
-  'same-cell', 'imperial-no-effect',
+  'standoff',
+  'swap',
+  'occupied',
+  'blocked',
+  'no-unit',
+  'not-your-unit',
+  'not-adjacent',
+  'off-board',
+  'no-mans-land',
+  'too-far',
+  'not-on-capital',
+  'turn-1',
+  'superseded',
+  'planet',
+  'collision',
+  'occupied-after-moves',
+  'eliminated',
+  'not-capital-start',
+  'nmr-hold',
+  'jumper-still-there',
+  'same-cell',
+  'imperial-no-effect',
 ] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 
@@ -22,9 +40,18 @@ type BallotNote = (typeof BALLOT_NOTES)[number];
  * parser's (sheet-messages.ts) and the engine's (engine-messages.ts) codes that reach a declaration.
  */
 export const PROBLEM_KINDS = [
-  'not-understood', 'unknown-faction', 'vote-imperial', 'vote-empty', 'vote-several', 'off-board',
-  'eliminate-not-cell', 'self-hostility', 'chancellor-imperial-hostility', 'hostility-not-in-play',
-  'vote-not-election', 'vote-not-in-play',
+  'not-understood',
+  'unknown-faction',
+  'vote-imperial',
+  'vote-empty',
+  'vote-several',
+  'off-board',
+  'eliminate-not-cell',
+  'self-hostility',
+  'chancellor-imperial-hostility',
+  'hostility-not-in-play',
+  'vote-not-election',
+  'vote-not-in-play',
 ] as const;
 type ProblemKindCode = (typeof PROBLEM_KINDS)[number];
 
@@ -84,10 +111,16 @@ const it = {
   line: (n: number) => `riga ${n}`,
   wholeSheet: 'foglio',
   results: table<OrderResult, string>({
-    moved: 'movimento riuscito', stalled: 'in stallo', attacked: 'attacco, resta ferma',
-    jumped: 'salto riuscito', destroyed: 'distrutta', politics: 'azione politica compiuta',
-    'politics-lost': 'azione politica persa', invalid: 'non valido, resta ferma',
-    superseded: 'sostituito', ignored: 'ignorato',
+    moved: 'movimento riuscito',
+    stalled: 'in stallo',
+    attacked: 'attacco, resta ferma',
+    jumped: 'salto riuscito',
+    destroyed: 'distrutta',
+    politics: 'azione politica compiuta',
+    'politics-lost': 'azione politica persa',
+    invalid: 'non valido, resta ferma',
+    superseded: 'sostituito',
+    ignored: 'ignorato',
   }),
   reasons: table<KnownReason, string | Reason>({
     standoff: ['più unità verso la stessa casella', (c) => `stessa destinazione di ${c}`],
@@ -110,7 +143,7 @@ const it = {
     'not-capital-start': "l'unità non era sulla Capitale a inizio turno",
     'nmr-hold': 'nessun ordine ricevuto, resta ferma',
     'jumper-still-there': ["l'occupante salta solo dopo i movimenti", (c) => `${c} salta solo dopo i movimenti`],
-    'same-cell': "un salto deve lasciare la casella",
+    'same-cell': 'un salto deve lasciare la casella',
     'imperial-no-effect': 'la politica di una Truppa Imperiale non ha effetto',
   }),
   involving: 'coinvolge',
@@ -129,7 +162,7 @@ const it = {
   politicsBy: (u: string) => `Azione politica compiuta da: ${u} (R-POL-1).`,
   troop: (a: string, b: string) => `Nuova Truppa Imperiale in ${a}, creata dall'unità in ${b}`,
   troopRefused: table<TroopRefusal, string>({
-    'capital-not-full': "Nessuna Truppa Imperiale: a inizio turno la Capitale non era tutta occupata (R-POL-2).",
+    'capital-not-full': 'Nessuna Truppa Imperiale: a inizio turno la Capitale non era tutta occupata (R-POL-2).',
     'no-free-cell': 'Nessuna Truppa Imperiale: nessuna casella libera adiacente (R-POL-2).',
   }),
   electionsCalled: (u: string) => `Elezioni indette per il prossimo turno da: ${u} (R-POL-3).`,
@@ -192,7 +225,16 @@ const it = {
   legendNoMansLand: 'x  terra di nessuno',
   imperialTroops: 'Truppe Imperiali',
   /** Column headings of the edict's tables (the HTML edict). */
-  columns: { faction: 'Fazione', order: 'Ordine', result: 'Esito', votes: 'Voti', cast: 'Voto a', planets: 'Pianeti', units: 'Unità', made: 'Produzione' },
+  columns: {
+    faction: 'Fazione',
+    order: 'Ordine',
+    result: 'Esito',
+    votes: 'Voti',
+    cast: 'Voto a',
+    planets: 'Pianeti',
+    units: 'Unità',
+    made: 'Produzione',
+  },
   /** The map's place in the HTML edict, where the text edict draws the board in characters. */
   mapHeading: 'Mappa della situazione finale',
 };
@@ -240,9 +282,16 @@ const en: Vocabulary = {
   line: (n) => `line ${n}`,
   wholeSheet: 'sheet',
   results: {
-    moved: 'moved', stalled: 'stalled', attacked: 'attacked, stays in place', jumped: 'jumped',
-    destroyed: 'destroyed', politics: 'politics done', 'politics-lost': 'politics lost',
-    invalid: 'invalid, unit holds', superseded: 'replaced', ignored: 'ignored',
+    moved: 'moved',
+    stalled: 'stalled',
+    attacked: 'attacked, stays in place',
+    jumped: 'jumped',
+    destroyed: 'destroyed',
+    politics: 'politics done',
+    'politics-lost': 'politics lost',
+    invalid: 'invalid, unit holds',
+    superseded: 'replaced',
+    ignored: 'ignored',
   },
   reasons: {
     standoff: ['standoff: several units into the same cell', (c) => `standoff with ${c}`],
@@ -317,7 +366,7 @@ const en: Vocabulary = {
   lotIndex: (c, i, w) => `index = hash mod ${c} = ${i} → ${w}`,
   newUnit: (a) => `New unit of the Chancellor at ${a}`,
   removed: (u) => `removed: ${u}`,
-  noNewUnit: 'No new unit: the Capital is already all the new Chancellor\'s (R-ELEC-5).',
+  noNewUnit: "No new unit: the Capital is already all the new Chancellor's (R-ELEC-5).",
   planets: (n) => (n === 1 ? '1 planet' : `${n} planets`),
   units: (n) => (n === 1 ? '1 unit' : `${n} units`),
   produced: (a, h) => `new unit at ${a} (${h})`,
@@ -339,13 +388,22 @@ const en: Vocabulary = {
     `${s ? 'SHARED VICTORY' : 'VICTORY'}: ${n} (${lastTurn ? "R-WIN-2: the game's last turn, the most planets" : 'R-WIN-1'}).`,
   noWinner: (n) => `No winner yet (${n} planets are needed to win).`,
   noWinnerLast: (n, last) => `No winner yet (${n} planets are needed to win, or the most planets at the end of turn ${last}, R-WIN-2).`,
-  gameOverNoWinner: "The game is over: this was its last turn (R-WIN-2), with no faction in play.",
+  gameOverNoWinner: 'The game is over: this was its last turn (R-WIN-2), with no faction in play.',
   nextDeadline: (w) => `Next deadline for orders: ${w}`,
   declarationDeadline: (w) => `Deadline for the Chancellor's declaration: ${w}`,
   legendTerrain: 'Legend: .  space   o  planet   @  Capital',
   legendNoMansLand: "x  no-man's land",
   imperialTroops: 'Imperial Troops',
-  columns: { faction: 'Faction', order: 'Order', result: 'Result', votes: 'Votes', cast: 'Vote for', planets: 'Planets', units: 'Units', made: 'Production' },
+  columns: {
+    faction: 'Faction',
+    order: 'Order',
+    result: 'Result',
+    votes: 'Votes',
+    cast: 'Vote for',
+    planets: 'Planets',
+    units: 'Units',
+    made: 'Production',
+  },
   mapHeading: 'Map of the final situation',
 };
 
@@ -359,9 +417,7 @@ export function sideName(board: Board, side: Side, lang: Lang): string {
 
 /** A reason in words, with the cells involved; an unknown reason is printed as the engine wrote it. */
 export function reasonText(lang: Lang, reason: string, cells: readonly string[] = []): string {
-  const known = (KNOWN_REASONS as readonly string[]).includes(reason)
-    ? VOCABULARY[lang].reasons[reason as KnownReason]
-    : reason;
+  const known = (KNOWN_REASONS as readonly string[]).includes(reason) ? VOCABULARY[lang].reasons[reason as KnownReason] : reason;
   const list = cells.join(', ');
   if (cells.length === 0) return typeof known === 'string' ? known : known[0];
   return typeof known === 'string' ? `${known} (${list})` : known[1](list);
@@ -369,11 +425,12 @@ export function reasonText(lang: Lang, reason: string, cells: readonly string[] 
 
 /** A problem's kind in words (R-EDICT-4); a code this table does not know is just "problem". */
 export function problemKindText(lang: Lang, code: string): string {
-  return (PROBLEM_KINDS as readonly string[]).includes(code) ? VOCABULARY[lang].problemKinds[code as ProblemKindCode] : VOCABULARY[lang].otherProblem;
+  return (PROBLEM_KINDS as readonly string[]).includes(code)
+    ? VOCABULARY[lang].problemKinds[code as ProblemKindCode]
+    : VOCABULARY[lang].otherProblem;
 }
 
 /** A ballot note in words; unknown notes as written. */
 export function ballotNote(lang: Lang, note: string): string {
   return (BALLOT_NOTES as readonly string[]).includes(note) ? VOCABULARY[lang].ballotNotes[note as BallotNote] : note;
 }
-

@@ -40,7 +40,14 @@ export function pressReplyAddress(mail: { ordersLocalPart: string; domain: strin
 /** The token in an address of ours, lower-cased (a server may have changed its case), or null. */
 export function pressTokenFromAddress(address: string, ourDomain: string, ordersLocalPart: string): string | null {
   const at = address.lastIndexOf('@');
-  if (at < 0 || address.slice(at + 1).trim().toLowerCase() !== ourDomain.toLowerCase()) return null;
+  if (
+    at < 0 ||
+    address
+      .slice(at + 1)
+      .trim()
+      .toLowerCase() !== ourDomain.toLowerCase()
+  )
+    return null;
   const local = address.slice(0, at).replace(/^"|"$/g, '');
   const plus = local.indexOf('+');
   if (plus < 0 || local.slice(0, plus).toLowerCase() !== ordersLocalPart.toLowerCase()) return null;
@@ -53,7 +60,11 @@ export function pressTokenFromAddress(address: string, ourDomain: string, orders
 const HEADER_ORDER = ['delivered-to', 'x-original-to', 'to', 'cc'];
 
 /** The first press token among a mail's recipients, envelope headers first. */
-export function pressTokenFromRecipients(recipients: readonly { header: string; address: string }[], ourDomain: string, ordersLocalPart: string): string | null {
+export function pressTokenFromRecipients(
+  recipients: readonly { header: string; address: string }[],
+  ourDomain: string,
+  ordersLocalPart: string,
+): string | null {
   for (const h of HEADER_ORDER)
     for (const r of recipients)
       if (r.header === h) {

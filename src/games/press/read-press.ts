@@ -14,9 +14,7 @@ import { looksLikeSheetLine } from '../../adjudicator/sheet-shape.ts';
 
 export type PressAudience =
   /** Faction ids, in the order written, each once. */
-  | { kind: 'factions'; factions: string[] }
-  | { kind: 'all' }
-  | { kind: 'referee' };
+  { kind: 'factions'; factions: string[] } | { kind: 'all' } | { kind: 'referee' };
 
 /** As written: `null` when the message says neither, and the game's default applies (D-PRESS-3). */
 export type PressSign = 'signed' | 'anonymous' | null;
@@ -116,7 +114,9 @@ const MAX_QUOTED = 60;
 type Modifier = 'signed' | 'anonymous';
 const MODIFIERS = new Map<string, Modifier>([
   ...['signed', 'white', 'firmato', 'firmata', 'firmati', 'firmate'].map((w) => [w, 'signed'] as const),
-  ...['anonymous', 'anonymously', 'grey', 'gray', 'anonimo', 'anonima', 'anonimi', 'anonime', 'anonimamente'].map((w) => [w, 'anonymous'] as const),
+  ...['anonymous', 'anonymously', 'grey', 'gray', 'anonimo', 'anonima', 'anonimi', 'anonime', 'anonimamente'].map(
+    (w) => [w, 'anonymous'] as const,
+  ),
 ]);
 /** Words that introduce an audience. Italian articles fold into it (`agli arbitri`, `all'arbitro`). */
 const INTRODUCERS = new Set(['to', 'a', 'ad', 'al', 'ai', 'agli', 'alla', 'alle', 'per']);
@@ -125,8 +125,18 @@ const STANDALONE = new Set(['a', 'al', 'ai', 'agli', 'alla', 'alle']);
 const EVERYONE = new Set(['all', 'everyone', 'everybody', 'tutti', 'tutte']);
 const REFEREE = new Set(['referee', 'referees', 'the referee', 'the referees', 'master', 'gm', 'arbitro', 'arbitri', 'arbitra', 'arbitre']);
 const END = new Set([
-  'end', 'endpress', 'end press', 'endbroadcast', 'end broadcast', 'enddispute', 'end dispute', 'end message',
-  'fine', 'fine stampa', 'fine messaggio', 'fine contestazione',
+  'end',
+  'endpress',
+  'end press',
+  'endbroadcast',
+  'end broadcast',
+  'enddispute',
+  'end dispute',
+  'end message',
+  'fine',
+  'fine stampa',
+  'fine messaggio',
+  'fine contestazione',
 ]);
 const PRESS_WORDS = new Set(['press', 'stampa', 'broadcast']);
 const DISPUTE_WORDS = new Set(['dispute', 'contesta', 'contesto', 'contestazione']);
@@ -197,7 +207,10 @@ export function readPress(text: string, options: PressReadOptions): PressReading
         }
       }
     }
-    const body = o.lines.slice(a, b).map((l) => l.trimEnd()).join('\n');
+    const body = o.lines
+      .slice(a, b)
+      .map((l) => l.trimEnd())
+      .join('\n');
     const lines: BlockLines = { header: o.headerLine, first: o.firstLine + a, last: o.firstLine + b - 1, end };
     if (o.header.kind === 'press') press.push({ audience: o.header.audience!, sign: o.header.sign, text: body, lines });
     else disputes.push({ text: body, lines });
@@ -400,7 +413,9 @@ function clip(s: string): string {
 }
 
 /** The factions of a map as press names them: ids and every name in every language. */
-export function pressFactions(map: { factions: readonly { id: string; names: { it: readonly string[]; en: readonly string[] } }[] }): PressFaction[] {
+export function pressFactions(map: {
+  factions: readonly { id: string; names: { it: readonly string[]; en: readonly string[] } }[];
+}): PressFaction[] {
   return map.factions.map((f) => ({ id: f.id, names: [...f.names.it, ...f.names.en] }));
 }
 

@@ -54,9 +54,15 @@ export function pressSettingsOf(value: unknown): PressSettings {
 }
 
 /** The settings with a referee's change applied, and which settings it changed (for the mail to every player). */
-export function applyPressPatch(current: PressSettings, patch: PressSettingsPatch): { settings: PressSettings; changed: (keyof PressSettings)[] } {
+export function applyPressPatch(
+  current: PressSettings,
+  patch: PressSettingsPatch,
+): { settings: PressSettings; changed: (keyof PressSettings)[] } {
   const parsed = pressSettingsPatch.parse(patch);
-  const settings = pressSettingsInput.parse({ ...current, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) });
+  const settings = pressSettingsInput.parse({
+    ...current,
+    ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)),
+  });
   const changed = (Object.keys(settings) as (keyof PressSettings)[]).filter((k) => settings[k] !== current[k]);
   return { settings, changed };
 }
@@ -79,7 +85,11 @@ export const pressSettingTexts = defineTexts({
       'until-deadline': 'fino alla scadenza degli ordini; si riapre con il turno successivo',
     },
     observers: { label: 'Osservatori e pagina pubblica', broadcasts: 'vedono i messaggi a tutti', nothing: 'non vedono alcun messaggio' },
-    reveal: { label: 'A fine partita', 'at-end': 'tutti i messaggi privati vengono resi noti a tutti i giocatori', never: 'i messaggi privati restano privati' },
+    reveal: {
+      label: 'A fine partita',
+      'at-end': 'tutti i messaggi privati vengono resi noti a tutti i giocatori',
+      never: 'i messaggi privati restano privati',
+    },
     maxChars: (n: number) => `Lunghezza massima: ${n} caratteri per messaggio`,
     perHour: (n: number) => `Al massimo ${n} messaggi all'ora`,
     referee: 'I messaggi agli arbitri sono sempre possibili, e sempre firmati.',
@@ -101,7 +111,11 @@ export const pressSettingTexts = defineTexts({
       'until-deadline': 'until the orders deadline; open again with the next turn',
     },
     observers: { label: 'Observers and the public page', broadcasts: 'see the messages to everyone', nothing: 'see no messages' },
-    reveal: { label: 'When the game ends', 'at-end': 'every private message is shown to every player', never: 'private messages stay private' },
+    reveal: {
+      label: 'When the game ends',
+      'at-end': 'every private message is shown to every player',
+      never: 'private messages stay private',
+    },
     maxChars: (n: number) => `At most ${n} characters per message`,
     perHour: (n: number) => `At most ${n} messages an hour`,
     referee: 'Messages to the referees are always allowed, and always signed.',

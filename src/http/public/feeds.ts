@@ -78,7 +78,9 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
           // the first "]]>"): escaped here, they hold no markup and no "]]>" at all.
           title: escapeHtml(T.feedEntry(h.turn, h.version)),
           date: h.createdAt,
-          description: (h.reason ? `<p>${escapeHtml(T.feedAmended(h.reason))}</p>` : '') + `<pre>${escapeHtml(lang === 'it' ? edict.textIt : edict.textEn)}</pre>`,
+          description:
+            (h.reason ? `<p>${escapeHtml(T.feedAmended(h.reason))}</p>` : '') +
+            `<pre>${escapeHtml(lang === 'it' ? edict.textIt : edict.textEn)}</pre>`,
         });
       }
       // The last step: whatever was stored (a name or reason from before the input rule, a sheet),
@@ -99,7 +101,10 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
       if (!game) return null;
       // Times in UTC (…Z): calendars show them in the reader's zone; no VTIMEZONE to get wrong.
       // Every text through icalText: a stored name with a line break must not start a property.
-      const cal = ical({ name: icalText(T.calendarName(game.name)), prodId: { company: 'Starts Foundation', product: 'sf', language: lang.toUpperCase() } });
+      const cal = ical({
+        name: icalText(T.calendarName(game.name)),
+        prodId: { company: 'Starts Foundation', product: 'sf', language: lang.toUpperCase() },
+      });
       // RFC 5545 SEQUENCE: a calendar replaces an event only by a higher one. Each deadline move counts
       // twice and a close once, so a turn re-opened by a roll-back still goes up.
       const moves = 2 * (await countAudit(app.db, game.id, DEADLINE_CHANGES));

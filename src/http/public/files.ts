@@ -30,7 +30,13 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
     return sendRendered(req, reply, f);
   });
 
-  const send = async (req: FastifyRequest, reply: FastifyReply, key: string, make: () => Promise<{ body: string | Buffer; type: string } | null>, vary?: string) => {
+  const send = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    make: () => Promise<{ body: string | Buffer; type: string } | null>,
+    vary?: string,
+  ) => {
     const r = await cache.get(key, make);
     if (!r) return reply.code(404).send({ error: 'not found' });
     return sendRendered(req, reply, r, { maxAge: cache.maxAge, ...(vary ? { vary } : {}) });
@@ -42,12 +48,18 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
   // The PNG in the language of the page that links to it (?lang=), else the reader's (D-EDICT-2).
   app.get<{ Params: { game: string } }>('/games/:game/map.png', (req, reply) => {
     const lang = requestLang(req);
-    return send(req, reply, `png ${lang} ${req.params.game}`, async () => {
-      const d = await loadGame(app.db, req.params.game);
-      if (!d) return null;
-      const { svg } = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, lang, d.game.name);
-      return { body: await mapPng(svg), type: 'image/png' };
-    }, LANG_VARY);
+    return send(
+      req,
+      reply,
+      `png ${lang} ${req.params.game}`,
+      async () => {
+        const d = await loadGame(app.db, req.params.game);
+        if (!d) return null;
+        const { svg } = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, lang, d.game.name);
+        return { body: await mapPng(svg), type: 'image/png' };
+      },
+      LANG_VARY,
+    );
   });
 
   type EdictParams = { Params: { game: string; n: string; k?: string } };
@@ -60,12 +72,18 @@ export async function publicFiles(app: FastifyInstance, opts: PublicOptions): Pr
   };
   const png = (req: FastifyRequest<EdictParams>, reply: FastifyReply) => {
     const lang = requestLang(req);
-    return send(req, reply, `png ${lang} ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`, async () => {
-      const found = await edictOf(req.params);
-      if (!found) return null;
-      const { svg } = mapPicture(boardFor(found.game.map), found.edict.json, lang, found.game.name);
-      return { body: await mapPng(svg), type: 'image/png' };
-    }, LANG_VARY);
+    return send(
+      req,
+      reply,
+      `png ${lang} ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`,
+      async () => {
+        const found = await edictOf(req.params);
+        if (!found) return null;
+        const { svg } = mapPicture(boardFor(found.game.map), found.edict.json, lang, found.game.name);
+        return { body: await mapPng(svg), type: 'image/png' };
+      },
+      LANG_VARY,
+    );
   };
   const json = (req: FastifyRequest<EdictParams>, reply: FastifyReply) =>
     send(req, reply, `json ${req.params.game} ${req.params.n} ${req.params.k ?? 'latest'}`, async () => {

@@ -5,8 +5,17 @@ import type { Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
 import { findGame, type Game } from '../../db/games.ts';
 import {
-  chancellorDeclaration, edictBefore, edictHeaders, publicAbsences, publicSeats, publicTurn,
-  type ChancellorDeclaration, type EdictHeader, type PublicAbsence, type PublicEdict, type PublicTurn,
+  chancellorDeclaration,
+  edictBefore,
+  edictHeaders,
+  publicAbsences,
+  publicSeats,
+  publicTurn,
+  type ChancellorDeclaration,
+  type EdictHeader,
+  type PublicAbsence,
+  type PublicEdict,
+  type PublicTurn,
 } from '../../db/public-views.ts';
 import { boardFor, type OrdersReceived, ordersReceivedByFaction } from '../../games/index.ts';
 
@@ -78,7 +87,12 @@ export function gameJson(d: GameData) {
     players: d.seats.map((s) => ({ faction: s.faction, joinedTurn: s.joinedTurn, inPlay: turn.state.factions.includes(s.faction) })),
     ordersReceived: d.received,
     chancellorDeclaration: d.declaration
-      ? { faction: d.declaration.faction, receivedAt: d.declaration.receivedAt.toISOString(), hostility: d.declaration.hostility, orders: d.declaration.orders }
+      ? {
+          faction: d.declaration.faction,
+          receivedAt: d.declaration.receivedAt.toISOString(),
+          hostility: d.declaration.hostility,
+          orders: d.declaration.orders,
+        }
       : null,
     planets: d.lastEdict ? { afterTurn: d.lastEdict.turn, byFaction: d.lastEdict.json.planets } : null,
     absences: d.absences,

@@ -28,7 +28,9 @@ export interface MapPicture {
 
 /** `idPrefix` keeps ids unique in the page; the input's content is part of the key. */
 export function mapPicture(board: Board, input: Edict | GameState, lang: Lang, gameName: string): MapPicture {
-  const key = createHash('sha1').update(JSON.stringify([lang, gameName, input])).digest('base64url');
+  const key = createHash('sha1')
+    .update(JSON.stringify([lang, gameName, input]))
+    .digest('base64url');
   return remember(svgs, key, () => ({
     svg: renderMapSvg(board, input, { lang, gameName, idPrefix: 'sf-map' }),
     alt: describeMap(board, input, lang, gameName),

@@ -39,7 +39,8 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
   app.get('/', (req, reply) =>
     answer(req, reply, '/', async (lang) => {
       return homePage(lang, classicMap(), await gameSummaries(app.db));
-    }));
+    }),
+  );
 
   app.get<{ Params: { game: string } }>('/games/:game', (req, reply) =>
     answer(req, reply, `game ${req.params.game}`, async (lang) => {
@@ -47,9 +48,11 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
       if (!d) return null;
       const map = mapPicture(d.board, d.lastEdict?.json ?? d.turn.state, lang, d.game.name);
       return gamePage(lang, d.board, { ...d, game: d.game, map });
-    }));
+    }),
+  );
 
-  const edictRoute = (version: (p: { k?: string }) => number | undefined | null) =>
+  const edictRoute =
+    (version: (p: { k?: string }) => number | undefined | null) =>
     (req: FastifyRequest<{ Params: { game: string; n: string; k?: string } }>, reply: FastifyReply) => {
       const { game: id, n } = req.params;
       const k = version(req.params);
@@ -66,6 +69,12 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
         return edictPage(lang, { game, board, edict, versions, changes, map: mapPicture(board, edict.json, lang, game.name) });
       });
     };
-  app.get('/games/:game/turns/:n', edictRoute(() => undefined));
-  app.get('/games/:game/turns/:n/v/:k', edictRoute((p) => (p.k !== undefined && NUMBER.test(p.k) ? Number(p.k) : null)));
+  app.get(
+    '/games/:game/turns/:n',
+    edictRoute(() => undefined),
+  );
+  app.get(
+    '/games/:game/turns/:n/v/:k',
+    edictRoute((p) => (p.k !== undefined && NUMBER.test(p.k) ? Number(p.k) : null)),
+  );
 }

@@ -17,13 +17,20 @@ function send(req: FastifyRequest, reply: FastifyReply, status: number, lang: La
   const s = webTexts[lang];
   const path = (req.raw.url ?? '/').split('?')[0]!;
   const page = layout({ lang, title: s.unsubscribeTitle, path }, html`<h1>${s.unsubscribeTitle}</h1>${body}`);
-  return reply.code(status).header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+  return reply
+    .code(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(page);
 }
 
 export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
   // The one-click POST carries `List-Unsubscribe=One-Click` as a form body; nothing else is read.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) =>
+      done(null, {}),
+    );
   }
   const subscription = (token: string) => (TOKEN.test(token) ? observerByToken(app.db, token) : Promise.resolve(null));
 
@@ -35,7 +42,13 @@ export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
     }
     const s = webTexts[sub.lang];
     const action = `/unsubscribe/${req.params.token}`;
-    return send(req, reply, 200, sub.lang, html`<p>${s.unsubscribeAsk(sub.gameName)}</p><form method="post" action="${action}"><button type="submit">${s.unsubscribeButton}</button></form>`);
+    return send(
+      req,
+      reply,
+      200,
+      sub.lang,
+      html`<p>${s.unsubscribeAsk(sub.gameName)}</p><form method="post" action="${action}"><button type="submit">${s.unsubscribeButton}</button></form>`,
+    );
   });
   app.post<{ Params: { token: string } }>('/unsubscribe/:token', async (req, reply) => {
     const sub = await subscription(req.params.token);

@@ -48,14 +48,16 @@ const side = (board: Board, s: Side | null, lang: Lang): string => (s ? sideName
 export function homePage(lang: Lang, board: Board, games: GameSummary[]): string {
   const s = webTexts[lang];
   // data-label: on a phone each row is a block and each value shows its column's name (site.css).
-  const rows = games.map((g) => html`<tr>
+  const rows = games.map(
+    (g) => html`<tr>
 <td class="game-name"><a href="/games/${g.id}">${g.name}</a></td>
 <td data-label="${s.colTurn}">${g.turn}</td>
 <td data-label="${s.colDeadline}">${g.status !== 'finished' && g.turnStatus === 'open' && g.deadline ? instant(g.deadline, g.timeZone, lang) : '—'}</td>
 <td data-label="${s.colChancellor}">${side(board, g.chancellor, lang)}</td>
 <td data-label="${s.colPlayers}">${g.factions.length}</td>
 <td data-label="${s.colState}">${s.status[g.status] ?? g.status}</td>
-</tr>`);
+</tr>`,
+  );
   const table = games.length
     ? html`<div class="table-wrap"><table class="games"><caption class="skip">${s.gamesHeading}</caption><thead><tr><th scope="col">${s.colGame}</th><th scope="col">${s.colTurn}</th><th scope="col">${s.colDeadline}</th><th scope="col">${s.colChancellor}</th><th scope="col">${s.colPlayers}</th><th scope="col">${s.colState}</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${s.noGames}</p>`;
@@ -63,7 +65,16 @@ export function homePage(lang: Lang, board: Board, games: GameSummary[]): string
 }
 
 /** Every schedule setting, shown with the deadlines. */
-type Schedule = Pick<Game, 'weeklyDeadline' | 'declarationLeadMinutes' | 'reminderMinutes' | 'earlyProcessingMinutes' | 'graceMinutes' | 'absenceDaysPerPlayer' | 'absenceDaysPerGame'>;
+type Schedule = Pick<
+  Game,
+  | 'weeklyDeadline'
+  | 'declarationLeadMinutes'
+  | 'reminderMinutes'
+  | 'earlyProcessingMinutes'
+  | 'graceMinutes'
+  | 'absenceDaysPerPlayer'
+  | 'absenceDaysPerGame'
+>;
 
 export interface GamePageData {
   game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number; lastTurn: number | null } & Schedule;
@@ -83,9 +94,16 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
   if (archive.length === 0) return html`<p>${s.noEdicts}</p>`;
   const byTurn = new Map<number, EdictHeader[]>();
   for (const e of archive) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
-  const items = [...byTurn].reverse().map(([turn, versions]) => html`<li><a href="/games/${gameId}/turns/${turn}">${s.turn(turn)}</a>${
-    versions.length > 1 ? html` (${s.amended}: ${versions.map((v, i) => html`${i ? ', ' : ''}<a href="/games/${gameId}/turns/${turn}/v/${v.version}">${s.version(v.version)}</a>`)})` : ''
-  }</li>`);
+  const items = [...byTurn]
+    .reverse()
+    .map(
+      ([turn, versions]) =>
+        html`<li><a href="/games/${gameId}/turns/${turn}">${s.turn(turn)}</a>${
+          versions.length > 1
+            ? html` (${s.amended}: ${versions.map((v, i) => html`${i ? ', ' : ''}<a href="/games/${gameId}/turns/${turn}/v/${v.version}">${s.version(v.version)}</a>`)})`
+            : ''
+        }</li>`,
+    );
   return html`<ul>${items}</ul>`;
 }
 
@@ -93,7 +111,9 @@ function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victo
   const s = webTexts[lang];
   if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory, lastTurn)}</p>`;
   const e = edict.json;
-  const rows = board.factionIds.filter((f) => f in e.planets).map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
+  const rows = board.factionIds
+    .filter((f) => f in e.planets)
+    .map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
   return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets, lastTurn)}</p>`;
 }
 
@@ -116,7 +136,8 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   const open = turn.status === 'open' && game.status !== 'finished';
   const deadlines = open
     ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
-      turn.state.chancellor ? html`<li>${s.declarationDeadline}: ${instant(turn.declarationDeadline, game.timeZone, lang)}</li>` : ''}</ul>`
+        turn.state.chancellor ? html`<li>${s.declarationDeadline}: ${instant(turn.declarationDeadline, game.timeZone, lang)}</li>` : ''
+      }</ul>`
     : html`<p>${s.noDeadline}</p>`;
   const schedule = html`<details><summary>${s.scheduleHeading}</summary><ul>${[
     s.scheduleWeekly(game.weeklyDeadline, game.timeZone, game.declarationLeadMinutes),
@@ -131,8 +152,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     .map((f) => {
       const seat = d.seats.find((p) => p.faction === f);
       const state = d.received[f] ?? 'none';
-      const cell = inPlay.has(f) ? html`<span class="state-${state}">${s.received[state]}</span>` : html`${s.joining(seat?.joinedTurn ?? turn.number + 1)}`;
-      const away = d.absences.filter((a) => a.faction === f).map((a) => s.absent(a.fromDay, a.toDay)).join('; ');
+      const cell = inPlay.has(f)
+        ? html`<span class="state-${state}">${s.received[state]}</span>`
+        : html`${s.joining(seat?.joinedTurn ?? turn.number + 1)}`;
+      const away = d.absences
+        .filter((a) => a.faction === f)
+        .map((a) => s.absent(a.fromDay, a.toDay))
+        .join('; ');
       return html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${cell}</td><td>${away || '—'}</td></tr>`;
     });
   const orders = html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colOrders}</th><th scope="col">${s.colAbsence}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -163,7 +189,16 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     apiHref: `/api/games/${game.id}`,
   });
   const head = html`<link rel="alternate" type="application/atom+xml" href="/games/${game.id}/edicts.atom?lang=${lang}" title="${s.atomLabel}">`;
-  return layout({ lang, title: `${game.name} — ${s.turn(turn.number)}`, path: `/games/${game.id}`, head, crumbs: [{ href: `/games/${game.id}`, label: game.name }] }, body);
+  return layout(
+    {
+      lang,
+      title: `${game.name} — ${s.turn(turn.number)}`,
+      path: `/games/${game.id}`,
+      head,
+      crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+    },
+    body,
+  );
 }
 
 /**
@@ -192,16 +227,25 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
   const { game, edict } = d;
   const latest = d.versions.at(-1)?.version ?? edict.version;
   const base = `/games/${game.id}/turns/${edict.turn}`;
-  const amendment = edict.version > 1 && edict.reason !== null
-    ? html`<section class="amendment" aria-labelledby="amend-h"><h2 id="amend-h">${s.amendmentHeading}</h2><p><strong>${s.amendmentReason}:</strong> ${edict.reason}</p>${
-      d.changes ? html`<h3>${s.whatChanged}</h3>${d.changes.length ? html`<ul>${d.changes.map((c) => html`<li>${c}</li>`)}</ul>` : html`<p>${s.nothingChanged}</p>`}` : ''
-    }</section>`
-    : html``;
-  const versions = d.versions.length > 1
-    ? html`<section aria-labelledby="versions-h"><h2 id="versions-h">${s.versionsHeading}</h2><ol>${d.versions.map((v) => html`<li>${
-      v.version === edict.version ? html`<strong aria-current="page">${s.version(v.version)}</strong>` : html`<a href="${base}/v/${v.version}">${s.version(v.version)}</a>`
-    } — ${s.publishedAt} <time datetime="${v.createdAt.toISOString()}">${v.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>${v.reason ? html`: ${v.reason}` : ''}</li>`)}</ol></section>`
-    : html``;
+  const amendment =
+    edict.version > 1 && edict.reason !== null
+      ? html`<section class="amendment" aria-labelledby="amend-h"><h2 id="amend-h">${s.amendmentHeading}</h2><p><strong>${s.amendmentReason}:</strong> ${edict.reason}</p>${
+          d.changes
+            ? html`<h3>${s.whatChanged}</h3>${d.changes.length ? html`<ul>${d.changes.map((c) => html`<li>${c}</li>`)}</ul>` : html`<p>${s.nothingChanged}</p>`}`
+            : ''
+        }</section>`
+      : html``;
+  const versions =
+    d.versions.length > 1
+      ? html`<section aria-labelledby="versions-h"><h2 id="versions-h">${s.versionsHeading}</h2><ol>${d.versions.map(
+          (v) =>
+            html`<li>${
+              v.version === edict.version
+                ? html`<strong aria-current="page">${s.version(v.version)}</strong>`
+                : html`<a href="${base}/v/${v.version}">${s.version(v.version)}</a>`
+            } — ${s.publishedAt} <time datetime="${v.createdAt.toISOString()}">${v.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>${v.reason ? html`: ${v.reason}` : ''}</li>`,
+        )}</ol></section>`
+      : html``;
   // The same words as the edict's mail: the page says so as well (D-TURN-2).
   const late = edict.closedLate
     ? html`<p class="closed-late" role="note">${edictTexts[lang].lateNote({ closedAt: formatInstant(new Date(edict.closedLate.closedAt), game.timeZone, lang), deadline: formatInstant(new Date(edict.closedLate.deadline), game.timeZone, lang) }).trim()}</p>`
@@ -218,18 +262,26 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
     pngLabel: s.pngLabel,
     textHeading: s.textHeading,
     // The same sections as the mail's HTML part, styled by site.css (the CSP allows no inline style).
-    text: trusted(`${edictHtmlLead(edict.json, d.board, lang, false)}\n${renderEdictHtml(edict.json, d.board, lang, { level: 3, map: null, inline: false })}`),
+    text: trusted(
+      `${edictHtmlLead(edict.json, d.board, lang, false)}\n${renderEdictHtml(edict.json, d.board, lang, { level: 3, map: null, inline: false })}`,
+    ),
     jsonHref: `${base}/v/${edict.version}/edict.json`,
     jsonLabel: s.jsonLabel,
     permalink: `${base}/v/${edict.version}`,
     permalinkLabel: s.permalinkLabel,
   });
-  return layout({
-    lang,
-    title: s.edictHeading(game.name, edict.turn),
-    path: `${base}/v/${edict.version}`,
-    crumbs: [{ href: `/games/${game.id}`, label: game.name }, { href: base, label: s.turn(edict.turn) }],
-  }, body);
+  return layout(
+    {
+      lang,
+      title: s.edictHeading(game.name, edict.turn),
+      path: `${base}/v/${edict.version}`,
+      crumbs: [
+        { href: `/games/${game.id}`, label: game.name },
+        { href: base, label: s.turn(edict.turn) },
+      ],
+    },
+    body,
+  );
 }
 
 export function notFoundPage(lang: Lang): string {

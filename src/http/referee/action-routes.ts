@@ -38,7 +38,11 @@ function whole(v: string | undefined, what: string): number {
 }
 
 export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
-  const ctx = (req: FastifyRequest): GamesContext => ({ actor: `referee:${req.referee!.email}`, mail: settings.mail, publicUrl: settings.publicUrl });
+  const ctx = (req: FastifyRequest): GamesContext => ({
+    actor: `referee:${req.referee!.email}`,
+    mail: settings.mail,
+    publicUrl: settings.publicUrl,
+  });
 
   /** Runs an action on a game the referee runs; AppErrors become a page, anything else the app's 500. */
   function action<P extends object>(path: string, run: (req: Req<P>, gameId: string) => Promise<string>) {
@@ -47,7 +51,10 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
       if (!game) return reply;
       try {
         const done = await run(req, game.id);
-        return reply.code(303).header('location', `/referee/games/${encodeURIComponent(game.id)}?done=${done}`).send();
+        return reply
+          .code(303)
+          .header('location', `/referee/games/${encodeURIComponent(game.id)}?done=${done}`)
+          .send();
       } catch (err) {
         // The referee's and the application layer's refusals (a closed window, a cell's wrong candidate) are the referee's to read.
         if (err instanceof AppError) return sendRefereeError(req, reply, err);
@@ -86,15 +93,27 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     const advances: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.body)) if (k.startsWith('advance:') && v) advances[k.slice('advance:'.length)] = v;
     const faction = req.body.faction?.trim();
-    const a = actionInput('amend', { gameId, turn: whole(req.body.turn, 'turn'), reason: checkReason(req.body.reason), advances, faction, sheet: req.body.sheet, confirm: req.body.confirm === 'yes' });
-    await amendTurn(app.db, {
-      gameId: a.gameId,
-      turn: a.turn,
-      reason: a.reason,
+    const a = actionInput('amend', {
+      gameId,
+      turn: whole(req.body.turn, 'turn'),
+      reason: checkReason(req.body.reason),
       advances,
-      ...(faction ? { correctedSheets: { [faction]: a.sheet ?? '' } } : {}),
-      confirmOutsideWindow: a.confirm === true,
-    }, ctx(req));
+      faction,
+      sheet: req.body.sheet,
+      confirm: req.body.confirm === 'yes',
+    });
+    await amendTurn(
+      app.db,
+      {
+        gameId: a.gameId,
+        turn: a.turn,
+        reason: a.reason,
+        advances,
+        ...(faction ? { correctedSheets: { [faction]: a.sheet ?? '' } } : {}),
+        confirmOutsideWindow: a.confirm === true,
+      },
+      ctx(req),
+    );
     return 'amended';
   });
 
@@ -107,7 +126,13 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
   action<{ player: string }>('/games/:game/players/:player/replace', async (req, gameId) => {
     const seat = await findPlayer(app.db, whole(req.params.player, 'player'));
     if (!seat || seat.gameId !== gameId) throw new GameError('no-player', 'no such player in this game');
-    const a = actionInput('replace', { gameId, faction: seat.faction, email: req.body.email ?? '', lang: req.body.lang === 'it' ? 'it' : 'en', reason: checkReason(req.body.reason) });
+    const a = actionInput('replace', {
+      gameId,
+      faction: seat.faction,
+      email: req.body.email ?? '',
+      lang: req.body.lang === 'it' ? 'it' : 'en',
+      reason: checkReason(req.body.reason),
+    });
     await replacePlayer(app.db, a.gameId, a.faction, { email: a.email, lang: a.lang ?? 'en' }, a.reason, ctx(req));
     return 'replaced';
   });
@@ -130,7 +155,13 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     const p = await seated(req.params.player, gameId);
     const change = req.body.change;
     if (change !== 'add' && change !== 'remove' && change !== 'primary') throw new GameError('invalid-input', 'say add, remove or primary');
-    const a = actionInput('address', { gameId, player: p.faction, change, email: req.body.email ?? '', reason: checkReason(req.body.reason) });
+    const a = actionInput('address', {
+      gameId,
+      player: p.faction,
+      change,
+      email: req.body.email ?? '',
+      reason: checkReason(req.body.reason),
+    });
     await changePlayerAddress(app.db, a.gameId, p.faction, a.change, a.email, a.reason, ctx(req));
     return `address-${change}`;
   });
@@ -144,7 +175,11 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
   // R-WIN-2: an empty field means no last turn.
   action('/games/:game/length', async (req, gameId) => {
     const v = req.body.lastTurn?.trim() ?? '';
-    const a = actionInput('length', { gameId, lastTurn: v === '' ? null : whole(v, 'the last turn'), reason: checkReason(req.body.reason) });
+    const a = actionInput('length', {
+      gameId,
+      lastTurn: v === '' ? null : whole(v, 'the last turn'),
+      reason: checkReason(req.body.reason),
+    });
     await setLastTurn(app.db, a.gameId, a.lastTurn, a.reason, ctx(req));
     return 'length';
   });

@@ -29,9 +29,10 @@ export function disputeSection(o: GameOverview, last: EdictVersion | null, csrf:
   if (!last) return html`<section><h2>Disputes</h2><p>No closed turn can be amended now.</p>${controls}</section>`;
   const contested = last.json.advances.filter((a) => a.contested);
   const choices = contested.map(
-    (a) => html`<p><label for="adv-${a.to}">Into ${a.to} (now ${a.from})</label><select id="adv-${a.to}" name="advance:${a.to}"><option value="">as adjudicated</option>${a.candidates.map(
-      (c) => html`<option value="${c}">${c}</option>`,
-    )}</select></p>`,
+    (a) =>
+      html`<p><label for="adv-${a.to}">Into ${a.to} (now ${a.from})</label><select id="adv-${a.to}" name="advance:${a.to}"><option value="">as adjudicated</option>${a.candidates.map(
+        (c) => html`<option value="${c}">${c}</option>`,
+      )}</select></p>`,
   );
   const factions = o.players.map((p) => html`<option value="${p.faction}">${p.faction}</option>`);
   const amend = html`<h3>Amend turn ${last.turn} (edict version ${last.version}, ${when(last.createdAt)})</h3><form method="post" action="${base(o)}/amend">${csrfField(csrf)}<input type="hidden" name="turn" value="${last.turn}">${

@@ -50,9 +50,12 @@ function sheetVersion(o: GameOverview, s: Sheet, starts: GamePageInput['mailStar
 }
 
 function sheetsSection(o: GameOverview, starts: GamePageInput['mailStarts']): Html {
-  const turnLinks = o.turns.map((t) => html` <a href="${base(o)}?turn=${t.number}"${t.number === o.turn?.number ? html` aria-current="page"` : html``}>${t.number}</a>`);
+  const turnLinks = o.turns.map(
+    (t) => html` <a href="${base(o)}?turn=${t.number}"${t.number === o.turn?.number ? html` aria-current="page"` : html``}>${t.number}</a>`,
+  );
   const factions = o.sheets.map(
-    (f) => html`<h3>${f.faction} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
+    (f) =>
+      html`<h3>${f.faction} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
   );
   return html`<section><h2>Sheets of turn ${o.turn?.number ?? '—'}</h2><p>Turns:${turnLinks}</p>${factions.length ? factions : html`<p>No sheets for this turn.</p>`}</section>`;
 }
@@ -62,14 +65,23 @@ function turnSection(o: GameOverview, csrf: string): Html {
   const closed = o.turns.filter((t) => t.status === 'adjudicated');
   const extend = open
     ? html`<h3>Extend the deadline of turn ${open.number} (now ${when(open.deadline)})</h3>${actionForm(
-        `${base(o)}/deadline`, csrf, 'Extend', 'extend-reason',
+        `${base(o)}/deadline`,
+        csrf,
+        'Extend',
+        'extend-reason',
         html`<label for="extend-minutes">Minutes later (at most ${MAX_EXTENSION_MINUTES})</label><input id="extend-minutes" name="minutes" type="number" min="1" max="${MAX_EXTENSION_MINUTES}" required>`,
       )}<p><a href="${base(o)}/preview">Preview: what if turn ${open.number} closed now</a></p>`
     : html`<p>No turn is open.</p>`;
-  const options = [html`<option value="">every player</option>`, ...o.players.map((p) => html`<option value="${p.id}">${p.faction} (${p.email})</option>`)];
+  const options = [
+    html`<option value="">every player</option>`,
+    ...o.players.map((p) => html`<option value="${p.id}">${p.faction} (${p.email})</option>`),
+  ];
   const resend = closed.length
     ? html`<h3>Resend an edict</h3>${actionForm(
-        `${base(o)}/edicts/resend`, csrf, 'Resend', 'resend-reason',
+        `${base(o)}/edicts/resend`,
+        csrf,
+        'Resend',
+        'resend-reason',
         html`<label for="resend-turn">Turn</label><select id="resend-turn" name="turn">${closed.map((t) => html`<option>${t.number}</option>`)}</select><label for="resend-player">To</label><select id="resend-player" name="player">${options}</select>`,
       )}`
     : html``;
@@ -82,10 +94,13 @@ function unprocessableSection(o: GameOverview): Html {
 
 export function mailSetAside(mails: InboundHead[], gameBase: string, title: string): Html {
   const rows = mails.map(
-    (m) => html`<tr><td><a href="${gameBase}/mail/${m.id}">${m.id}</a></td><td>${when(m.receivedAt)}</td><td>${m.messageId ?? ''}</td><td>${m.size}</td><td>${m.attempts}</td></tr>`,
+    (m) =>
+      html`<tr><td><a href="${gameBase}/mail/${m.id}">${m.id}</a></td><td>${when(m.receivedAt)}</td><td>${m.messageId ?? ''}</td><td>${m.size}</td><td>${m.attempts}</td></tr>`,
   );
   return html`<section><h2>${title}</h2>${
-    rows.length ? html`<table><tr><th>Mail</th><th>Received</th><th>Message-ID</th><th>Bytes</th><th>Attempts</th></tr>${rows}</table>` : html`<p>None.</p>`
+    rows.length
+      ? html`<table><tr><th>Mail</th><th>Received</th><th>Message-ID</th><th>Bytes</th><th>Attempts</th></tr>${rows}</table>`
+      : html`<p>None.</p>`
   }</section>`;
 }
 
@@ -98,11 +113,17 @@ function outboxSection(o: GameOverview, csrf: string): Html {
     (m) =>
       html`<tr><td>${m.id}</td><td>${m.kind}</td><td>${m.toAddress}</td><td>${m.subject}</td><td>${m.status}</td><td>${m.attempts}</td><td>${(m.lastError ?? '').slice(0, 300)}</td><td>${action(m)}</td></tr>`,
   );
-  const bouncing = o.bouncing.map((b) => html`<tr><td>${b.address}</td><td>${b.failed}</td><td>${when(b.lastAt)}</td><td>${(b.lastError ?? '').slice(0, 300)}</td></tr>`);
+  const bouncing = o.bouncing.map(
+    (b) => html`<tr><td>${b.address}</td><td>${b.failed}</td><td>${when(b.lastAt)}</td><td>${(b.lastError ?? '').slice(0, 300)}</td></tr>`,
+  );
   return html`<section><h2>Outgoing mail that failed or keeps failing</h2>${
-    rows.length ? html`<table><tr><th>Id</th><th>Kind</th><th>To</th><th>Subject</th><th>Status</th><th>Attempts</th><th>Last error</th><th>Action</th></tr>${rows}</table>` : html`<p>None.</p>`
+    rows.length
+      ? html`<table><tr><th>Id</th><th>Kind</th><th>To</th><th>Subject</th><th>Status</th><th>Attempts</th><th>Last error</th><th>Action</th></tr>${rows}</table>`
+      : html`<p>None.</p>`
   }<h2>Bouncing addresses</h2>${
-    bouncing.length ? html`<table><tr><th>Address</th><th>Failed mails</th><th>Last</th><th>Last error</th></tr>${bouncing}</table>` : html`<p>None.</p>`
+    bouncing.length
+      ? html`<table><tr><th>Address</th><th>Failed mails</th><th>Last</th><th>Last error</th></tr>${bouncing}</table>`
+      : html`<p>None.</p>`
   }</section>`;
 }
 
@@ -112,7 +133,9 @@ function auditSection(entries: AuditEntry[]): Html {
     return html`<tr><td>${when(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${typeof reason === 'string' ? reason : ''}</td><td><code>${JSON.stringify(rest)}</code></td></tr>`;
   });
   return html`<section><h2>Audit log</h2>${
-    rows.length ? html`<table><tr><th>When</th><th>Who</th><th>What</th><th>Why</th><th>Detail</th></tr>${rows}</table>` : html`<p>Nothing yet.</p>`
+    rows.length
+      ? html`<table><tr><th>When</th><th>Who</th><th>What</th><th>Why</th><th>Detail</th></tr>${rows}</table>`
+      : html`<p>Nothing yet.</p>`
   }</section>`;
 }
 

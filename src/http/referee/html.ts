@@ -18,10 +18,12 @@ export function fromTemplate(name: 'layout' | 'login', values: Readonly<Record<s
     frame = readFileSync(fileURLToPath(new URL(`../../../templates/referee/${name}.html`, import.meta.url)), 'utf8');
     frames.set(name, frame);
   }
-  return new Html(frame.replace(PLACEHOLDER, (_, key: string) => {
-    if (!Object.hasOwn(values, key)) throw new Error(`referee/${name}.html: no value for {{${key}}}`);
-    return values[key]!.value;
-  }));
+  return new Html(
+    frame.replace(PLACEHOLDER, (_, key: string) => {
+      if (!Object.hasOwn(values, key)) throw new Error(`referee/${name}.html: no value for {{${key}}}`);
+      return values[key]!.value;
+    }),
+  );
 }
 
 export function layout(title: string, account: string | null, body: Html, csrf: string | null): string {
@@ -32,4 +34,10 @@ export function layout(title: string, account: string | null, body: Html, csrf: 
   return fromTemplate('layout', { title: html`${title}`, account: accountHtml, body }).value;
 }
 
-export const when = (d: Date | null | undefined): string => (d ? d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : '—');
+export const when = (d: Date | null | undefined): string =>
+  d
+    ? d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d{3}Z$/, ' UTC')
+    : '—';

@@ -51,7 +51,18 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
     reply
       .code(code)
       .type('text/html; charset=utf-8')
-      .send(layout('Log in', null, fromTemplate('login', { message: message ? html`<p class="error" role="alert">${message}</p>` : html``, csrf: html`${reply.generateCsrf()}`, email: html`${email}` }), null));
+      .send(
+        layout(
+          'Log in',
+          null,
+          fromTemplate('login', {
+            message: message ? html`<p class="error" role="alert">${message}</p>` : html``,
+            csrf: html`${reply.generateCsrf()}`,
+            email: html`${email}`,
+          }),
+          null,
+        ),
+      );
 
   app.get('/login', async (_req, reply) => form(reply, 200, null));
 
@@ -72,9 +83,19 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
 
   const waits = new KnownWaits();
   const tooMany = (reply: FastifyReply, ms: number, email: string) =>
-    form(reply.header('retry-after', String(Math.ceil(ms / 1000))), 429, `Too many attempts from here: try again in ${waitWords(ms)}.`, email);
+    form(
+      reply.header('retry-after', String(Math.ceil(ms / 1000))),
+      429,
+      `Too many attempts from here: try again in ${waitWords(ms)}.`,
+      email,
+    );
   const refusedPage = (message: string) =>
-    layout('Log in', null, html`<p class="error" role="alert">${message}</p><p><a href="/referee/login">Back to the login form</a></p>`, null);
+    layout(
+      'Log in',
+      null,
+      html`<p class="error" role="alert">${message}</p><p><a href="/referee/login">Back to the login form</a></p>`,
+      null,
+    );
   const busyPage = refusedPage('Too many logins at once: try again in a moment.');
 
   /**

@@ -36,17 +36,30 @@ export const NOTICES: Record<string, string> = {
 };
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {
-  return reply.code(code).type('text/html; charset=utf-8').send(layout(title, req.referee?.email ?? null, body, reply.generateCsrf()));
+  return reply
+    .code(code)
+    .type('text/html; charset=utf-8')
+    .send(layout(title, req.referee?.email ?? null, body, reply.generateCsrf()));
 }
 
 /** A refusal (src/errors.ts) as a page: its sentence is written for the referee. */
 export function sendRefereeError(req: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
   const code = httpStatus(err.code);
-  return sendPage(req, reply, code === 404 ? 'Not found' : 'Not done', html`<p class="error" role="alert">${err.message}</p><p><a href="/referee">Back to the console</a></p>`, code);
+  return sendPage(
+    req,
+    reply,
+    code === 404 ? 'Not found' : 'Not done',
+    html`<p class="error" role="alert">${err.message}</p><p><a href="/referee">Back to the console</a></p>`,
+    code,
+  );
 }
 
 /** The game named in the URL, if the logged-in referee runs it; otherwise a 404 page is sent. */
-export async function gameOf(app: FastifyInstance, req: FastifyRequest<{ Params: { game: string } }>, reply: FastifyReply): Promise<Game | null> {
+export async function gameOf(
+  app: FastifyInstance,
+  req: FastifyRequest<{ Params: { game: string } }>,
+  reply: FastifyReply,
+): Promise<Game | null> {
   const game = GAME_ID.test(req.params.game) ? await refereedGame(app.db, req.referee!.id, req.params.game) : null;
   if (!game) sendRefereeError(req, reply, new GameError('no-game', 'You run no game of that name.'));
   return game;
@@ -57,9 +70,14 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
 
   app.get('/', async (req, reply) => {
     const [games, loose] = await Promise.all([gamesOfReferee(app.db, req.referee!.id), unprocessableMail(app.db, null)]);
-    const list = games.map((g) => html`<li><a href="/referee/games/${encodeURIComponent(g.id)}">${g.name}</a> (<code>${g.id}</code>, ${g.status}, turn ${g.currentTurn})</li>`);
+    const list = games.map(
+      (g) =>
+        html`<li><a href="/referee/games/${encodeURIComponent(g.id)}">${g.name}</a> (<code>${g.id}</code>, ${g.status}, turn ${g.currentTurn})</li>`,
+    );
     const body = html`<h2>Your games</h2>${list.length ? html`<ul>${list}</ul>` : html`<p>You run no game yet (sf referee assign &lt;game&gt; &lt;email&gt;).</p>`}${mailSetAside(
-      loose, '/referee/unassigned', 'Mail set aside that names no game',
+      loose,
+      '/referee/unassigned',
+      'Mail set aside that names no game',
     )}`;
     return sendPage(req, reply, 'Your games', body);
   });
@@ -100,7 +118,9 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
       const p = await previewTurn(app.db, game);
       const standing = Object.entries(p.standing).map(([f, v]) => html`<li>${f}: version ${v}</li>`);
       return sendPage(
-        req, reply, `Preview of turn ${p.turn}: ${game.name}`,
+        req,
+        reply,
+        `Preview of turn ${p.turn}: ${game.name}`,
         html`<p class="notice" role="status">A preview: if turn ${p.turn} closed now (deadline ${when(p.deadline)}). Nothing is stored, mailed or published.</p>
 <p><a href="/referee/games/${encodeURIComponent(game.id)}">Back to the game</a></p>
 <h2>Sheets that stand</h2>${standing.length ? html`<ul>${standing}</ul>` : html`<p>None: every player would miss the turn.</p>`}

@@ -42,17 +42,24 @@ const FAILED: Record<Exclude<PasswordChange['kind'], 'changed'>, (c: PasswordCha
 
 export async function passwordRoutes(app: FastifyInstance, settings: ConsoleSettings): Promise<void> {
   app.get<{ Querystring: { done?: string } }>('/password', async (req, reply) => {
-    const done = req.query.done === 'changed'
-      ? html`<p class="notice" role="status">Your password is changed; every other browser you were logged in with is logged out. <a href="/referee">To your games</a></p>`
-      : html``;
-    return sendPage(req, reply, 'Change your password', req.query.done === 'changed' ? done : passwordForm(req, reply.generateCsrf(), html``));
+    const done =
+      req.query.done === 'changed'
+        ? html`<p class="notice" role="status">Your password is changed; every other browser you were logged in with is logged out. <a href="/referee">To your games</a></p>`
+        : html``;
+    return sendPage(
+      req,
+      reply,
+      'Change your password',
+      req.query.done === 'changed' ? done : passwordForm(req, reply.generateCsrf(), html``),
+    );
   });
 
   app.post('/password', async (req, reply) => {
     const body = (req.body ?? {}) as Form;
     const current = String(body.current ?? '');
     const chosen = String(body.password ?? '');
-    const again = (m: string, code: number) => sendPage(req, reply, 'Change your password', passwordForm(req, reply.generateCsrf(), error(m)), code);
+    const again = (m: string, code: number) =>
+      sendPage(req, reply, 'Change your password', passwordForm(req, reply.generateCsrf(), error(m)), code);
     if (chosen !== String(body.again ?? '')) return again('Not changed: the two new passwords differ.', 400);
     const problem = passwordProblem(chosen);
     if (problem) return again(`Not changed: ${problem}.`, 400);

@@ -19,7 +19,10 @@ const hidden = (name: string, value: string) => html`<input type="hidden" name="
 
 function giveSeat(o: GameOverview, p: Player, csrf: string, label: string): Html {
   return form(
-    `${base(o)}/players/${p.id}/replace`, csrf, label, `replace-${p.id}`,
+    `${base(o)}/players/${p.id}/replace`,
+    csrf,
+    label,
+    `replace-${p.id}`,
     html`<label for="replace-email-${p.id}">New player's address</label><input id="replace-email-${p.id}" name="email" type="email" required><label for="replace-lang-${p.id}">Language</label><select id="replace-lang-${p.id}" name="lang"><option>en</option><option>it</option></select>`,
   );
 }
@@ -30,15 +33,23 @@ function addresses(o: GameOverview, p: Player, csrf: string): Html {
     i === 0
       ? html`<li>${a} (primary)</li>`
       : html`<li>${a}${form(`${base(o)}/players/${p.id}/addresses`, csrf, 'Make primary', `primary-${p.id}-${i}`, html`${hidden('change', 'primary')}${hidden('email', a)}`)}${form(
-          `${base(o)}/players/${p.id}/addresses`, csrf, 'Remove this address', `unaddress-${p.id}-${i}`, html`${hidden('change', 'remove')}${hidden('email', a)}`,
+          `${base(o)}/players/${p.id}/addresses`,
+          csrf,
+          'Remove this address',
+          `unaddress-${p.id}-${i}`,
+          html`${hidden('change', 'remove')}${hidden('email', a)}`,
         )}</li>`,
   );
-  const add = list.length < MAX_ADDRESSES
-    ? form(
-        `${base(o)}/players/${p.id}/addresses`, csrf, 'Add the address', `address-${p.id}`,
-        html`${hidden('change', 'add')}<label for="address-email-${p.id}">Another address they write from</label><input id="address-email-${p.id}" name="email" type="email" required>`,
-      )
-    : html``;
+  const add =
+    list.length < MAX_ADDRESSES
+      ? form(
+          `${base(o)}/players/${p.id}/addresses`,
+          csrf,
+          'Add the address',
+          `address-${p.id}`,
+          html`${hidden('change', 'add')}<label for="address-email-${p.id}">Another address they write from</label><input id="address-email-${p.id}" name="email" type="email" required>`,
+        )
+      : html``;
   return html`<ul>${items}</ul>${add}`;
 }
 
@@ -46,11 +57,15 @@ export function playersSection(o: GameOverview, csrf: string): Html {
   const rows = o.players.map(
     (p) =>
       html`<tr><td>${p.faction}</td><td>${addresses(o, p, csrf)}</td><td>${p.displayName ?? ''}</td><td>${p.lang}</td><td>${p.joinedTurn}</td><td>${form(
-        `${base(o)}/players/${p.id}/welcome`, csrf, 'Resend welcome', `welcome-${p.id}`,
+        `${base(o)}/players/${p.id}/welcome`,
+        csrf,
+        'Resend welcome',
+        `welcome-${p.id}`,
       )}${giveSeat(o, p, csrf, 'Give the seat to')}${form(`${base(o)}/players/${p.id}/remove`, csrf, 'Remove the player (the seat stays empty)', `remove-${p.id}`)}</td></tr>`,
   );
   const vacant = o.vacant.map(
-    (p) => html`<tr><td>${p.faction}</td><td>${p.email}</td><td>${when(p.removedAt)}</td><td>${giveSeat(o, p, csrf, 'Give the seat to')}</td></tr>`,
+    (p) =>
+      html`<tr><td>${p.faction}</td><td>${p.email}</td><td>${when(p.removedAt)}</td><td>${giveSeat(o, p, csrf, 'Give the seat to')}</td></tr>`,
   );
   return html`<section><h2>Players</h2><table><tr><th>Faction</th><th>Addresses</th><th>Name</th><th>Language</th><th>Since turn</th><th>Action</th></tr>${rows}</table>${
     vacant.length

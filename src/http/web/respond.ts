@@ -202,7 +202,11 @@ export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Render
   const inm = req.headers['if-none-match'];
   const ims = req.headers['if-modified-since'];
   const fresh = inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime();
-  if (fresh) return reply.code(304).headers(headersOf(r, opts, compressible, personal, null)).send();
+  if (fresh)
+    return reply
+      .code(304)
+      .headers(headersOf(r, opts, compressible, personal, null))
+      .send();
   let body = r.body;
   let coding: 'br' | 'gzip' | null = null;
   if (compressible) {
@@ -215,7 +219,14 @@ export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Render
 }
 
 /** One representation's headers, made on first use and kept on `r` (this runs for every request of a crowded page). */
-function headersOf(r: Rendered, opts: SendOptions, compressible: boolean, personal: boolean, coding: 'br' | 'gzip' | null, withBody = false): Readonly<Record<string, string>> {
+function headersOf(
+  r: Rendered,
+  opts: SendOptions,
+  compressible: boolean,
+  personal: boolean,
+  coding: 'br' | 'gzip' | null,
+  withBody = false,
+): Readonly<Record<string, string>> {
   const key = `${coding ?? 'identity'}${personal ? ' private' : ''}${withBody ? ' body' : ''}`;
   r.heads ??= {};
   const made = r.heads[key];

@@ -64,7 +64,8 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const { echo } = c;
   const refuse = (r: PlayerRefusal, extra: Record<string, unknown> = {}): InboundOutcome => {
     const { kind, text } = refusalReply(lang, r);
-    if (!ANSWERED_ONCE_A_DAY.has(r.outcome)) return { ...base, status: 'rejected', outcome: r.outcome, detail: { answered: reply(kind, text) } };
+    if (!ANSWERED_ONCE_A_DAY.has(r.outcome))
+      return { ...base, status: 'rejected', outcome: r.outcome, detail: { answered: reply(kind, text) } };
     const repeated = echo !== null && store.answered(echo);
     const answered = reply(kind, text, echo);
     return { ...base, status: 'rejected', outcome: r.outcome, detail: { answered, ...(repeated ? { repeated } : {}), ...extra } };
@@ -97,12 +98,22 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
       return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
     case 'absence': {
       const { absence } = decision;
-      return { ...base, status: 'processed', outcome: 'absence', detail: { absence, answered: reply('status', absenceText(lang, absence)) } };
+      return {
+        ...base,
+        status: 'processed',
+        outcome: 'absence',
+        detail: { absence, answered: reply('status', absenceText(lang, absence)) },
+      };
     }
     case 'refused':
       return refuse({ outcome: decision.reason });
     case 'late':
-      return refuse({ outcome: 'late', receivedAt: when(row.receivedAt), closedAt: when(decision.closedAt), declaration: decision.declaration });
+      return refuse({
+        outcome: 'late',
+        receivedAt: when(row.receivedAt),
+        closedAt: when(decision.closedAt),
+        declaration: decision.declaration,
+      });
     case 'no-sheet':
       return refuse({ outcome: 'no-sheet' });
     case 'superseded':
@@ -177,14 +188,30 @@ function broadcastChancellorSheet(c: PlayerMailContext, turn: Turn, facts: (l: L
     const chancellor = sideName(c.board, c.player.faction, p.lang); // named in the reader's language
     const tz = p.timeZone ?? c.game.timeZone;
     const f = { ...facts(p.lang), deadline: formatInstant(turn.deadline, tz, p.lang) };
-    enqueueOnce(c, p, chancellorBroadcastSubject(p.lang, c.game.id, chancellor, turn.number),
-      chancellorBroadcastText(f), `chancellor:${c.game.id}:${turn.number}:${p.id}`);
+    enqueueOnce(
+      c,
+      p,
+      chancellorBroadcastSubject(p.lang, c.game.id, chancellor, turn.number),
+      chancellorBroadcastText(f),
+      `chancellor:${c.game.id}:${turn.number}:${p.id}`,
+    );
   }
 }
 
 /** Not a reply: the broadcast does not count towards any player's hourly limit. */
 function enqueueOnce(c: PlayerMailContext, p: Player, subject: string, text: string, dedupeKey: string): void {
-  c.store.enqueue(gameMail(addressingOf(c), { kind: 'chancellor-sheet', gameId: c.game.id, to: p.email, replySecret: p.secret, subject, text, dedupeKey }), false);
+  c.store.enqueue(
+    gameMail(addressingOf(c), {
+      kind: 'chancellor-sheet',
+      gameId: c.game.id,
+      to: p.email,
+      replySecret: p.secret,
+      subject,
+      text,
+      dedupeKey,
+    }),
+    false,
+  );
 }
 
 function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => string): string {

@@ -161,7 +161,10 @@ export class BodyReader {
       // view into a larger buffer).
       const copies = raws.map((raw) => new Uint8Array(raw));
       const request: ReadRequest = { id, raws: copies, options };
-      w.postMessage(request, copies.map((c) => c.buffer));
+      w.postMessage(
+        request,
+        copies.map((c) => c.buffer),
+      );
     });
   }
 }

@@ -17,10 +17,12 @@ port.on('message', (m: ReadRequest) => {
   void (async () => {
     const reads: Array<{ mail: ExtractedMail } | { error: string }> = [];
     for (const raw of m.raws) {
-      reads.push(await extractMail(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), m.options).then(
-        (mail) => ({ mail }),
-        (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
-      ));
+      reads.push(
+        await extractMail(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), m.options).then(
+          (mail) => ({ mail }),
+          (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
+        ),
+      );
     }
     port.postMessage({ id: m.id, reads } satisfies ReadReply);
   })();

@@ -19,14 +19,17 @@ const MAX_ADDRESSES = 50;
  * The automatic reasons (src/mail/read/automatic.ts) that make a mail a non-delivery report: a
  * report by its type, or a mail system's own sender. A vacation reply (Auto-Submitted alone) is not.
  */
-const REPORT_REASON = /^Content-Type: (multipart\/report|message\/delivery-status)|^(From|Sender): (mailer-daemon|postmaster)(@|$)|^Return-Path: <>$/i;
+const REPORT_REASON =
+  /^Content-Type: (multipart\/report|message\/delivery-status)|^(From|Sender): (mailer-daemon|postmaster)(@|$)|^Return-Path: <>$/i;
 
 /** Where a report's copy of the original message begins: what follows is not the report's own words. */
-const ORIGINAL_STARTS = /^content-type:\s*(message\/rfc822|text\/rfc822-headers)|^-{2,}.*(below this line|copy of the message|original message|headers of the original|undelivered message)/i;
+const ORIGINAL_STARTS =
+  /^content-type:\s*(message\/rfc822|text\/rfc822-headers)|^-{2,}.*(below this line|copy of the message|original message|headers of the original|undelivered message)/i;
 
 const ENHANCED_CODE = /\b([245])\.\d{1,3}\.\d{1,3}\b/;
 const PERMANENT_WORDS = /permanent (error|failure)|failed permanently|permanently failed/i;
-const TRANSIENT_WORDS = /temporar(y|ily) (error|failure|failed)|delivery (has been )?delayed|still (being retried|undelivered)|will (keep trying|retry)/i;
+const TRANSIENT_WORDS =
+  /temporar(y|ily) (error|failure|failed)|delivery (has been )?delayed|still (being retried|undelivered)|will (keep trying|retry)/i;
 
 /** A delivery report's bounce of our mail; null when the mail is not one or names nothing to go on. */
 export function bounceOf(raw: Uint8Array, reasons: readonly string[], ourDomain: string): Bounce | null {
@@ -93,7 +96,8 @@ class ReportReader {
     if (this.inOriginal) return;
     // The report's own words: its codes, its wording, the addresses it names.
     if (!this.firstCode) this.firstCode = ENHANCED_CODE.exec(line)?.[0] ?? '';
-    if (this.words === 'unknown') this.words = PERMANENT_WORDS.test(line) ? 'permanent' : TRANSIENT_WORDS.test(line) ? 'transient' : 'unknown';
+    if (this.words === 'unknown')
+      this.words = PERMANENT_WORDS.test(line) ? 'permanent' : TRANSIENT_WORDS.test(line) ? 'transient' : 'unknown';
     for (const a of addressesIn(line)) if (this.mentioned.size < MAX_ADDRESSES) this.mentioned.add(a);
   }
 
@@ -106,7 +110,18 @@ class ReportReader {
     const m = /^([A-Za-z][A-Za-z0-9-]*):(.*)$/.exec(line);
     if (!m) return false;
     const name = m[1]!.toLowerCase();
-    if (['message-id', 'original-message-id', 'final-recipient', 'original-recipient', 'x-failed-recipients', 'status', 'action', 'diagnostic-code'].includes(name))
+    if (
+      [
+        'message-id',
+        'original-message-id',
+        'final-recipient',
+        'original-recipient',
+        'x-failed-recipients',
+        'status',
+        'action',
+        'diagnostic-code',
+      ].includes(name)
+    )
       this.field = { name, value: m[2]!.trim() };
     return true;
   }

@@ -18,7 +18,10 @@ const NOT_LETTERS = /\P{L}+/gu;
  * rather than one per character: every mail's key is taken, hostile ones too.
  */
 export function fingerprint(text: string): string {
-  const letters = text.slice(0, FINGERPRINT_LETTERS * 4).toLowerCase().replace(NOT_LETTERS, '');
+  const letters = text
+    .slice(0, FINGERPRINT_LETTERS * 4)
+    .toLowerCase()
+    .replace(NOT_LETTERS, '');
   // The first FINGERPRINT_LETTERS letters, a surrogate pair kept whole at the cut.
   const high = letters.charCodeAt(FINGERPRINT_LETTERS - 1);
   const end = high >= 0xd800 && high <= 0xdbff ? FINGERPRINT_LETTERS + 1 : FINGERPRINT_LETTERS;

@@ -58,11 +58,14 @@ export class IntakeQueue {
 
   private run(step: () => Promise<void>): Promise<void> {
     this.waiting++;
-    const done = this.tail.then(step).catch((err: unknown) => {
-      // Only a database failure gets here (processing failures are caught per mail): the mail
-      // stays pending and the next sweep retries it.
-      this.deps.log.error({ err: loggableDbError(err) }, 'intake step failed; pending mail is retried by the sweep');
-    }).finally(() => this.waiting--);
+    const done = this.tail
+      .then(step)
+      .catch((err: unknown) => {
+        // Only a database failure gets here (processing failures are caught per mail): the mail
+        // stays pending and the next sweep retries it.
+        this.deps.log.error({ err: loggableDbError(err) }, 'intake step failed; pending mail is retried by the sweep');
+      })
+      .finally(() => this.waiting--);
     this.tail = done;
     return done;
   }

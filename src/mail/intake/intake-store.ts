@@ -26,9 +26,7 @@ export interface MailClues {
 /** The newest sheet of a faction as the batch sees it (stored, or added earlier in this batch). */
 export type SheetSummary = Pick<Sheet, 'version' | 'receivedAt' | 'text' | 'status' | 'inboundId'>;
 
-export type AddedSheet =
-  | { ok: true; version: number; previousReceivedAt: Date | null }
-  | { ok: false; reason: 'no-turn' | 'turn-closed' };
+export type AddedSheet = { ok: true; version: number; previousReceivedAt: Date | null } | { ok: false; reason: 'no-turn' | 'turn-closed' };
 
 const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
 const turnKey = (gameId: string, turn: number) => `${gameId}\u0000${turn}`;
@@ -62,7 +60,13 @@ export class IntakeStore {
    * Loads what these mails may need, locking the current turn of every game a secret names.
    * `replyKinds` and `since`: the replies counted towards the hourly limit.
    */
-  static async load(tx: Db, clues: MailClues[], replyKinds: readonly string[], since: Date, echoKeys: readonly string[] = []): Promise<IntakeStore> {
+  static async load(
+    tx: Db,
+    clues: MailClues[],
+    replyKinds: readonly string[],
+    since: Date,
+    echoKeys: readonly string[] = [],
+  ): Promise<IntakeStore> {
     // A week back is far enough to tell a player how often their code was tried since the last warning.
     const misuseSince = new Date(since.getTime() - 7 * 86_400_000);
     const secrets = clues.flatMap((c) => (c.secret ? [c.secret] : []));
@@ -84,12 +88,20 @@ export class IntakeStore {
     });
     const turnList = await lockTurns(tx, wanted);
     const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()));
-    const sheets = await latestSheetsOf(tx, turnList.flatMap((t) => players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction }))));
+    const sheets = await latestSheetsOf(
+      tx,
+      turnList.flatMap((t) =>
+        players.filter((p) => p.gameId === t.gameId).map((p) => ({ gameId: t.gameId, turn: t.number, faction: p.faction })),
+      ),
+    );
     // Replies go to a player's primary address (D-SEAT-3), so that is the one counted.
     const replies = await countSentSince(tx, [...new Set(players.map((p) => p.email))], replyKinds, since);
     const misuse = await codeMisuseOf(tx, owners, misuseSince);
     const echoes = await takenDedupeKeys(tx, echoKeys);
-    const refereeAddresses = await refereeAddressesOf(tx, owners.map((p) => p.gameId));
+    const refereeAddresses = await refereeAddressesOf(
+      tx,
+      owners.map((p) => p.gameId),
+    );
     return new IntakeStore(
       own,
       players,
@@ -164,9 +176,12 @@ export class IntakeStore {
   /** One more use of a player's code from another address; `warned`: the player was told of it and all before. */
   noteCodeMisuse(playerId: number, at: Date, warned: boolean): void {
     const m = this.codeMisuse(playerId);
-    this.misuse.set(playerId, warned
-      ? { lastWarnedAt: at, unreported: 0, firstUnreportedAt: null }
-      : { lastWarnedAt: m.lastWarnedAt, unreported: m.unreported + 1, firstUnreportedAt: m.firstUnreportedAt ?? at });
+    this.misuse.set(
+      playerId,
+      warned
+        ? { lastWarnedAt: at, unreported: 0, firstUnreportedAt: null }
+        : { lastWarnedAt: m.lastWarnedAt, unreported: m.unreported + 1, firstUnreportedAt: m.firstUnreportedAt ?? at },
+    );
   }
 
   /** The next version of a faction's sheet (R-TURN-4), if its turn is locked here and open. */
@@ -212,7 +227,8 @@ export class IntakeStore {
     const sheetIds = await insertSheets(tx, this.sheetsToAdd);
     for (const { id, outcome } of this.outcomes) {
       const sheetId = sheetIds.get(id);
-      if (sheetId !== undefined && outcome.detail && typeof outcome.detail === 'object') (outcome.detail as { sheetId?: number }).sheetId = sheetId;
+      if (sheetId !== undefined && outcome.detail && typeof outcome.detail === 'object')
+        (outcome.detail as { sheetId?: number }).sheetId = sheetId;
     }
     await enqueueMany(tx, this.mailToSend);
     await markProcessedMany(tx, this.outcomes);

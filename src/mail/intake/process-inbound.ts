@@ -92,10 +92,19 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
   const { raws, mails } = read ?? (await readBatch(deps, items));
   const now = deps.now();
   const results = await db.transaction(async (tx) => {
-    const rows = await lockInboundMany(tx, items.map((i) => i.id));
+    const rows = await lockInboundMany(
+      tx,
+      items.map((i) => i.id),
+    );
     // Each mail's echo key (D-MAIL-24) once: looked up in bulk here, used by deciding.
     const echoes = mails.map((m) => echoKey(m.from, m.echoPrint, now));
-    const store = await IntakeStore.load(tx, mails, REPLY_KINDS, new Date(now.getTime() - 3_600_000), echoes.flatMap((e) => e ?? []));
+    const store = await IntakeStore.load(
+      tx,
+      mails,
+      REPLY_KINDS,
+      new Date(now.getTime() - 3_600_000),
+      echoes.flatMap((e) => e ?? []),
+    );
     const decided = items.map((item, i): IntakeResult => {
       const row = rows.get(item.id);
       if (!row || row.status !== 'pending') return { status: 'already', outcome: row?.outcome ?? null };
@@ -110,24 +119,47 @@ export async function processInboundBatch(deps: IntakeDeps, items: StoredMail[],
   });
   // Logged once committed: a batch that fails is processed again, mail by mail.
   for (const [i, r] of results.entries()) {
-    if (r.status !== 'already') log.info({ inbound: items[i]!.id, from: mails[i]!.from, status: r.status, outcome: r.outcome }, 'mail processed');
+    if (r.status !== 'already')
+      log.info({ inbound: items[i]!.id, from: mails[i]!.from, status: r.status, outcome: r.outcome }, 'mail processed');
   }
   return results;
 }
 
-function decide(deps: IntakeDeps, store: IntakeStore, now: Date, row: InboundHead, mail: ReadMail, echo: string | null, raw: Uint8Array): InboundOutcome {
+function decide(
+  deps: IntakeDeps,
+  store: IntakeStore,
+  now: Date,
+  row: InboundHead,
+  mail: ReadMail,
+  echo: string | null,
+  raw: Uint8Array,
+): InboundOutcome {
   if (mail.automatic) {
     // Never answered; a bounce of our own mail is recorded against the address it failed for.
     const bounce = bounceOf(raw, mail.automaticReasons, deps.mail.domain);
     if (bounce?.severity === 'permanent') store.recordBounce(bounce);
-    else if (bounce) deps.log.info({ inbound: row.id, severity: bounce.severity, reason: bounce.reason }, 'delivery report, not permanent: logged, no address marked');
-    return { status: 'ignored', outcome: 'automatic', detail: { reasons: mail.automaticReasons, ...(bounce ? { bounced: bounce.messageIds } : {}) } };
+    else if (bounce)
+      deps.log.info(
+        { inbound: row.id, severity: bounce.severity, reason: bounce.reason },
+        'delivery report, not permanent: logged, no address marked',
+      );
+    return {
+      status: 'ignored',
+      outcome: 'automatic',
+      detail: { reasons: mail.automaticReasons, ...(bounce ? { bounced: bounce.messageIds } : {}) },
+    };
   }
   if (mail.messageId && store.isOwnMail(mail.messageId)) return { status: 'ignored', outcome: 'own-mail' };
-  const replyCtx: ReplyContext = { domain: deps.mail.domain, ordersLocalPart: deps.mail.ordersLocalPart, replyRateLimitPerHour: deps.mail.replyRateLimitPerHour, now };
+  const replyCtx: ReplyContext = {
+    domain: deps.mail.domain,
+    ordersLocalPart: deps.mail.ordersLocalPart,
+    replyRateLimitPerHour: deps.mail.replyRateLimitPerHour,
+    now,
+  };
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
   const who = identifySender(store, mail);
-  if (who.kind === 'refused') return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
+  if (who.kind === 'refused')
+    return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? boardFor)(who.game.map);
   const ctx: PlayerMailContext = { store, row, mail, echo, player: who.player, game: who.game, board, replyCtx, thread };
   return answerPlayer(ctx);

@@ -39,7 +39,10 @@ const headOf = (raw: Buffer, options: ExtractOptions) => extractMail(raw, { ...o
 export async function readMails(db: Db, raws: Buffer[], options: ExtractOptions, reader: BodyReader | null): Promise<ReadMail[]> {
   const fits = (raw: Buffer) => raw.byteLength <= options.maxBytes;
   const senders = raws.map(senderOf);
-  const players = await registeredAddresses(db, senders.flatMap((s) => (s ? [s] : [])));
+  const players = await registeredAddresses(
+    db,
+    senders.flatMap((s) => (s ? [s] : [])),
+  );
   // A player's mail is read whole (automatic mail too: the reader then skips its body, as the
   // head-only read does); the others by their headers.
   const heads = await Promise.all(raws.map((raw, i) => (fits(raw) && senders[i] && players.has(senders[i]) ? null : headOf(raw, options))));
@@ -55,7 +58,11 @@ export async function readMails(db: Db, raws: Buffer[], options: ExtractOptions,
       continue;
     }
     const body = bodies[next++]!;
-    read.push(body.ok ? body.mail : { ...(await headOf(raw, options)), oversized: false, bodyFailure: { failure: body.failure, detail: body.detail } });
+    read.push(
+      body.ok
+        ? body.mail
+        : { ...(await headOf(raw, options)), oversized: false, bodyFailure: { failure: body.failure, detail: body.detail } },
+    );
   }
   return read.map((m) => Object.assign(m, { echoPrint: fingerprint(m.sheetText) }));
 }

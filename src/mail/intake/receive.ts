@@ -57,7 +57,10 @@ export async function processPending(deps: IntakeDeps, pageSize = 100): Promise<
   for (;;) {
     const rows = await listPendingInbound(deps.db, pageSize, failed);
     // Listed as pending: the locked re-check decides.
-    const results = await processStored(deps, rows.map((r) => ({ id: r.id, raw: r.raw })));
+    const results = await processStored(
+      deps,
+      rows.map((r) => ({ id: r.id, raw: r.raw })),
+    );
     results.forEach((r, i) => (r === null ? failed.push(rows[i]!.id) : handled++));
     if (rows.length < pageSize || results.every((r) => r === null)) return handled;
   }
@@ -84,7 +87,8 @@ export async function processStored(deps: IntakeDeps, items: StoredMail[], read?
       const setAside = TRANSIENT.has((err as { code?: string }).code ?? '')
         ? false
         : await noteProcessingFailure(deps.db, id, err.message, deps.now()).catch(() => false);
-      if (setAside) deps.log.error({ err, inbound: id }, 'processing failed again; the mail is set aside as unprocessable for the referee (D-MAIL-21)');
+      if (setAside)
+        deps.log.error({ err, inbound: id }, 'processing failed again; the mail is set aside as unprocessable for the referee (D-MAIL-21)');
       else deps.log.error({ err, inbound: id }, 'processing failed; the mail stays pending and will be retried');
       return [null];
     }

@@ -123,7 +123,13 @@ export function spoofWarningSubject(lang: Lang, game: string): string {
 }
 
 /** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
-export function spoofWarningText(lang: Lang, sender: string, at: string, summary: { attempts: number; since: string } | null = null, referees: readonly string[] = []): string {
+export function spoofWarningText(
+  lang: Lang,
+  sender: string,
+  at: string,
+  summary: { attempts: number; since: string } | null = null,
+  referees: readonly string[] = [],
+): string {
   // Players are told how to reach the game's referees when the game has any.
   const reach = referees.length ? ` (${referees.join(', ')})` : '';
   const T = replyTexts[lang];
@@ -145,7 +151,12 @@ function lateText(lang: Lang, receivedAt: string, deadline: string, chancellor: 
 
 function notAcceptedText(lang: Lang, why: Exclude<Refusal, 'absence-dates'>): string {
   const T = replyTexts[lang];
-  return { 'chancellor-final': T.chancellorFinal, 'not-in-play': T.notInPlay, 'game-not-active': T.gameNotActive, 'no-open-turn': T.noOpenTurn }[why];
+  return {
+    'chancellor-final': T.chancellorFinal,
+    'not-in-play': T.notInPlay,
+    'game-not-active': T.gameNotActive,
+    'no-open-turn': T.noOpenTurn,
+  }[why];
 }
 
 /** ABSENCE (D-ABS-1): what was recorded, or how to write the dates. */

@@ -20,7 +20,11 @@ const lower = (s: string) => s.trim().toLowerCase();
  * Why a mail is automatic; empty when a person wrote it. Each reason names the header that gave
  * it away, for the referee's view.
  */
-export function automaticReasons(head: Head, ourAddresses: readonly string[] = [], ourPrivate?: { domain: string; localPart: string }): string[] {
+export function automaticReasons(
+  head: Head,
+  ourAddresses: readonly string[] = [],
+  ourPrivate?: { domain: string; localPart: string },
+): string[] {
   const reasons: string[] = [];
 
   // RFC 3834: anything but "no" (parameters allowed: `auto-replied; owner-email=…`).
@@ -38,7 +42,9 @@ export function automaticReasons(head: Head, ourAddresses: readonly string[] = [
   // The value as a word: quoted (`"bulk"`) and with a comment (`bulk (sent by a list)`) too.
   const precedence = header(head, 'precedence');
   if (precedence !== null) {
-    const word = lower(withoutComments(precedence)).replace(/^"([^"]*)"?$/, '$1').trim();
+    const word = lower(withoutComments(precedence))
+      .replace(/^"([^"]*)"?$/, '$1')
+      .trim();
     if (['bulk', 'list', 'junk', 'auto_reply'].includes(word)) reasons.push(`Precedence: ${precedence}`);
   }
 

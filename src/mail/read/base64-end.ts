@@ -33,7 +33,8 @@ function afterPaddingIn(input: Buffer, body: number): Array<[number, number]> {
 /** Whether "base64", in any case, is anywhere in the mail: a cheap test that spares the split. */
 function mentionsBase64(raw: Buffer): boolean {
   for (let i = raw.indexOf('64', 4); i >= 0; i = raw.indexOf('64', i + 2))
-    if ((raw[i - 4]! | 0x20) === 0x62 && (raw[i - 3]! | 0x20) === 0x61 && (raw[i - 2]! | 0x20) === 0x73 && (raw[i - 1]! | 0x20) === 0x65) return true;
+    if ((raw[i - 4]! | 0x20) === 0x62 && (raw[i - 3]! | 0x20) === 0x61 && (raw[i - 2]! | 0x20) === 0x73 && (raw[i - 1]! | 0x20) === 0x65)
+      return true;
   return false;
 }
 

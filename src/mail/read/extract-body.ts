@@ -26,7 +26,10 @@ const BOM = /^\ufeff/;
 // mailparser's typings promise strings, but `Content-Type: ;` gives a contentType that is not one
 // (it once threw here, and a mail with a valid text part was answered "could not be parsed").
 function isTextAttachment(a: { filename?: unknown; contentType?: unknown }): boolean {
-  return (typeof a.filename === 'string' && /\.txt$/i.test(a.filename)) || (typeof a.contentType === 'string' && a.contentType.toLowerCase() === 'text/plain');
+  return (
+    (typeof a.filename === 'string' && /\.txt$/i.test(a.filename)) ||
+    (typeof a.contentType === 'string' && a.contentType.toLowerCase() === 'text/plain')
+  );
 }
 
 function charsetOf(headers: Map<string, unknown>): string | null {

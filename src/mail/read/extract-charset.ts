@@ -8,10 +8,15 @@ const VAGUE = new Set(['', 'us-ascii', 'ascii', 'ansi_x3.4-1968', 'us', 'default
 
 // Charsets iconv-lite (mailparser's decoder) reads but WHATWG's TextDecoder does not: they decode
 // fine in a body, so declaring them is not "broken MIME".
-const ICONV_ONLY = /^(?:cp|ibm|x-ibm|windows-)?(?:437|737|775|850|852|855|857|858|860|861|862|863|864|865|866|869)$|^utf-?7$|^utf-?32(?:le|be)?$/i;
+const ICONV_ONLY =
+  /^(?:cp|ibm|x-ibm|windows-)?(?:437|737|775|850|852|855|857|858|860|861|862|863|864|865|866|869)$|^utf-?7$|^utf-?32(?:le|be)?$/i;
 
 function clean(charset: string | null | undefined): string {
-  return (charset ?? '').trim().replace(/^["']|["']$/g, '').replace(/\*.*$/, '').toLowerCase();
+  return (charset ?? '')
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .replace(/\*.*$/, '')
+    .toLowerCase();
 }
 
 /** Whether a declared charset is one that mail software can decode. */

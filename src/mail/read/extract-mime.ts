@@ -53,24 +53,21 @@ class Walker {
 
   entity(e: Entity, label: string, depth: number): void {
     if (++this.parts > MAX_PARTS || depth > MAX_DEPTH) {
-      if (this.parts === MAX_PARTS + 1 || depth === MAX_DEPTH + 1)
-        this.add((t) => t.tooDeep);
+      if (this.parts === MAX_PARTS + 1 || depth === MAX_DEPTH + 1) this.add((t) => t.tooDeep);
       return;
     }
     const ct = parseParams(e.contentType);
     const type = ct.value || 'text/plain';
     if (type.startsWith('multipart/')) return this.multipart(e.body, type, ct.params.boundary, label, depth);
     const encoding = (e.encoding ?? '').toLowerCase();
-    if (!ENCODINGS.has(encoding))
-      this.add((t) => t.unknownEncoding(t.where(label, type), e.encoding));
+    if (!ENCODINGS.has(encoding)) this.add((t) => t.unknownEncoding(t.where(label, type), e.encoding));
     // Only text matters to a sheet: a damaged picture is not worth a complaint.
     if (!type.startsWith('text/')) return;
     const charset = ct.params.charset;
     if (charset !== undefined && !knownCharset(charset)) this.add((t) => t.unknownCharset(t.where(label, type), charset));
     if (encoding === 'base64') {
       const data = e.body.replace(/[\s]+/g, '');
-      if (/[^A-Za-z0-9+/=]/.test(data) || /=[^=]/.test(data) || data.length % 4 === 1)
-        this.add((t) => t.badBase64(t.where(label, type)));
+      if (/[^A-Za-z0-9+/=]/.test(data) || /=[^=]/.test(data) || data.length % 4 === 1) this.add((t) => t.badBase64(t.where(label, type)));
     }
   }
 

@@ -99,7 +99,9 @@ function chooseSheet(body: Body): Sheet {
   }
   const fromBody = removeCodeLines(bodyText);
   const attachments = body.attachments.map((a) => removeCodeLines(a.text));
-  const attached = hasSheet(fromBody.text) ? undefined : (attachments.find((a) => hasSheet(a.text)) ?? (fromBody.text.trim() === '' ? attachments[0] : undefined));
+  const attached = hasSheet(fromBody.text)
+    ? undefined
+    : (attachments.find((a) => hasSheet(a.text)) ?? (fromBody.text.trim() === '' ? attachments[0] : undefined));
   const codeSecret = fromBody.secret ?? attachments.find((a) => a.secret !== null)?.secret ?? null;
   if (attached) return { text: attached.text.trim(), source: 'attachment', codeSecret };
   return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret };
@@ -152,7 +154,13 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
         problems.push({ en: mailDamageTexts.en.notParsed, it: mailDamageTexts.it.notParsed });
       }
     }
-    const id = identify({ recipients: env.recipients, subject: env.subject, codeLineSecret: sheet.codeSecret, ourDomain: opts.ourDomain, ordersLocalPart: opts.ordersLocalPart });
+    const id = identify({
+      recipients: env.recipients,
+      subject: env.subject,
+      codeLineSecret: sheet.codeSecret,
+      ourDomain: opts.ourDomain,
+      ordersLocalPart: opts.ordersLocalPart,
+    });
     // Written out, not spread from env and id: the two spreads cost about as much as the rest of
     // reading an ordinary mail (bench:ingest). The field order is the one the
     // spreads gave (receivedAt after recipients), which the stored JSON keeps.

@@ -58,7 +58,7 @@ function readFields(raw: Buffer): { fields: Partial<Record<Relevant, string>>; b
     open = null;
     return true;
   };
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const lf = raw.indexOf(0x0a, at);
     if (lf < 0) return null;
     const end = lf > at && raw[lf - 1] === 0x0d ? lf - 1 : lf;
@@ -93,8 +93,7 @@ function readFields(raw: Buffer): { fields: Partial<Record<Relevant, string>>; b
 
 // `value; key=value; key="quoted value"` in the plain form on which libmime's parseHeaderValue
 // cannot differ from us: no escapes, comments, RFC 2231 `key*` forms or value-less keys.
-const STRUCTURED =
-  /^([^ \t;"\\()=]+)((?:[ \t]*;[ \t]*[A-Za-z0-9._-]+[ \t]*=[ \t]*(?:"[^"\\]*"|[^ \t;"\\()=]*))*)[ \t]*(?:;[ \t]*)?$/;
+const STRUCTURED = /^([^ \t;"\\()=]+)((?:[ \t]*;[ \t]*[A-Za-z0-9._-]+[ \t]*=[ \t]*(?:"[^"\\]*"|[^ \t;"\\()=]*))*)[ \t]*(?:;[ \t]*)?$/;
 const PARAM = /;[ \t]*([A-Za-z0-9._-]+)[ \t]*=[ \t]*(?:"([^"\\]*)"|([^ \t;"\\()=]*))/g;
 
 function parseStructured(value: string): { value: string; params: Map<string, string> } | null {
@@ -129,8 +128,23 @@ function utf8(bytes: Buffer): string {
 // WHATWG's mapping) or ISO-8859-15. Others ("latin9" becomes windows-1254!) we leave to mailparser.
 const LABELS = new Map<string, (bytes: Buffer) => string>([
   ...[
-    'iso-8859-1', 'iso8859-1', 'iso88591', 'iso_8859-1', 'iso_8859-1:1987', 'iso-ir-100', 'latin1', 'latin-1',
-    'l1', 'csisolatin1', 'cp819', 'ibm819', 'ansi_x3.4-1968', 'windows-1252', 'cp1252', 'x-cp1252', 'win-1252',
+    'iso-8859-1',
+    'iso8859-1',
+    'iso88591',
+    'iso_8859-1',
+    'iso_8859-1:1987',
+    'iso-ir-100',
+    'latin1',
+    'latin-1',
+    'l1',
+    'csisolatin1',
+    'cp819',
+    'ibm819',
+    'ansi_x3.4-1968',
+    'windows-1252',
+    'cp1252',
+    'x-cp1252',
+    'win-1252',
   ].map((l) => [l, windows1252] as const),
   ...['iso-8859-15', 'iso8859-15', 'iso885915', 'iso_8859-15', 'l9', 'csisolatin9'].map((l) => [l, latin9] as const),
 ]);
@@ -222,7 +236,7 @@ function base64Segments(str: string): Buffer {
   if (padPos < 0 || !/[a-zA-Z0-9+/\-_]/.test(str.slice(padPos))) return Buffer.from(str, 'base64');
   const output = Buffer.alloc(Math.floor((str.length * 3) / 4));
   let length = 0;
-  for (let start = 0; start <= str.length; ) {
+  for (let start = 0; start <= str.length;) {
     let end = str.indexOf('=', start);
     if (end < 0) end = str.length;
     if (end > start) length += output.write(str.substring(start, end), length, 'base64');

@@ -40,7 +40,7 @@ export function hardenDepthChanges(raw: Buffer): Buffer {
   if (!/flowed/i.test(raw.toString('latin1'))) return raw;
   const cuts: [number, number][] = []; // [from, to) ranges to drop
   let prev: { start: number; end: number } | null = null;
-  for (let start = 0; start <= raw.length; ) {
+  for (let start = 0; start <= raw.length;) {
     let lf = raw.indexOf(LF, start);
     if (lf < 0) lf = raw.length;
     const end = lf > start && raw[lf - 1] === CR ? lf - 1 : lf;

@@ -88,4 +88,3 @@ export function stripTags(html: string, separator: (tag: string) => string = () 
   }
   return out + html.slice(from);
 }
-

@@ -78,7 +78,12 @@ const OPTIONS: HtmlToTextOptions = {
     { selector: 'td', format: 'cell' },
     { selector: 'th', format: 'cell' },
     { selector: 'hr', format: 'rule' },
-    ...['div[style*="border-top:solid"]', 'div[style*="border-top: solid"]', 'div[style*="border-top:1px solid"]', 'div[style*="border-top: 1px solid"]'].map((selector) => ({ selector, format: 'topRule' })),
+    ...[
+      'div[style*="border-top:solid"]',
+      'div[style*="border-top: solid"]',
+      'div[style*="border-top:1px solid"]',
+      'div[style*="border-top: 1px solid"]',
+    ].map((selector) => ({ selector, format: 'topRule' })),
     { selector: 'blockquote', format: 'blockquote', options: { leadingLineBreaks: 1, trailingLineBreaks: 1, trimEmptyLines: true } },
     { selector: 'div.yahoo_quoted', format: 'blockquote', options: { leadingLineBreaks: 1, trailingLineBreaks: 1, trimEmptyLines: true } },
     // Gmail's and WebKit's "indent" button also writes <blockquote>, styled without a border:

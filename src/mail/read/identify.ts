@@ -25,7 +25,14 @@ export type SecretSource = 'address' | 'code-line' | 'subject';
 /** The secret in a private address of ours, or null (the domain and local part compared in any case). */
 export function secretFromAddress(address: string, ourDomain: string, ordersLocalPart: string): string | null {
   const at = address.lastIndexOf('@');
-  if (at < 0 || address.slice(at + 1).trim().toLowerCase() !== ourDomain.toLowerCase()) return null;
+  if (
+    at < 0 ||
+    address
+      .slice(at + 1)
+      .trim()
+      .toLowerCase() !== ourDomain.toLowerCase()
+  )
+    return null;
   const local = address.slice(0, at).replace(/^"|"$/g, '');
   const plus = local.indexOf('+');
   if (plus < 0 || local.slice(0, plus).toLowerCase() !== ordersLocalPart.toLowerCase()) return null;

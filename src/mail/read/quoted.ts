@@ -81,7 +81,6 @@ const INLINE_SUBJECT = /\s\*?(?:subject|oggetto|objet|betreff|asunto|assunto|ond
 const FOOTER =
   /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
 
-
 type Kind = 'text' | 'quote' | 'footer' | 'signature' | 'loose-signature' | 'attribution' | 'blank';
 
 /** Whether a line's last non-blank character is a colon (`:` or the full-width `：`). */
@@ -98,7 +97,11 @@ function attributionAt(lines: string[], i: number, patterns: RegExp[], maxLines:
     if (l.length > 600 || l.trim() === '' || QUOTE.test(l)) return 0;
     // Every attribution ends in a colon: the lines are joined and tried only when this one does.
     if (!endsInColon(l)) continue;
-    const joined = lines.slice(i, i + k + 1).join(' ').replace(/\s+/g, ' ').trim();
+    const joined = lines
+      .slice(i, i + k + 1)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (patterns.some((p) => p.test(joined))) return k + 1;
   }
   return 0;

@@ -24,7 +24,6 @@ export const OUTGOING_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'X-Auto-Response-Suppress': 'All',
 });
 
-
 export function toMailOptions(mail: OutgoingMail): SendMailOptions {
   // Callers may add headers but never override or duplicate ours (header names are case-insensitive).
   const ours = new Set([...Object.keys(OUTGOING_HEADERS), AUTO_SUBMITTED_HEADER].map((k) => k.toLowerCase()));
@@ -40,7 +39,14 @@ export function toMailOptions(mail: OutgoingMail): SendMailOptions {
     ...(mail.references?.length ? { references: mail.references.map(bracketed) } : {}),
     headers: { ...Object.fromEntries(extra), ...OUTGOING_HEADERS, [AUTO_SUBMITTED_HEADER]: mail.reply ? AUTO_REPLIED : AUTO_GENERATED },
     ...(mail.attachments?.length
-      ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, ...(a.cid ? { cid: a.cid } : {}) })) }
+      ? {
+          attachments: mail.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+            ...(a.cid ? { cid: a.cid } : {}),
+          })),
+        }
       : {}),
     // Content is ours: never let a stray path or URL in a template make nodemailer read files.
     disableFileAccess: true,

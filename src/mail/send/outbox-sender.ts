@@ -26,7 +26,14 @@ export interface OutboxSenderDeps {
 }
 
 export function toOutgoing(row: OutboxMail, from: string, assets: ReadonlyMap<number, MailAsset> = new Map()): OutgoingMail {
-  const mail: OutgoingMail = { from, to: row.toAddress, subject: row.subject, text: row.bodyText, messageId: bracketed(row.messageId), reply: ANSWER_KINDS.has(row.kind) };
+  const mail: OutgoingMail = {
+    from,
+    to: row.toAddress,
+    subject: row.subject,
+    text: row.bodyText,
+    messageId: bracketed(row.messageId),
+    reply: ANSWER_KINDS.has(row.kind),
+  };
   const refs = attachmentsOf(row);
   if (refs.length) {
     mail.attachments = refs.map((r) => {
@@ -77,7 +84,10 @@ class AssetCache {
       const hit = this.byId.get(id);
       if (hit) out.set(id, hit);
     }
-    const read = await findAssets(db, ids.filter((id) => !out.has(id)));
+    const read = await findAssets(
+      db,
+      ids.filter((id) => !out.has(id)),
+    );
     for (const [id, asset] of read) {
       out.set(id, asset);
       this.byId.set(id, asset);
@@ -156,7 +166,10 @@ async function sendOne(deps: OutboxSenderDeps, row: OutboxMail, assets: Readonly
       await recordFailure(deps.db, row, String((err as Error).message ?? err), { now: now(), permanent });
     } catch (dbErr) {
       // The claim's lease runs out and the mail is tried again: nothing is lost.
-      deps.log.warn({ err: loggableDbError(dbErr), outbox: row.id }, 'could not record a failed send; the mail is tried again when its claim runs out');
+      deps.log.warn(
+        { err: loggableDbError(dbErr), outbox: row.id },
+        'could not record a failed send; the mail is tried again when its claim runs out',
+      );
     }
     return false;
   }
@@ -174,7 +187,10 @@ async function recordSent(deps: OutboxSenderDeps, id: number, at: Date): Promise
     } catch (err) {
       if (i >= waits.length) {
         unrecordedOf(deps.db).set(id, at);
-        deps.log.warn({ err: loggableDbError(err), outbox: id }, 'sent, but the database could not record it: recorded before anything else is sent');
+        deps.log.warn(
+          { err: loggableDbError(err), outbox: id },
+          'sent, but the database could not record it: recorded before anything else is sent',
+        );
         return;
       }
       await new Promise((r) => setTimeout(r, waits[i]));
@@ -195,11 +211,28 @@ async function recordFailure(db: Db, row: OutboxMail, error: string, opts: { now
     const domain = row.messageId.slice(row.messageId.lastIndexOf('@') + 1); // our own Message-IDs end with our domain
     const thread = gameThread(game.id, domain);
     // Referees use the console, in English.
-    const text = deliveryTexts.en.undelivered({ game: game.id, gameName: game.name, to: row.toAddress, subject: row.subject, error: error.slice(0, 500), outboxId: row.id });
+    const text = deliveryTexts.en.undelivered({
+      game: game.id,
+      gameName: game.name,
+      to: row.toAddress,
+      subject: row.subject,
+      error: error.slice(0, 500),
+      outboxId: row.id,
+    });
     const referees = (await refereeAddressesOf(tx, [game.id])).get(game.id) ?? [];
-    await enqueueMany(tx, referees.map((to) => ({
-      kind: 'undelivered', gameId: game.id, toAddress: to, subject: text.subject, bodyText: text.text,
-      inReplyTo: thread, references: thread, messageId: newMessageId(domain), dedupeKey: `undelivered:${row.id}:${to}`,
-    })));
+    await enqueueMany(
+      tx,
+      referees.map((to) => ({
+        kind: 'undelivered',
+        gameId: game.id,
+        toAddress: to,
+        subject: text.subject,
+        bodyText: text.text,
+        inReplyTo: thread,
+        references: thread,
+        messageId: newMessageId(domain),
+        dedupeKey: `undelivered:${row.id}:${to}`,
+      })),
+    );
   });
 }

@@ -175,7 +175,12 @@ async function drainMailbox(client: ImapFlow, ctx: Ctx, uidValidity: string): Pr
       await settling;
       if (behind.failure) throw behind.failure.err;
       const upTo = { uidValidity, lastUid: batch[batch.length - 1]! };
-      settling = settleBatch(client, ctx, mails.map((m) => m.uid), upTo).catch((err: unknown) => void (behind.failure = { err }));
+      settling = settleBatch(
+        client,
+        ctx,
+        mails.map((m) => m.uid),
+        upTo,
+      ).catch((err: unknown) => void (behind.failure = { err }));
     }
     await settling;
     if (behind.failure) throw behind.failure.err;
@@ -203,7 +208,13 @@ async function settleBatch(client: ImapFlow, ctx: Ctx, uids: number[], cursor: {
 /** A FETCH started now and awaited later; `settled` never rejects (for clean-up). */
 function prefetch(client: ImapFlow, uids: number[]) {
   const result = fetchMessages(client, uids);
-  return { result, settled: result.then(() => undefined, () => undefined) };
+  return {
+    result,
+    settled: result.then(
+      () => undefined,
+      () => undefined,
+    ),
+  };
 }
 
 /**

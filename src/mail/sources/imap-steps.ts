@@ -68,12 +68,7 @@ export async function ensureMailbox(client: ImapFlow, path: string, log: Logger)
  * The cursor to read from. A different UIDVALIDITY means every UID we remember is meaningless,
  * so we start from scratch; that is safe because the store dedupes by Message-ID + content hash.
  */
-export async function resolveCursor(
-  store: MailboxCursorStore,
-  mailbox: string,
-  uidValidity: string,
-  log: Logger,
-): Promise<MailboxCursor> {
+export async function resolveCursor(store: MailboxCursorStore, mailbox: string, uidValidity: string, log: Logger): Promise<MailboxCursor> {
   const stored = await store.get(mailbox);
   if (stored && stored.uidValidity === uidValidity) return stored;
   if (stored) {
@@ -153,7 +148,7 @@ export function batchesOf(waiting: WaitingMessage[], limits: BatchLimits): numbe
 export function uidSet(uids: number[]): string {
   const sorted = [...uids].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     parts.push(i === j ? String(sorted[i]) : `${sorted[i]}:${sorted[j]}`);
@@ -172,10 +167,7 @@ const asFetched = (msg: { source?: Buffer; internalDate?: Date | string }): { ra
  * INTERNALDATE. A message missing from the result was expunged by someone else between listing
  * and fetching.
  */
-export async function fetchMessages(
-  client: ImapFlow,
-  uids: number[],
-): Promise<Map<number, { raw: Buffer; receivedAt: Date }>> {
+export async function fetchMessages(client: ImapFlow, uids: number[]): Promise<Map<number, { raw: Buffer; receivedAt: Date }>> {
   const msgs = await client.fetchAll(uidSet(uids), { uid: true, source: true, internalDate: true }, { uid: true });
   assertUsable(client); // a dropped connection can look like an empty answer
   const wanted = new Set(uids);
@@ -188,12 +180,7 @@ export async function fetchMessages(
  * once. Returns false when the server keeps refusing: the mail is stored anyway, so the caller
  * only logs.
  */
-export async function moveToProcessed(
-  client: ImapFlow,
-  uids: number | number[],
-  processedMailbox: string,
-  log: Logger,
-): Promise<boolean> {
+export async function moveToProcessed(client: ImapFlow, uids: number | number[], processedMailbox: string, log: Logger): Promise<boolean> {
   const all = Array.isArray(uids) ? uids : [uids];
   if (await moveAll(client, all, processedMailbox)) return true;
   // Not all moved. Dovecot refuses the whole MOVE (NO [EXPUNGEISSUED]) when another reader took

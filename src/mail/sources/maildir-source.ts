@@ -69,7 +69,11 @@ const ENTRY_ERRORS = new Set(['EISDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLON
  * Bytes and mtime of a file in new/; null if another reader already took it; `{ unreadable }` for
  * an entry that can never be read (it goes to quarantine). Other errors throw (the pass retries).
  */
-export async function readNew(dir: string, entry: NewEntry, maxBytes = MAX_MAILDIR_FILE_BYTES): Promise<{ raw: Buffer; receivedAt: Date } | { unreadable: Unreadable; detail?: string } | null> {
+export async function readNew(
+  dir: string,
+  entry: NewEntry,
+  maxBytes = MAX_MAILDIR_FILE_BYTES,
+): Promise<{ raw: Buffer; receivedAt: Date } | { unreadable: Unreadable; detail?: string } | null> {
   if (!entry.validName) return { unreadable: 'not-utf8-name' };
   const path = join(dir, 'new', entry.name);
   try {
@@ -93,7 +97,10 @@ export async function quarantine(dir: string, entry: NewEntry): Promise<string> 
   const qdir = join(dir, 'quarantine');
   await mkdir(qdir, { recursive: true });
   const base = entry.validName ? entry.name : `x-${entry.bytes.toString('hex')}`;
-  const taken = await lstat(join(qdir, base)).then(() => true, () => false);
+  const taken = await lstat(join(qdir, base)).then(
+    () => true,
+    () => false,
+  );
   const target = taken ? `${base}.${Date.now()}` : base;
   await rename(Buffer.concat([Buffer.from(join(dir, 'new') + '/'), entry.bytes]), join(qdir, target));
   return target;
@@ -114,8 +121,15 @@ async function drainMaildir(opts: MaildirSourceOptions, log: Logger): Promise<bo
     if (!file) continue;
     if ('unreadable' in file) {
       const movedTo = await quarantine(opts.dir, entry);
-      log.error({ entry: entry.validName ? name : entry.bytes.toString('hex'), reason: file.unreadable, detail: file.detail, movedTo: `quarantine/${movedTo}` },
-        'an entry of new/ cannot be read as mail: set aside in quarantine/ for the referee');
+      log.error(
+        {
+          entry: entry.validName ? name : entry.bytes.toString('hex'),
+          reason: file.unreadable,
+          detail: file.detail,
+          movedTo: `quarantine/${movedTo}`,
+        },
+        'an entry of new/ cannot be read as mail: set aside in quarantine/ for the referee',
+      );
       continue;
     }
     const sourceKey = `maildir:${name}`;

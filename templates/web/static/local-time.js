@@ -5,9 +5,19 @@
   function run() {
     var lang = document.documentElement.lang || 'en';
     var zone;
-    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { zone = ''; }
+    try {
+      zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    } catch (e) {
+      zone = '';
+    }
     var fmt = new Intl.DateTimeFormat(lang === 'it' ? 'it-IT' : 'en-GB', {
-      weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short'
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
     });
     var nodes = document.querySelectorAll('time[data-local]');
     for (var i = 0; i < nodes.length; i++) {
@@ -20,5 +30,6 @@
       t.parentNode.insertBefore(span, t.nextSibling);
     }
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run); else run();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run);
+  else run();
 })();

@@ -22,7 +22,31 @@ describe('renderBoardMap', () => {
 
   it('has the column letters (no J, no K) above and below, and rows 1..18 on both sides', () => {
     const header = rows[0]!.trim().split(/\s+/);
-    expect(header).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y']);
+    expect(header).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'G',
+      'H',
+      'I',
+      'L',
+      'M',
+      'N',
+      'O',
+      'P',
+      'Q',
+      'R',
+      'S',
+      'T',
+      'U',
+      'V',
+      'W',
+      'X',
+      'Y',
+    ]);
     expect(rows[19]).toBe(rows[0]);
     for (let r = 1; r <= 18; r++) {
       expect(rows[r]!.slice(0, 2).trim()).toBe(String(r));
@@ -40,8 +64,15 @@ describe('renderBoardMap', () => {
   it('derives distinct two-letter codes from the map data', () => {
     const codes = sideCodes(board);
     expect([...codes.entries()]).toEqual([
-      ['imperial', 'IT'], ['hutt', 'Hu'], ['aristocrats', 'Ar'], ['sith', 'Si'], ['knights', 'Kn'],
-      ['merchants', 'Me'], ['corellians', 'Co'], ['federals', 'Fe'], ['founders', 'Fo'],
+      ['imperial', 'IT'],
+      ['hutt', 'Hu'],
+      ['aristocrats', 'Ar'],
+      ['sith', 'Si'],
+      ['knights', 'Kn'],
+      ['merchants', 'Me'],
+      ['corellians', 'Co'],
+      ['federals', 'Fe'],
+      ['founders', 'Fo'],
     ]);
     const twins = structuredClone(classicJson) as typeof classicJson;
     twins.factions[1]!.names.en = ['Hutts Again']; // aristocrats: Hu is taken, next letter t
@@ -78,7 +109,10 @@ describe('renderBoardMap', () => {
   });
 
   it('shows two units on one cell rather than hiding one', () => {
-    const clash: Unit[] = [{ side: 'hutt', at: 'C3' }, { side: 'sith', at: 'C3' }];
+    const clash: Unit[] = [
+      { side: 'hutt', at: 'C3' },
+      { side: 'sith', at: 'C3' },
+    ];
     expect(cellAt(renderBoardMap(clash, board), board, 'C3')).toBe('!!');
   });
 });

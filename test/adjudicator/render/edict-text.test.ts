@@ -23,7 +23,11 @@ function sectionOf(text: string, n: number): string {
 function reversedKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reversedKeys) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversedKeys(v)]),
+  ) as T;
 }
 
 function withElection(patch: Partial<ElectionReport>): Edict {
@@ -226,7 +230,9 @@ describe('renderEdict: production and final situation (sections 5–6)', () => {
     expect(sectionOf(render(midGameEdict()), 5)).toContain('Knights  4 planets, 3 units → new unit at X2 (Dagobah) (R-PROD-1)');
     const e = midGameEdict();
     e.production.push({ faction: 'hutt', planets: 6, units: 5, at: null });
-    expect(sectionOf(render(e, 'it'), 5)).toContain('Hutt       6 pianeti, 5 unità → nessuna nuova unità: il pianeta base Tatooine B2 è occupato');
+    expect(sectionOf(render(e, 'it'), 5)).toContain(
+      'Hutt       6 pianeti, 5 unità → nessuna nuova unità: il pianeta base Tatooine B2 è occupato',
+    );
   });
 
   it('lists the final units per side in board order, planets per faction and the Chancellor', () => {
@@ -258,8 +264,15 @@ describe('renderEdict: production and final situation (sections 5–6)', () => {
 
   it('ends with the deadlines only when given', () => {
     expect(render(midGameEdict())).not.toContain('deadline');
-    const text = render(midGameEdict(), 'it', { nextDeadline: 'domenica 14 giugno, 21:00', declarationDeadline: 'venerdì 12 giugno, 21:00' });
-    expect(text.endsWith("Scadenza per la dichiarazione del Cancelliere: venerdì 12 giugno, 21:00\nProssima scadenza per gli ordini: domenica 14 giugno, 21:00\n")).toBe(true);
+    const text = render(midGameEdict(), 'it', {
+      nextDeadline: 'domenica 14 giugno, 21:00',
+      declarationDeadline: 'venerdì 12 giugno, 21:00',
+    });
+    expect(
+      text.endsWith(
+        'Scadenza per la dichiarazione del Cancelliere: venerdì 12 giugno, 21:00\nProssima scadenza per gli ordini: domenica 14 giugno, 21:00\n',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -286,13 +299,36 @@ describe('renderEdict: the text as a whole', () => {
   it('leaks no untranslated key or English word into Italian', () => {
     const v = VOCABULARY.en;
     const keys = [
-      ...KNOWN_REASONS, ...BALLOT_NOTES, ...Object.keys(v.results), ...Object.keys(v.how),
-      ...Object.keys(v.electionReasons), ...Object.keys(v.hostilitySource), ...Object.keys(v.troopRefused),
+      ...KNOWN_REASONS,
+      ...BALLOT_NOTES,
+      ...Object.keys(v.results),
+      ...Object.keys(v.how),
+      ...Object.keys(v.electionReasons),
+      ...Object.keys(v.hostilitySource),
+      ...Object.keys(v.troopRefused),
     ];
-    const words = ['the', 'unit', 'units', 'vote', 'votes', 'by', 'at', 'to', 'with', 'and', 'Chancellor', 'planets', 'turn', 'none', 'nobody'];
+    const words = [
+      'the',
+      'unit',
+      'units',
+      'vote',
+      'votes',
+      'by',
+      'at',
+      'to',
+      'with',
+      'and',
+      'Chancellor',
+      'planets',
+      'turn',
+      'none',
+      'nobody',
+    ];
     const refused = midGameEdict();
     refused.politics.troopRefused = 'capital-not-full';
-    const texts = [...all(), refused, withElection({ how: 'no-votes-kept', outgoing: 'sith', elected: 'sith' })].map((e) => render(e, 'it'));
+    const texts = [...all(), refused, withElection({ how: 'no-votes-kept', outgoing: 'sith', elected: 'sith' })].map((e) =>
+      render(e, 'it'),
+    );
     for (const text of texts)
       for (const w of [...keys, ...words]) expect(text, w).not.toMatch(new RegExp(`(?<![\\p{L}\\d_-])${w}(?![\\p{L}\\d_-])`, 'u'));
     for (const w of ['unità', 'Cancelliere', 'pianeti', 'voti', 'riga', 'Ostile'])
@@ -340,6 +376,8 @@ describe('edictToJson', () => {
     const e = { ...midGameEdict(), zeta: 1, alpha: { b: 2, a: 1 }, election: undefined } as unknown as Edict;
     const json = edictToJson(e);
     expect(json).not.toContain('"election"');
-    expect(json).toMatch(/"joiningNextTurn": \[\n {4}"federals"\n {2}\],\n {2}"alpha": \{\n {4}"a": 1,\n {4}"b": 2\n {2}\},\n {2}"zeta": 1\n\}\n$/);
+    expect(json).toMatch(
+      /"joiningNextTurn": \[\n {4}"federals"\n {2}\],\n {2}"alpha": \{\n {4}"a": 1,\n {4}"b": 2\n {2}\},\n {2}"zeta": 1\n\}\n$/,
+    );
   });
 });

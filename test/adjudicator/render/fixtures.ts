@@ -18,7 +18,17 @@ function order(
 }
 
 function decl(faction: string, d: Partial<Declaration>): Declaration {
-  return { faction, isChancellor: false, submitted: true, hostility: [], hostilitySource: 'none', vote: null, orders: [], problems: [], ...d };
+  return {
+    faction,
+    isChancellor: false,
+    submitted: true,
+    hostility: [],
+    hostilitySource: 'none',
+    vote: null,
+    orders: [],
+    problems: [],
+    ...d,
+  };
 }
 
 /**
@@ -127,12 +137,36 @@ export function midGameEdict(): Edict {
     election: null,
     production: [{ faction: 'knights', planets: 4, units: 3, at: 'X2' }],
     units: [
-      u('hutt', 'A2'), u('aristocrats', 'C1'), u('hutt', 'C3'), u('corellians', 'F12'), u('aristocrats', 'G6'),
-      u('corellians', 'G12'), u('aristocrats', 'H8'), u('corellians', 'H14'), u('hutt', 'L4'), u('hutt', 'M4'),
-      u('imperial', 'M9'), u('merchants', 'M13'), u('corellians', 'M14'), u('imperial', 'N8'), u('sith', 'N9'),
-      u('aristocrats', 'N10'), u('hutt', 'O9'), u('sith', 'O10'), u('sith', 'P9'), u('imperial', 'P10'),
-      u('merchants', 'Q12'), u('sith', 'R8'), u('knights', 'T6'), u('sith', 'T7'), u('merchants', 'T12'),
-      u('merchants', 'T13'), u('sith', 'U7'), u('merchants', 'V11'), u('knights', 'X1'), u('knights', 'X2'),
+      u('hutt', 'A2'),
+      u('aristocrats', 'C1'),
+      u('hutt', 'C3'),
+      u('corellians', 'F12'),
+      u('aristocrats', 'G6'),
+      u('corellians', 'G12'),
+      u('aristocrats', 'H8'),
+      u('corellians', 'H14'),
+      u('hutt', 'L4'),
+      u('hutt', 'M4'),
+      u('imperial', 'M9'),
+      u('merchants', 'M13'),
+      u('corellians', 'M14'),
+      u('imperial', 'N8'),
+      u('sith', 'N9'),
+      u('aristocrats', 'N10'),
+      u('hutt', 'O9'),
+      u('sith', 'O10'),
+      u('sith', 'P9'),
+      u('imperial', 'P10'),
+      u('merchants', 'Q12'),
+      u('sith', 'R8'),
+      u('knights', 'T6'),
+      u('sith', 'T7'),
+      u('merchants', 'T12'),
+      u('merchants', 'T13'),
+      u('sith', 'U7'),
+      u('merchants', 'V11'),
+      u('knights', 'X1'),
+      u('knights', 'X2'),
       u('knights', 'Y2'),
     ],
     planets: { hutt: 3, aristocrats: 3, sith: 4, knights: 4, merchants: 2, corellians: 2 },

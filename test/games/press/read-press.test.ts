@@ -23,7 +23,7 @@ describe('readPress: who a message goes to', () => {
         'A TUTTI',
         'Pace!',
         'Fine stampa',
-        "Stampa all’arbitro",
+        'Stampa all’arbitro',
         'Sarò via lunedì.',
         'FINE',
         'press to the referee',
@@ -43,18 +43,43 @@ describe('readPress: who a message goes to', () => {
       { kind: 'referee' },
       { kind: 'referee' },
     ]);
-    expect(r.press.map((p) => p.text)).toEqual(['Let us share the Capital.', 'Alleanza?', 'Peace to all.', 'Pace!', 'Sarò via lunedì.', 'Thanks.', 'Grazie.']);
+    expect(r.press.map((p) => p.text)).toEqual([
+      'Let us share the Capital.',
+      'Alleanza?',
+      'Peace to all.',
+      'Pace!',
+      'Sarò via lunedì.',
+      'Thanks.',
+      'Grazie.',
+    ]);
     expect(r.hasSheet).toBe(false);
   });
 
   it('takes SIGNED / ANONYMOUS (FIRMATO / ANONIMO) before or after the audience, and says when neither is written', () => {
-    const r = read(['PRESS ANONYMOUS TO Sith', 'a', 'ENDPRESS', 'STAMPA A Hutt ANONIMO', 'b', 'FINE', 'A TUTTI FIRMATO', 'c', 'FINE', 'PRESS TO Hutt', 'd'].join('\n'));
+    const r = read(
+      [
+        'PRESS ANONYMOUS TO Sith',
+        'a',
+        'ENDPRESS',
+        'STAMPA A Hutt ANONIMO',
+        'b',
+        'FINE',
+        'A TUTTI FIRMATO',
+        'c',
+        'FINE',
+        'PRESS TO Hutt',
+        'd',
+      ].join('\n'),
+    );
     expect(r.press.map((p) => p.sign)).toEqual(['anonymous', 'anonymous', 'signed', null]);
   });
 
   it('names each faction once, by any of its names, ids included', () => {
     const r = read('PRESS TO sith, Siths; hutt / Aristocràtici & merchants + founders and federals\nhi');
-    expect(r.press[0]!.audience).toEqual({ kind: 'factions', factions: ['sith', 'hutt', 'aristocrats', 'merchants', 'founders', 'federals'] });
+    expect(r.press[0]!.audience).toEqual({
+      kind: 'factions',
+      factions: ['sith', 'hutt', 'aristocrats', 'merchants', 'founders', 'federals'],
+    });
   });
 });
 
@@ -152,7 +177,16 @@ describe('readPress: problems', () => {
 
 describe('readPress: disputes', () => {
   it('reads DISPUTE / CONTESTA with the reason on its line or below, up to the end line', () => {
-    const r = read(['CONTESTA: la mia unità in I8 doveva avanzare in L8', 'come da R-ADV-2', 'FINE', 'B2-C3', 'DISPUTE', 'The vote was miscounted.'].join('\n'));
+    const r = read(
+      [
+        'CONTESTA: la mia unità in I8 doveva avanzare in L8',
+        'come da R-ADV-2',
+        'FINE',
+        'B2-C3',
+        'DISPUTE',
+        'The vote was miscounted.',
+      ].join('\n'),
+    );
     expect(r.disputes).toEqual([
       { text: 'la mia unità in I8 doveva avanzare in L8\ncome da R-ADV-2', lines: { header: 1, first: 1, last: 2, end: 3 } },
       { text: 'The vote was miscounted.', lines: { header: 5, first: 6, last: 6, end: null } },
@@ -222,8 +256,30 @@ describe('readPress: invariants on random mail', () => {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pieces = ['PRESS TO Sith', 'stampa a hutt e sith', 'BROADCAST', 'A TUTTI', "all'arbitro", 'PRESS', 'PRESS FAKE', 'FINE', 'ENDPRESS', 'end',
-    'CONTESTA: x', 'DISPUTE', 'B2-C3', 'H: Sith', 'ciao', '', '  ', 'Press on', 'A tutti voi', 'PRESS TO Ewoks', 'PRESS TO Sith ANONYMOUS', 'fine.'];
+  const pieces = [
+    'PRESS TO Sith',
+    'stampa a hutt e sith',
+    'BROADCAST',
+    'A TUTTI',
+    "all'arbitro",
+    'PRESS',
+    'PRESS FAKE',
+    'FINE',
+    'ENDPRESS',
+    'end',
+    'CONTESTA: x',
+    'DISPUTE',
+    'B2-C3',
+    'H: Sith',
+    'ciao',
+    '',
+    '  ',
+    'Press on',
+    'A tutti voi',
+    'PRESS TO Ewoks',
+    'PRESS TO Sith ANONYMOUS',
+    'fine.',
+  ];
 
   it('keeps every line exactly once — in the sheet or in a block — and never relays a line it read as the sheet', () => {
     const next = rng(19);

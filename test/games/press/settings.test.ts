@@ -1,10 +1,24 @@
 // A game's press settings (docs/press.md): defaults, validation, a referee's change, the players' description.
 import { describe, expect, it } from 'vitest';
-import { applyPressPatch, DEFAULT_PRESS_SETTINGS, describePressSettings, pressSettingsInput, pressSettingsOf } from '../../../src/games/press/settings.ts';
+import {
+  applyPressPatch,
+  DEFAULT_PRESS_SETTINGS,
+  describePressSettings,
+  pressSettingsInput,
+  pressSettingsOf,
+} from '../../../src/games/press/settings.ts';
 
 describe('press settings', () => {
   it('defaults to signed or anonymous press, private allowed, always open, nothing for observers, never revealed', () => {
-    expect(DEFAULT_PRESS_SETTINGS).toEqual({ mode: 'both', private: true, open: 'always', observers: 'nothing', reveal: 'never', maxChars: 8000, perHour: 20 });
+    expect(DEFAULT_PRESS_SETTINGS).toEqual({
+      mode: 'both',
+      private: true,
+      open: 'always',
+      observers: 'nothing',
+      reveal: 'never',
+      maxChars: 8000,
+      perHour: 20,
+    });
     // A game stored before press existed has no settings: it gets the defaults.
     expect(pressSettingsOf(null)).toEqual(DEFAULT_PRESS_SETTINGS);
     expect(pressSettingsOf({ mode: 'off' }).mode).toBe('off');
@@ -34,6 +48,9 @@ describe('press settings', () => {
     expect(it_).toContain('Destinatari: solo a tutti');
     expect(it_.join('\n')).toMatch(/dichiarazione del Cancelliere/);
     const en = describePressSettings({ ...DEFAULT_PRESS_SETTINGS, mode: 'off' }, 'en');
-    expect(en).toEqual(['Messages: no messages between players (only to the referees)', 'Messages to the referees are always allowed, and always signed.']);
+    expect(en).toEqual([
+      'Messages: no messages between players (only to the referees)',
+      'Messages to the referees are always allowed, and always signed.',
+    ]);
   });
 });

@@ -19,8 +19,17 @@ const NOW = new Date('2026-03-02T10:00:00Z');
 const silent = pino({ level: 'silent' });
 
 const BODIES = [
-  'V: Sith\n', 'H: Hutt, Knights\nV: Knights\n', 'B2-C3\n', 'grazie!\n', 'status\n', 'help\n', '',
-  'N9#\nT7-S7\n', 'H: Hutt\nN9#\n', 'V: Sith\nB2-C4\n\nciao,\nanna\n', 'Code: nonsense\nV: Hutt\n',
+  'V: Sith\n',
+  'H: Hutt, Knights\nV: Knights\n',
+  'B2-C3\n',
+  'grazie!\n',
+  'status\n',
+  'help\n',
+  '',
+  'N9#\nT7-S7\n',
+  'H: Hutt\nN9#\n',
+  'V: Sith\nB2-C4\n\nciao,\nanna\n',
+  'Code: nonsense\nV: Hutt\n',
 ];
 
 interface MailPlan {
@@ -82,7 +91,12 @@ async function setUp(arm: Arm, run: number, chancellor: boolean) {
   let n = 0;
   const created = await createGame(
     arm.database.db,
-    { name: `Run ${run}`, players: emails.map((email, i) => ({ email, lang: i % 2 ? 'en' : 'it' })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+    {
+      name: `Run ${run}`,
+      players: emails.map((email, i) => ({ email, lang: i % 2 ? 'en' : 'it' })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    },
     { actor: 'test', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => NOW, newSecret: () => `r${run}k${'mnpq'[n++]}-x9P` },
   );
   const gameId = created.game.id;
@@ -98,8 +112,13 @@ function mailOf(p: MailPlan, i: number, run: number, s: Setup): ArrivedMail {
   const subject = p.via === 'tag-code' || p.via === 'tag-only' ? `[SF ${s.gameId}] orders` : 'orders';
   const code = p.via === 'tag-code' ? `Code: ${s.secrets[p.to]}\n` : '';
   const head = [
-    `From: Player <${from}>`, `To: ${to}`, `Subject: ${subject}`, 'Date: Mon, 2 Mar 2026 10:00:00 +0000',
-    `Message-ID: <m${i}.r${run}@example.org>`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8',
+    `From: Player <${from}>`,
+    `To: ${to}`,
+    `Subject: ${subject}`,
+    'Date: Mon, 2 Mar 2026 10:00:00 +0000',
+    `Message-ID: <m${i}.r${run}@example.org>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
     ...(p.automatic ? ['Auto-Submitted: auto-replied'] : []),
   ];
   const receivedAt = {
@@ -117,22 +136,53 @@ async function observe(arm: Arm, s: Setup, ids: number[]) {
   const place = new Map<number, number>();
   ids.forEach((id, i) => place.has(id) || place.set(id, i));
   const at = (id: number | null) => (id === null ? null : (place.get(id) ?? `?${id}`));
-  const rows = await db.select().from(inboundMessages).where(inArray(inboundMessages.id, [...place.keys()])).orderBy(asc(inboundMessages.id));
+  const rows = await db
+    .select()
+    .from(inboundMessages)
+    .where(inArray(inboundMessages.id, [...place.keys()]))
+    .orderBy(asc(inboundMessages.id));
   const sheetRows = await db.select().from(sheets).where(eq(sheets.gameId, s.gameId)).orderBy(asc(sheets.id));
   const sheetPlace = new Map(sheetRows.map((r, i) => [r.id, i]));
   const addresses = [...s.emails, `stranger`];
-  const mailRows = (await db.select().from(outbox).where(and(inArray(outbox.kind, ['ack', 'refusal', 'warning', 'status', 'help', 'late', 'unreadable', 'chancellor-sheet']))).orderBy(asc(outbox.id)))
-    .filter((m) => addresses.some((a) => m.toAddress.startsWith(a.split('@')[0]!)));
+  const mailRows = (
+    await db
+      .select()
+      .from(outbox)
+      .where(and(inArray(outbox.kind, ['ack', 'refusal', 'warning', 'status', 'help', 'late', 'unreadable', 'chancellor-sheet'])))
+      .orderBy(asc(outbox.id))
+  ).filter((m) => addresses.some((a) => m.toAddress.startsWith(a.split('@')[0]!)));
   const detail = (d: unknown) => {
     if (!d || typeof d !== 'object') return d;
     const { sheetId, ...rest } = d as { sheetId?: number };
     return sheetId === undefined ? rest : { ...rest, sheet: sheetPlace.get(sheetId) ?? `?${sheetId}` };
   };
   return {
-    inbound: rows.map((r) => ({ at: at(r.id), status: r.status, outcome: r.outcome, detail: detail(r.outcomeDetail), game: r.gameId, player: r.playerId === null ? null : 'player' })),
-    sheets: sheetRows.map((r) => ({ turn: r.turn, faction: r.faction, version: r.version, text: r.text, status: r.status, receivedAt: r.receivedAt.toISOString(), from: at(r.inboundId), parsed: r.parsed })),
+    inbound: rows.map((r) => ({
+      at: at(r.id),
+      status: r.status,
+      outcome: r.outcome,
+      detail: detail(r.outcomeDetail),
+      game: r.gameId,
+      player: r.playerId === null ? null : 'player',
+    })),
+    sheets: sheetRows.map((r) => ({
+      turn: r.turn,
+      faction: r.faction,
+      version: r.version,
+      text: r.text,
+      status: r.status,
+      receivedAt: r.receivedAt.toISOString(),
+      from: at(r.inboundId),
+      parsed: r.parsed,
+    })),
     outbox: mailRows.map((m) => ({
-      kind: m.kind, to: m.toAddress, replyTo: m.replyTo, subject: m.subject, inReplyTo: m.inReplyTo, references: m.references, body: m.bodyText,
+      kind: m.kind,
+      to: m.toAddress,
+      replyTo: m.replyTo,
+      subject: m.subject,
+      inReplyTo: m.inReplyTo,
+      references: m.references,
+      body: m.bodyText,
       dedupe: m.dedupeKey.replace(/:(\d+)$/, (_, id: string) => `:${at(Number(id))}`),
     })),
   };

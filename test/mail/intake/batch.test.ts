@@ -17,7 +17,12 @@ beforeEach(async () => {
 });
 
 let keys = 0;
-const arrived = (raw: Buffer, receivedAt = world.clock.now, sourceKey = `batch:${++keys}`): ArrivedMail => ({ raw, source: 'imap', sourceKey, receivedAt });
+const arrived = (raw: Buffer, receivedAt = world.clock.now, sourceKey = `batch:${++keys}`): ArrivedMail => ({
+  raw,
+  source: 'imap',
+  sourceKey,
+  receivedAt,
+});
 const minutesAfter = (at: Date, n: number) => new Date(at.getTime() + n * 60_000);
 const replies = async (kind?: string) =>
   (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
@@ -51,16 +56,36 @@ describe('one batch holding several mails that depend on each other', () => {
     const mine = orderMail({ from: ADDRESSES[3]!, to: privateTo(world, 3), body: 'H: Sith\n', messageId: '<dario@example.org>' });
     // The same message again, by another way in (Cc: the common address): other trace headers, same body.
     const mineCopy = orderMail({
-      from: ADDRESSES[3]!, to: privateTo(world, 3), body: 'H: Sith\n', messageId: '<dario@example.org>',
+      from: ADDRESSES[3]!,
+      to: privateTo(world, 3),
+      body: 'H: Sith\n',
+      messageId: '<dario@example.org>',
       headers: { 'Delivered-To': `orders@sf.example`, Received: 'from mx2.example.org by sf.example' },
     });
     const batch = [
       arrived(orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'H: Sith\n', messageId: '<bruno-1@example.org>' }), t0),
-      arrived(orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Hutt\nN9#\nT7-S7\n', messageId: '<carla-1@example.org>' }), minutesAfter(t0, 1)),
+      arrived(
+        orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Hutt\nN9#\nT7-S7\n', messageId: '<carla-1@example.org>' }),
+        minutesAfter(t0, 1),
+      ),
       // A spoof in the middle: bruno's secret, mallory's address.
-      arrived(orderMail({ from: 'mallory@evil.example', to: privateTo(world, 1), body: 'H: Hutt, Knights\n', messageId: '<mallory@evil.example>' }), minutesAfter(t0, 2)),
-      arrived(orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'H: Knights\n', messageId: '<bruno-2@example.org>' }), minutesAfter(t0, 3)),
-      arrived(orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Knights\n', messageId: '<carla-2@example.org>' }), minutesAfter(t0, 4)),
+      arrived(
+        orderMail({
+          from: 'mallory@evil.example',
+          to: privateTo(world, 1),
+          body: 'H: Hutt, Knights\n',
+          messageId: '<mallory@evil.example>',
+        }),
+        minutesAfter(t0, 2),
+      ),
+      arrived(
+        orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'H: Knights\n', messageId: '<bruno-2@example.org>' }),
+        minutesAfter(t0, 3),
+      ),
+      arrived(
+        orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body: 'H: Knights\n', messageId: '<carla-2@example.org>' }),
+        minutesAfter(t0, 4),
+      ),
       arrived(mine, minutesAfter(t0, 5), 'batch:dario'),
       arrived(mine, minutesAfter(t0, 5), 'batch:dario'), // the same delivery offered twice
       arrived(mineCopy, minutesAfter(t0, 6), 'batch:dario-copy'),
@@ -93,7 +118,9 @@ describe('one batch holding several mails that depend on each other', () => {
     expect(ackTo('<bruno-1@example.org>')).toHaveLength(1);
     expect(ackTo('<bruno-1@example.org>')[0]!.bodyText).toContain('This is your first sheet for this turn.');
     expect(ackTo('<bruno-2@example.org>')).toHaveLength(1);
-    expect(ackTo('<bruno-2@example.org>')[0]!.bodyText).toContain(`This sheet replaces your sheet of ${formatInstant(t0, 'Europe/Rome', 'en')} entirely`);
+    expect(ackTo('<bruno-2@example.org>')[0]!.bodyText).toContain(
+      `This sheet replaces your sheet of ${formatInstant(t0, 'Europe/Rome', 'en')} entirely`,
+    );
 
     // The Chancellor (R-TURN-3): the first sheet accepted and mailed to every player once; the second refused.
     expect((await history(2, 2)).map((s) => [s.version, s.inboundId])).toEqual([[1, results[1]!.id]]);
@@ -109,7 +136,10 @@ describe('one batch holding several mails that depend on each other', () => {
     // The spoof: nothing applied to bruno's faction beyond his own two sheets; bruno warned, mallory not answered.
     expect((await replies('warning')).map((m) => m.toAddress)).toEqual([ADDRESSES[1]]);
     expect((await replies()).some((m) => m.toAddress === 'mallory@evil.example')).toBe(false);
-    expect((await findInbound(world.database.db, results[2]!.id))?.outcomeDetail).toMatchObject({ reason: 'sender-mismatch', from: 'mallory@evil.example' });
+    expect((await findInbound(world.database.db, results[2]!.id))?.outcomeDetail).toMatchObject({
+      reason: 'sender-mismatch',
+      from: 'mallory@evil.example',
+    });
 
     // Dario's mail, three times in the batch: one row, one sheet version, one ack.
     expect((await history(3, 2)).map((s) => [s.version, s.inboundId])).toEqual([[1, results[5]!.id]]);
@@ -117,7 +147,18 @@ describe('one batch holding several mails that depend on each other', () => {
 
     // Nothing else was written: three sheets acked, four broadcast, one refusal, one warning.
     expect((await replies()).map((m) => m.kind).sort()).toEqual(
-      ['ack', 'ack', 'ack', 'ack', 'chancellor-sheet', 'chancellor-sheet', 'chancellor-sheet', 'chancellor-sheet', 'refusal', 'warning'].sort(),
+      [
+        'ack',
+        'ack',
+        'ack',
+        'ack',
+        'chancellor-sheet',
+        'chancellor-sheet',
+        'chancellor-sheet',
+        'chancellor-sheet',
+        'refusal',
+        'warning',
+      ].sort(),
     );
   });
 
@@ -127,15 +168,29 @@ describe('one batch holding several mails that depend on each other', () => {
     const t0 = world.clock.now;
     const ceiling = 2 * ACK_CEILING_FACTOR;
     const texts = Array.from({ length: ceiling + 2 }, (_, i) => ['V: Sith', 'V: Hutt', 'V: Knights', 'H: Sith'][i % 4]!);
-    const batch = texts.map((text, i) => arrived(orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: `${text}\n`, messageId: `<limit-${i}@example.org>` }), minutesAfter(t0, i)));
+    const batch = texts.map((text, i) =>
+      arrived(
+        orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: `${text}\n`, messageId: `<limit-${i}@example.org>` }),
+        minutesAfter(t0, i),
+      ),
+    );
     // A mail from another player in the same batch has its own limit.
-    batch.push(arrived(orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n', messageId: '<limit-other@example.org>' }), minutesAfter(t0, texts.length)));
+    batch.push(
+      arrived(
+        orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n', messageId: '<limit-other@example.org>' }),
+        minutesAfter(t0, texts.length),
+      ),
+    );
     const results = await receiveInOne(batch);
     expect(results.map((r) => r.result)).toEqual(batch.map(() => ({ status: 'processed', outcome: 'sheet' })));
     expect((await history(0)).map((s) => s.text.trim())).toEqual(texts);
     const toAnna = (await replies()).filter((m) => m.toAddress === ADDRESSES[0]);
     expect(toAnna.map((m) => [m.kind, m.inReplyTo])).toEqual(texts.slice(0, ceiling).map((_, i) => ['ack', `<limit-${i}@example.org>`]));
-    const answered = await Promise.all(results.slice(0, texts.length).map(async (r) => ((await findInbound(world.database.db, r.id))?.outcomeDetail as { answered?: boolean }).answered));
+    const answered = await Promise.all(
+      results
+        .slice(0, texts.length)
+        .map(async (r) => ((await findInbound(world.database.db, r.id))?.outcomeDetail as { answered?: boolean }).answered),
+    );
     expect(answered).toEqual(texts.map((_, i) => i < ceiling));
     expect((await replies('ack')).filter((m) => m.toAddress === ADDRESSES[1])).toHaveLength(1);
   });

@@ -20,7 +20,9 @@ class CountingReader extends BodyReader {
 // 100,000 HTML paragraphs (1.6 MB): its reading needs far more than a 48 MB heap.
 const heavyBody = '<p>V: Sith</p>\r\n'.repeat(100_000);
 const heavy = (from: string, to: string) =>
-  orderMail({ from, to, body: heavyBody, headers: { 'X-Shape': 'heavy' } }).toString('latin1').replace('Content-Type: text/plain', 'Content-Type: text/html');
+  orderMail({ from, to, body: heavyBody, headers: { 'X-Shape': 'heavy' } })
+    .toString('latin1')
+    .replace('Content-Type: text/plain', 'Content-Type: text/html');
 const SMALL_HEAP: BodyBudget = { timeMs: 600_000, heapMb: 48 };
 
 let world: World;
@@ -38,7 +40,10 @@ describe('a body over its reading budget', () => {
   it('is set aside and answered once; the next mail, in the same batch line, is read as ever', async () => {
     const r = await deliver(world, Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'));
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'too-costly' });
-    expect((await findInbound(world.database.db, r.id))!.outcomeDetail).toMatchObject({ answered: true, bodyFailure: { failure: 'memory' } });
+    expect((await findInbound(world.database.db, r.id))!.outcomeDetail).toMatchObject({
+      answered: true,
+      bodyFailure: { failure: 'memory' },
+    });
     const again = await deliver(world, Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'));
     expect((await findInbound(world.database.db, again.id))!.outcomeDetail).toMatchObject({ answered: false, repeated: true });
     const replies = (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind === 'unreadable');
@@ -54,9 +59,17 @@ describe('a body over its reading budget', () => {
   it('a time budget ends a read that takes too long', async () => {
     const slow = new BodyReader({ timeMs: 1, heapMb: 512 }); // no 1.6 MB mail is read in a millisecond
     try {
-      const res = await slow.read(Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'), { maxBytes: 1e8, ourDomain: DOMAIN, ordersLocalPart: 'orders' });
+      const res = await slow.read(Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'), {
+        maxBytes: 1e8,
+        ourDomain: DOMAIN,
+        ordersLocalPart: 'orders',
+      });
       expect(res).toMatchObject({ ok: false, failure: 'time' });
-      const small = await slow.read(Buffer.from('From: a@b.example\r\n\r\n'), { maxBytes: 1e8, ourDomain: DOMAIN, ordersLocalPart: 'orders' });
+      const small = await slow.read(Buffer.from('From: a@b.example\r\n\r\n'), {
+        maxBytes: 1e8,
+        ourDomain: DOMAIN,
+        ordersLocalPart: 'orders',
+      });
       expect(small.ok || small.failure === 'time').toBe(true); // a fresh worker took it
     } finally {
       await slow.close();
@@ -70,7 +83,10 @@ describe('a batch of bodies read together', () => {
     const sheet = (n: number) => orderMail({ from: ADDRESSES[n]!, to: privateTo(world, n), body: `V: Sith\nH: Hutt ${n}\n` });
     const grouped = new BodyReader(SMALL_HEAP, 8 * 1024 * 1024); // the heavy mail and the others in one group
     try {
-      const reads = await grouped.readMany([sheet(0), Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'), sheet(2), sheet(3)], options);
+      const reads = await grouped.readMany(
+        [sheet(0), Buffer.from(heavy(ADDRESSES[1]!, privateTo(world, 1)), 'latin1'), sheet(2), sheet(3)],
+        options,
+      );
       expect(reads.map((r) => (r.ok ? r.mail.from : r.failure))).toEqual([ADDRESSES[0], 'memory', ADDRESSES[2], ADDRESSES[3]]);
       expect(reads[3]).toMatchObject({ ok: true, mail: { sheetText: expect.stringContaining('H: Hutt 3') } });
     } finally {
@@ -79,7 +95,7 @@ describe('a batch of bodies read together', () => {
   });
 });
 
-describe('a stranger\'s body', () => {
+describe("a stranger's body", () => {
   it('is never read: who wrote is decided from the headers', async () => {
     const r = await deliver(world, Buffer.from(heavy('stranger@evil.example', `orders@${DOMAIN}`), 'latin1'));
     expect(r.result).toMatchObject({ status: 'ignored', outcome: 'unknown-sender' });

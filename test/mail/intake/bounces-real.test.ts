@@ -21,7 +21,12 @@ const read = (name: string) => {
 
 describe('bounceOf, on real shapes', () => {
   it.each([
-    ['01-postfix-alias-original-recipient', 'permanent', ['a.rossi@mbox.example.org', 'anna@example.org'], 'bounced: 5.1.1 (x-unix; procmail:'],
+    [
+      '01-postfix-alias-original-recipient',
+      'permanent',
+      ['a.rossi@mbox.example.org', 'anna@example.org'],
+      'bounced: 5.1.1 (x-unix; procmail:',
+    ],
     ['02-postfix-failed-4xx', 'transient', ['bruno@example.org'], 'bounced: 4.1.1 (smtp; 450 4.1.1'],
     ['03-sendmail-delayed-warning', 'transient', ['carla@example.org'], 'bounced: 4.5.0'],
     ['04-qmail-failure-notice', 'permanent', [], 'bounced: 5.5.0'],
@@ -53,7 +58,10 @@ describe('bounceOf, on real shapes', () => {
   });
 
   it('finds addresses in a line in linear time, without a regular expression over it', () => {
-    expect(addressesIn('<a.rossi@mbox.example.org> (expanded from <Anna@Example.org>): user')).toEqual(['a.rossi@mbox.example.org', 'anna@example.org']);
+    expect(addressesIn('<a.rossi@mbox.example.org> (expanded from <Anna@Example.org>): user')).toEqual([
+      'a.rossi@mbox.example.org',
+      'anna@example.org',
+    ]);
     expect(addressesIn('MAIL FROM:<orders@sf.example> SIZE=1543')).toEqual(['orders@sf.example']);
     expect(addressesIn('no address @ here, nor user@localhost')).toEqual([]);
     const hostile = `${'a'.repeat(100_000)}@`.repeat(5);
@@ -69,7 +77,8 @@ async function sentWorld(): Promise<World> {
 }
 const stateOf = async (world: World) =>
   Object.fromEntries((await listOutbox(world.database.db, { kind: 'welcome' })).map((m) => [m.toAddress, m.status]));
-const errorOf = async (world: World, to: string) => (await listOutbox(world.database.db, { kind: 'welcome' })).find((m) => m.toAddress === to)!.lastError;
+const errorOf = async (world: World, to: string) =>
+  (await listOutbox(world.database.db, { kind: 'welcome' })).find((m) => m.toAddress === to)!.lastError;
 
 describe('recording a bounce against the mail we sent', () => {
   it.each([
@@ -95,7 +104,9 @@ describe('recording a bounce against the mail we sent', () => {
     world.deps.log = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
     await deliver(world, fixture(name));
     expect(Object.values(await stateOf(world))).toEqual(['sent', 'sent', 'sent', 'sent']);
-    expect(lines.map((l) => JSON.parse(l) as { msg: string; severity?: string }).filter((l) => /not permanent/.test(l.msg))).toMatchObject([{ severity: 'transient' }]);
+    expect(lines.map((l) => JSON.parse(l) as { msg: string; severity?: string }).filter((l) => /not permanent/.test(l.msg))).toMatchObject([
+      { severity: 'transient' },
+    ]);
   });
 
   it('a report naming two of our players in its text marks neither (each of our mails has one recipient)', async () => {
@@ -104,7 +115,7 @@ describe('recording a bounce against the mail we sent', () => {
     expect(Object.values(await stateOf(world))).toEqual(['sent', 'sent', 'sent', 'sent']);
   });
 
-  it('never marks mail still to be sent: a forged report cannot stop a player\'s mail', async () => {
+  it("never marks mail still to be sent: a forged report cannot stop a player's mail", async () => {
     const world = await makeWorld(); // the welcomes are pending
     await deliver(world, fixture('01-postfix-alias-original-recipient'));
     expect(Object.values(await stateOf(world))).toEqual(['pending', 'pending', 'pending', 'pending']);
@@ -113,10 +124,18 @@ describe('recording a bounce against the mail we sent', () => {
   it('never marks an address we did not write to recently', async () => {
     const world = await sentWorld();
     // Anna's welcome is older than the window: a report about her is about nothing we can know.
-    await world.database.db.update(outbox).set({ createdAt: sql`now() - interval '8 days'` }).where(eq(outbox.toAddress, 'anna@example.org'));
+    await world.database.db
+      .update(outbox)
+      .set({ createdAt: sql`now() - interval '8 days'` })
+      .where(eq(outbox.toAddress, 'anna@example.org'));
     await deliver(world, fixture('07-exchange-folded-final-recipient'));
     expect((await stateOf(world))['anna@example.org']).toBe('sent');
-    const stranger = Buffer.from(fixture('07-exchange-folded-final-recipient').toString('latin1').replace(/anna@example\.org/g, 'stranger@example.net'), 'latin1');
+    const stranger = Buffer.from(
+      fixture('07-exchange-folded-final-recipient')
+        .toString('latin1')
+        .replace(/anna@example\.org/g, 'stranger@example.net'),
+      'latin1',
+    );
     await deliver(world, stranger);
     expect(Object.values(await stateOf(world))).toEqual(['sent', 'sent', 'sent', 'sent']);
   });

@@ -49,7 +49,10 @@ describe('bounces', () => {
       reason: 'bounced: 5.1.1 (smtp; 550 5.1.1 <gone@example.org>: user unknown)',
     });
     // Another domain's Message-ID is not ours; the recipient is still named (src/db/bounces.ts decides).
-    expect(bounceOf(Buffer.from(dsn('abc@elsewhere.example')), ['Content-Type: multipart/report'], 'sf.example')).toMatchObject({ messageIds: [], recipients: ['gone@example.org'] });
+    expect(bounceOf(Buffer.from(dsn('abc@elsewhere.example')), ['Content-Type: multipart/report'], 'sf.example')).toMatchObject({
+      messageIds: [],
+      recipients: ['gone@example.org'],
+    });
     expect(bounceOf(Buffer.from(dsn('abc@sf.example')), ['Auto-Submitted: auto-replied'], 'sf.example')).toBeNull();
   });
 
@@ -73,7 +76,13 @@ describe('bounces', () => {
     await markSent(db, welcome.id);
     await deliver(world, Buffer.from(dsn(welcome.messageId))); // welcome: failed
     const { mail: later } = await enqueue(db, {
-      kind: 'reminder', gameId: 'andromeda', toAddress: welcome.toAddress, subject: 'Reminder', messageId: newMessageId('sf.example'), bodyText: 'x', dedupeKey: 'test:later',
+      kind: 'reminder',
+      gameId: 'andromeda',
+      toAddress: welcome.toAddress,
+      subject: 'Reminder',
+      messageId: newMessageId('sf.example'),
+      bodyText: 'x',
+      dedupeKey: 'test:later',
     });
     await markSent(db, later.id);
     // The same report again (it names the recipient too): the mail it quotes has failed already.

@@ -37,7 +37,7 @@ describe('a robot answering our answers', () => {
     expect((await answers()).filter((m) => m.kind === 'unreadable')).toHaveLength(3);
   });
 
-  it('the same words from another player are that player\'s own first', async () => {
+  it("the same words from another player are that player's own first", async () => {
     await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: vacation(1) }));
     await deliver(world, orderMail({ from: ADDRESSES[3]!, to: privateTo(world, 3), body: vacation(1) }));
     expect((await answers()).map((m) => m.toAddress)).toEqual([ADDRESSES[1], ADDRESSES[3]]);
@@ -51,7 +51,9 @@ describe('a robot answering our answers', () => {
 
   it('a fingerprint is the one the keys already stored were made with (one regular expression, not one per character)', () => {
     // Values of the letter-by-letter version: a key stored today still matches tomorrow's code.
-    expect(fingerprint("Je suis absent jusqu'au 12 mars. Ich bin bis zum 3. März nicht im Büro. Σας ευχαριστώ! 我不在办公室。")).toBe('16a2219c9865d0c44ab16d70');
+    expect(fingerprint("Je suis absent jusqu'au 12 mars. Ich bin bis zum 3. März nicht im Büro. Σας ευχαριστώ! 我不在办公室。")).toBe(
+      '16a2219c9865d0c44ab16d70',
+    );
     // A letter outside the BMP at the cut is kept whole.
     expect(fingerprint(`${'a'.repeat(3_999)}𝔄${'b'.repeat(10)}`)).toBe('a83ff252426f98176650074c');
   });

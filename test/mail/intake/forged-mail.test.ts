@@ -12,14 +12,18 @@ beforeEach(async () => {
   world = await makeWorld({ rateLimit: 5 });
 });
 
-const outbox = async (kind?: string) => (await listOutbox(world.database.db)).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
+const outbox = async (kind?: string) =>
+  (await listOutbox(world.database.db)).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
 const later = (minutes: number) => (world.clock.now = new Date(world.clock.now.getTime() + minutes * 60_000));
 
-describe('refusals to forged mail never starve a player\'s acknowledgements', () => {
-  it('after more forged mails (From: the player, no code) than the hourly limit, the player\'s real sheet is still acknowledged', async () => {
+describe("refusals to forged mail never starve a player's acknowledgements", () => {
+  it("after more forged mails (From: the player, no code) than the hourly limit, the player's real sheet is still acknowledged", async () => {
     for (let i = 0; i < 8; i++) {
       // Each different: the same words twice a day are answered once (echo-guard.test.ts).
-      await deliver(world, orderMail({ from: ADDRESSES[1]!, subject: `[SF andromeda] forged ${i}`, body: `V: Sith\nH: ${'abcdefgh'[i]}\n` }));
+      await deliver(
+        world,
+        orderMail({ from: ADDRESSES[1]!, subject: `[SF andromeda] forged ${i}`, body: `V: Sith\nH: ${'abcdefgh'[i]}\n` }),
+      );
     }
     expect((await outbox('refusal')).length).toBe(5); // the limit still holds refusals
     const r = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }));
@@ -47,7 +51,7 @@ describe('refusals to forged mail never starve a player\'s acknowledgements', ()
 });
 
 describe('the referee is named', () => {
-  it('a warning about a misused code tells the player how to reach the game\'s referees', async () => {
+  it("a warning about a misused code tells the player how to reach the game's referees", async () => {
     const db = world.database.db;
     const gameId = (await listOutbox(db)).find((m) => m.kind === 'welcome')!.gameId!;
     await assignReferee(db, gameId, (await addReferee(db, 'Ref@Example.org', 'test')).referee.email, 'test');
@@ -73,9 +77,14 @@ describe('a code cannot be probed', () => {
     for (let i = 0; i < PROBES_PER_SENDER + 2; i++) {
       ids.push((await deliver(world, orderMail({ from: 'prober@evil.example', to: `orders+guess${i}@${DOMAIN}`, body: 'V: Sith\n' }))).id);
     }
-    const details = await Promise.all(ids.map(async (id) => (await findInbound(world.database.db, id))!.outcomeDetail as Record<string, unknown>));
+    const details = await Promise.all(
+      ids.map(async (id) => (await findInbound(world.database.db, id))!.outcomeDetail as Record<string, unknown>),
+    );
     expect(details.slice(0, PROBES_PER_SENDER - 1).every((d) => d.probing === undefined)).toBe(true);
-    expect(details[PROBES_PER_SENDER - 1]).toMatchObject({ probing: true, alert: { key: 'sender:prober@evil.example', count: PROBES_PER_SENDER } });
+    expect(details[PROBES_PER_SENDER - 1]).toMatchObject({
+      probing: true,
+      alert: { key: 'sender:prober@evil.example', count: PROBES_PER_SENDER },
+    });
     expect(details[PROBES_PER_SENDER]).toMatchObject({ probing: true });
     const alerts = await listAudit(world.database.db, { action: 'intake.code-guessing' });
     expect(alerts).toHaveLength(1);

@@ -9,7 +9,8 @@ beforeEach(async () => {
   world = await makeWorld();
 });
 
-const replies = async (kind?: string) => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
+const replies = async (kind?: string) =>
+  (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
 
 describe('a sheet with one very long line', () => {
   // 2,000 off-board orders on one line: every one is a problem about that line.

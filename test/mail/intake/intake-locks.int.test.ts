@@ -31,7 +31,9 @@ afterAll(async () => {
 /** Backends of this database waiting for a lock, other than the one asking. */
 async function waitingForLocks(db: Db): Promise<number> {
   const r = (await db.execute(sql`select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)) as unknown as { rows: Array<{ n: number }> };
+    where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)) as unknown as {
+    rows: Array<{ n: number }>;
+  };
   return r.rows[0]!.n;
 }
 
@@ -40,7 +42,12 @@ describe('intake and a join at the same moment', () => {
     let n = 0;
     const created = await createGame(
       database.db,
-      { name: 'Andromeda', players: ['anna', 'bruno', 'carla', 'eva'].map((p) => ({ email: `${p}@example.org`, lang: 'en' as const })), timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' },
+      {
+        name: 'Andromeda',
+        players: ['anna', 'bruno', 'carla', 'eva'].map((p) => ({ email: `${p}@example.org`, lang: 'en' as const })),
+        timeZone: 'Europe/Rome',
+        weeklyDeadline: 'sun 20:00',
+      },
       { actor: 'test', mail: mailCtx, now: () => NOW, newSecret: () => `k7Q2-x9P${'mnpq'[n++]}` },
     );
     let joining: Promise<string> | null = null;
@@ -50,11 +57,20 @@ describe('intake and a join at the same moment', () => {
       new Proxy(tx, {
         get(target, prop) {
           const value = Reflect.get(target, prop, target) as unknown;
-          if (prop !== 'execute' || joining) return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          if (prop !== 'execute' || joining)
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
           return async (...args: unknown[]) => {
-            joining = joinGame(database.db, { gameId: created.game.id, email: 'dario@example.org', lang: 'en' }, { actor: 'test', mail: mailCtx, now: () => NOW, newSecret: () => 'zzzz-wxyz' })
-              .then(() => 'joined', (err: Error & { cause?: { code?: string } }) => `join failed: ${err.cause?.code ?? err.message}`);
-            await eventually(async () => expect(await waitingForLocks(database.db)).toBeGreaterThan(0), { why: 'the join waiting for the turn' });
+            joining = joinGame(
+              database.db,
+              { gameId: created.game.id, email: 'dario@example.org', lang: 'en' },
+              { actor: 'test', mail: mailCtx, now: () => NOW, newSecret: () => 'zzzz-wxyz' },
+            ).then(
+              () => 'joined',
+              (err: Error & { cause?: { code?: string } }) => `join failed: ${err.cause?.code ?? err.message}`,
+            );
+            await eventually(async () => expect(await waitingForLocks(database.db)).toBeGreaterThan(0), {
+              why: 'the join waiting for the turn',
+            });
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         },

@@ -29,12 +29,22 @@ const minutesAfter = (at: Date, n: number) => new Date(at.getTime() + n * 60_000
 let keys = 0;
 const arrived = (raw: Buffer, receivedAt: Date): ArrivedMail => ({ raw, source: 'imap', sourceKey: `queue:${++keys}`, receivedAt });
 /** A sheet from player i at their private address, with a Message-ID to find its ack by. */
-const sheetFrom = (i: number, body: string, messageId: string) => orderMail({ from: ADDRESSES[i]!, to: privateTo(world, i), body, messageId: `<${messageId}>` });
+const sheetFrom = (i: number, body: string, messageId: string) =>
+  orderMail({ from: ADDRESSES[i]!, to: privateTo(world, i), body, messageId: `<${messageId}>` });
 const factionOf = (i: number) => world.created.players[i]!.faction;
 const history = (i: number) => sheetHistory(world.database.db, 'andromeda', 1, factionOf(i));
-const acks = async () => (await listOutbox(world.database.db, { gameId: 'andromeda', kind: 'ack' }));
+const acks = async () => await listOutbox(world.database.db, { gameId: 'andromeda', kind: 'ack' });
 const rowsOf = (mails: ArrivedMail[]) =>
-  world.database.db.select().from(inboundMessages).where(inArray(inboundMessages.sourceKey, mails.map((m) => m.sourceKey))).orderBy(asc(inboundMessages.id));
+  world.database.db
+    .select()
+    .from(inboundMessages)
+    .where(
+      inArray(
+        inboundMessages.sourceKey,
+        mails.map((m) => m.sourceKey),
+      ),
+    )
+    .orderBy(asc(inboundMessages.id));
 
 /**
  * The world's database behind a gate: transactions (where processing happens; storing needs
@@ -180,7 +190,10 @@ describe('reading ahead', () => {
       expect(g.events).not.toContain('transaction-end');
       g.open();
       await queue.idle();
-      expect((await history(0)).map((s) => [s.version, s.text.trim()])).toEqual([[1, 'V: Sith'], [2, 'V: Hutt']]);
+      expect((await history(0)).map((s) => [s.version, s.text.trim()])).toEqual([
+        [1, 'V: Sith'],
+        [2, 'V: Hutt'],
+      ]);
     } finally {
       await reader.close();
     }
@@ -192,9 +205,21 @@ describe('sweep', () => {
     const db = world.database.db;
     const t0 = world.clock.now;
     // Stored by an earlier run that stopped before processing them.
-    const late = await storeInbound(db, sheetFrom(0, 'V: Knights\n', 'left2@example.org'), { source: 'maildir', sourceKey: 'left:2', receivedAt: minutesAfter(t0, 5) });
-    const early = await storeInbound(db, sheetFrom(0, 'V: Sith\n', 'left1@example.org'), { source: 'maildir', sourceKey: 'left:1', receivedAt: t0 });
-    const other = await storeInbound(db, sheetFrom(3, 'V: Hutt\n', 'left3@example.org'), { source: 'maildir', sourceKey: 'left:3', receivedAt: t0 });
+    const late = await storeInbound(db, sheetFrom(0, 'V: Knights\n', 'left2@example.org'), {
+      source: 'maildir',
+      sourceKey: 'left:2',
+      receivedAt: minutesAfter(t0, 5),
+    });
+    const early = await storeInbound(db, sheetFrom(0, 'V: Sith\n', 'left1@example.org'), {
+      source: 'maildir',
+      sourceKey: 'left:1',
+      receivedAt: t0,
+    });
+    const other = await storeInbound(db, sheetFrom(3, 'V: Hutt\n', 'left3@example.org'), {
+      source: 'maildir',
+      sourceKey: 'left:3',
+      receivedAt: t0,
+    });
     expect((await findInbound(db, early.id))?.status).toBe('pending');
 
     const queue = new IntakeQueue(world.deps);
@@ -238,7 +263,11 @@ describe('sweep', () => {
     const t0 = world.clock.now;
     const batch = [arrived(sheetFrom(2, 'V: Sith\n', 'inline-batch@example.org'), t0)];
     await queue.accept(batch);
-    const left = await storeInbound(world.database.db, sheetFrom(3, 'V: Hutt\n', 'inline-left@example.org'), { source: 'cli', sourceKey: 'inline:left', receivedAt: t0 });
+    const left = await storeInbound(world.database.db, sheetFrom(3, 'V: Hutt\n', 'inline-left@example.org'), {
+      source: 'cli',
+      sourceKey: 'inline:left',
+      receivedAt: t0,
+    });
     const swept = queue.sweep();
     // The sweep has not looked for pending mail yet: the batch before it is still in progress.
     const before = [...g.events];
@@ -258,8 +287,16 @@ describe('when processing or storing fails', () => {
   it('a mail that cannot be processed does not hold up the others of its batch: they are processed, it is reported as null', async () => {
     const db = world.database.db;
     const t0 = world.clock.now;
-    const a = await storeInbound(db, sheetFrom(0, 'V: Sith\n', 'poison-a@example.org'), { source: 'cli', sourceKey: 'poison:a', receivedAt: t0 });
-    const b = await storeInbound(db, sheetFrom(1, 'V: Sith\n', 'poison-b@example.org'), { source: 'cli', sourceKey: 'poison:b', receivedAt: t0 });
+    const a = await storeInbound(db, sheetFrom(0, 'V: Sith\n', 'poison-a@example.org'), {
+      source: 'cli',
+      sourceKey: 'poison:a',
+      receivedAt: t0,
+    });
+    const b = await storeInbound(db, sheetFrom(1, 'V: Sith\n', 'poison-b@example.org'), {
+      source: 'cli',
+      sourceKey: 'poison:b',
+      receivedAt: t0,
+    });
     const missing = Math.max(a.id, b.id) + 1000; // no such message
     const results = await processStored(world.deps, [{ id: a.id }, { id: missing }, { id: b.id }]);
     expect(results).toEqual([{ status: 'processed', outcome: 'sheet' }, null, { status: 'processed', outcome: 'sheet' }]);
@@ -275,7 +312,10 @@ describe('when processing or storing fails', () => {
     const { log, lines } = capturingLog();
     const queue = new IntakeQueue({ ...world.deps, db: g.db, log });
     const t0 = world.clock.now;
-    const first = [arrived(sheetFrom(0, 'V: Sith\n', 'outage-0@example.org'), t0), arrived(sheetFrom(1, 'V: Sith\n', 'outage-1@example.org'), t0)];
+    const first = [
+      arrived(sheetFrom(0, 'V: Sith\n', 'outage-0@example.org'), t0),
+      arrived(sheetFrom(1, 'V: Sith\n', 'outage-1@example.org'), t0),
+    ];
     const second = [arrived(sheetFrom(2, 'V: Hutt\n', 'outage-2@example.org'), minutesAfter(t0, 1))];
     g.fail(new Error('connection terminated unexpectedly'));
     g.open();
@@ -291,7 +331,11 @@ describe('when processing or storing fails', () => {
     expect((await rowsOf(first)).map((r) => r.status)).toEqual(['pending', 'pending']);
     await queue.sweep();
     expect((await rowsOf(first)).map((r) => r.status)).toEqual(['processed', 'processed']);
-    expect((await acks()).map((m) => m.inReplyTo).sort()).toEqual(['<outage-0@example.org>', '<outage-1@example.org>', '<outage-2@example.org>']);
+    expect((await acks()).map((m) => m.inReplyTo).sort()).toEqual([
+      '<outage-0@example.org>',
+      '<outage-1@example.org>',
+      '<outage-2@example.org>',
+    ]);
   });
 
   it('accept rejects when the batch cannot be stored (the source keeps it), and the queue still works afterwards', async () => {

@@ -32,7 +32,12 @@ function start(maxFileBytes?: number) {
   const logged: string[] = [];
   const log = pino({ level: 'error' }, new Writable({ write: (chunk, _e, done) => void (logged.push(String(chunk)), done()) }));
   const done = runMaildirSource({
-    dir, log, signal: controller.signal, pollIntervalMs: 50, backoff: { initialMs: 20, maxMs: 100 }, random: () => 0.5,
+    dir,
+    log,
+    signal: controller.signal,
+    pollIntervalMs: 50,
+    backoff: { initialMs: 20, maxMs: 100 },
+    random: () => 0.5,
     onMessage: async (m) => void delivered.push(m),
     ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
   });

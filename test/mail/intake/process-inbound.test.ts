@@ -14,12 +14,19 @@ beforeEach(async () => {
   world = await makeWorld();
 });
 
-const replies = async (kind?: string) => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
+const replies = async (kind?: string) =>
+  (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind !== 'welcome' && (!kind || m.kind === kind));
 const history = (faction: string, turn = 1) => sheetHistory(world.database.db, 'andromeda', turn, faction);
 
 describe('a sheet from the registered player at their private address', () => {
   it('R-TURN-4: is stored as version 1 and acknowledged at once, threaded, with the orders as understood', async () => {
-    const raw = orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), subject: 'ordini', body: 'V: Sith\nH: Sith\n', messageId: '<abc@example.org>' });
+    const raw = orderMail({
+      from: ADDRESSES[0]!,
+      to: privateTo(world, 0),
+      subject: 'ordini',
+      body: 'V: Sith\nH: Sith\n',
+      messageId: '<abc@example.org>',
+    });
     const r = await deliver(world, raw);
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
     const [sheet] = await history('hutt');
@@ -68,13 +75,16 @@ describe('a sheet from the registered player at their private address', () => {
 
   it('works through the common address with a [SF game] tag and a Code: line', async () => {
     const secret = world.created.players[2]!.secret;
-    const r = await deliver(world, orderMail({ from: ADDRESSES[2]!, subject: 'Re: [SF andromeda] turno 1', body: `Code: ${secret}\nV: Knights\n` }));
+    const r = await deliver(
+      world,
+      orderMail({ from: ADDRESSES[2]!, subject: 'Re: [SF andromeda] turno 1', body: `Code: ${secret}\nV: Knights\n` }),
+    );
     expect(r.result).toMatchObject({ outcome: 'sheet' });
     expect((await history('sith'))[0]!.status).toBe('valid');
   });
 });
 
-describe('nobody else may send orders in a player\'s name', () => {
+describe("nobody else may send orders in a player's name", () => {
   it('the right secret from another address is not applied, and the registered player is warned', async () => {
     const r = await deliver(world, orderMail({ from: 'mallory@evil.example', to: privateTo(world, 0), body: 'V: Sith\n' }));
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'sender-mismatch' });
@@ -84,10 +94,13 @@ describe('nobody else may send orders in a player\'s name', () => {
     expect(out[0]!.bodyText).toContain('mallory@evil.example');
   });
 
-  it('a registered player using another player\'s secret is refused and that player warned', async () => {
+  it("a registered player using another player's secret is refused and that player warned", async () => {
     await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 0), body: 'V: Sith\n' }));
     const out = await replies();
-    expect(out.map((m) => [m.kind, m.toAddress]).sort()).toEqual([['refusal', ADDRESSES[1]], ['warning', ADDRESSES[0]]]);
+    expect(out.map((m) => [m.kind, m.toAddress]).sort()).toEqual([
+      ['refusal', ADDRESSES[1]],
+      ['warning', ADDRESSES[0]],
+    ]);
     expect(out.find((m) => m.kind === 'refusal')!.bodyText).not.toContain(ADDRESSES[0]);
   });
 
@@ -106,7 +119,10 @@ describe('nobody else may send orders in a player\'s name', () => {
 
 describe('mail that is never answered, and mail answered but not read', () => {
   it('an auto-reply is stored and ignored', async () => {
-    const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'I am on holiday', headers: { 'Auto-Submitted': 'auto-replied' } }));
+    const r = await deliver(
+      world,
+      orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'I am on holiday', headers: { 'Auto-Submitted': 'auto-replied' } }),
+    );
     expect(r.result).toMatchObject({ status: 'ignored', outcome: 'automatic' });
     expect(await replies()).toHaveLength(0);
     expect((await findInbound(world.database.db, r.id))!.raw.length).toBeGreaterThan(0);
@@ -140,15 +156,27 @@ describe('mail that is never answered, and mail answered but not read', () => {
 
   it('D-MAIL-21: a mail that cannot be processed is retried, then set aside for the referee, and the sweep moves on', async () => {
     let broken = true;
-    const deps = { ...world.deps, boardFor: () => {
-      if (broken) throw new Error('map store unavailable');
-      return classicMap();
-    } };
-    const poison = await receiveMail(deps, { raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }), source: 'cli', sourceKey: 'poison', receivedAt: world.clock.now });
+    const deps = {
+      ...world.deps,
+      boardFor: () => {
+        if (broken) throw new Error('map store unavailable');
+        return classicMap();
+      },
+    };
+    const poison = await receiveMail(deps, {
+      raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }),
+      source: 'cli',
+      sourceKey: 'poison',
+      receivedAt: world.clock.now,
+    });
     expect(poison.result).toBeNull();
     for (let i = 2; i < MAX_PROCESSING_ATTEMPTS; i++) await processPending(deps);
     let row = (await findInbound(world.database.db, poison.id))!;
-    expect(row).toMatchObject({ status: 'pending', attempts: MAX_PROCESSING_ATTEMPTS - 1, lastError: expect.stringContaining('map store unavailable') });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: MAX_PROCESSING_ATTEMPTS - 1,
+      lastError: expect.stringContaining('map store unavailable'),
+    });
     await processPending(deps);
     row = (await findInbound(world.database.db, poison.id))!;
     expect(row).toMatchObject({ status: 'rejected', outcome: 'unprocessable', attempts: MAX_PROCESSING_ATTEMPTS });
@@ -160,10 +188,18 @@ describe('mail that is never answered, and mail answered but not read', () => {
   });
 
   it('D-MAIL-21: a deadlock or a serialisation failure is not counted against the mail', async () => {
-    const deps = { ...world.deps, boardFor: () => {
-      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
-    } };
-    const r = await receiveMail(deps, { raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }), source: 'cli', sourceKey: 'deadlocked', receivedAt: world.clock.now });
+    const deps = {
+      ...world.deps,
+      boardFor: () => {
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      },
+    };
+    const r = await receiveMail(deps, {
+      raw: orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }),
+      source: 'cli',
+      sourceKey: 'deadlocked',
+      receivedAt: world.clock.now,
+    });
     for (let i = 0; i < MAX_PROCESSING_ATTEMPTS + 1; i++) await processPending(deps);
     expect(await findInbound(world.database.db, r.id)).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await processPending(world.deps)).toBe(1);
@@ -181,7 +217,11 @@ describe('mail that is never answered, and mail answered but not read', () => {
 describe('deadlines and the Chancellor', () => {
   it('R-TURN-4: a sheet received after the deadline is answered and never applied', async () => {
     const turn = (await findTurn(world.database.db, 'andromeda', 1))!;
-    const r = await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }), new Date(turn.deadline.getTime() + 1_000));
+    const r = await deliver(
+      world,
+      orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\n' }),
+      new Date(turn.deadline.getTime() + 1_000),
+    );
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'late' });
     expect(await history('hutt')).toHaveLength(0);
     expect((await replies('late'))[0]!.bodyText).toContain('R-TURN-4');
@@ -208,20 +248,33 @@ describe('deadlines and the Chancellor', () => {
 
   it('D-MAIL-20 R-TURN-4: a sheet read late (an outage) does not replace a newer one already read', async () => {
     const t0 = world.clock.now;
-    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Knights\n' }), new Date(t0.getTime() + 600_000));
+    await deliver(
+      world,
+      orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Knights\n' }),
+      new Date(t0.getTime() + 600_000),
+    );
     const older = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }), t0);
     expect(older.result).toMatchObject({ status: 'rejected', outcome: 'superseded' });
     expect((await history('aristocrats')).map((h) => h.text)).toEqual(['V: Knights']);
     const refusal = (await replies('refusal')).at(-1)!;
     expect(refusal.bodyText).toContain('the newer one stands (R-TURN-4)');
     // Same second (IMAP dates have whole seconds): the mail stored later is the later one.
-    const same = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }), new Date(t0.getTime() + 600_000));
+    const same = await deliver(
+      world,
+      orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }),
+      new Date(t0.getTime() + 600_000),
+    );
     expect(same.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
   });
 
   it('D-MAIL-20: of two sheets stored in the same second, the one stored first never replaces the other, whatever the reading order', async () => {
     const at = world.clock.now;
-    const sheet = (body: string, key: string) => ({ raw: orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body }), source: 'cli' as const, sourceKey: key, receivedAt: at });
+    const sheet = (body: string, key: string) => ({
+      raw: orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body }),
+      source: 'cli' as const,
+      sourceKey: key,
+      receivedAt: at,
+    });
     const [first, second] = await storeMails(world.deps, [sheet('V: Sith\n', 'same-second:1'), sheet('V: Knights\n', 'same-second:2')]);
     expect(await processStored(world.deps, [second!])).toEqual([{ status: 'processed', outcome: 'sheet' }]);
     expect(await processStored(world.deps, [first!])).toEqual([{ status: 'rejected', outcome: 'superseded' }]);
@@ -252,7 +305,7 @@ describe('deadlines and the Chancellor', () => {
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'B2-C4\nG7-G8\nB1–C1\n' }));
     const [ack] = await replies('ack');
     expect(ack!.bodyText).toContain('non è adiacente');
-    expect(ack!.bodyText).toContain("non è tua");
+    expect(ack!.bodyText).toContain('non è tua');
     expect(ack!.bodyText).toMatch(/B1-C1\s*\n/); // the en dash read as a move, applied
     expect(ack!.bodyText).toContain('CARATTERI SOSTITUITI');
   });

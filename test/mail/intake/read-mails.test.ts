@@ -12,12 +12,23 @@ beforeEach(async () => {
   world = await makeWorld();
 });
 
-const options = (maxBytes = 10_000_000): ExtractOptions => ({ maxBytes, ourDomain: DOMAIN, ordersLocalPart: 'orders', ourAddresses: [`orders@${DOMAIN}`] });
-const sheet = (from: string, body = 'V: Sith\n', headers: Record<string, string> = {}) => orderMail({ from, to: privateTo(world, 0), body, headers });
+const options = (maxBytes = 10_000_000): ExtractOptions => ({
+  maxBytes,
+  ourDomain: DOMAIN,
+  ordersLocalPart: 'orders',
+  ourAddresses: [`orders@${DOMAIN}`],
+});
+const sheet = (from: string, body = 'V: Sith\n', headers: Record<string, string> = {}) =>
+  orderMail({ from, to: privateTo(world, 0), body, headers });
 
 describe('readMails', () => {
   it("reads a player's mail whole and a stranger's headers only", async () => {
-    const [player, stranger] = await readMails(world.database.db, [sheet(ADDRESSES[0]!), sheet('someone@elsewhere.example')], options(), null);
+    const [player, stranger] = await readMails(
+      world.database.db,
+      [sheet(ADDRESSES[0]!), sheet('someone@elsewhere.example')],
+      options(),
+      null,
+    );
     expect(player!.sheetText).toBe('V: Sith');
     expect(stranger!.from).toBe('someone@elsewhere.example');
     expect(stranger!.sheetText).toBe('');

@@ -29,7 +29,10 @@ describe('a player with several addresses', () => {
   it('works through the common address with a tag and a Code: line too', async () => {
     await changePlayerAddress(world.database.db, 'andromeda', 'sith', 'add', 'carla@phone.example', 'phone', ctx());
     const secret = world.created.players[2]!.secret;
-    const r = await deliver(world, orderMail({ from: 'carla@phone.example', subject: '[SF andromeda] turno 1', body: `Code: ${secret}\nV: Knights\n` }));
+    const r = await deliver(
+      world,
+      orderMail({ from: 'carla@phone.example', subject: '[SF andromeda] turno 1', body: `Code: ${secret}\nV: Knights\n` }),
+    );
     expect(r.result).toMatchObject({ outcome: 'sheet' });
   });
 
@@ -60,7 +63,9 @@ describe('a removed player (D-SEAT-2)', () => {
     const tagged = await deliver(world, orderMail({ from: ADDRESSES[2]!, subject: '[SF andromeda] orders', body: 'V: Sith\n' }));
     expect(tagged.result).toMatchObject({ status: 'ignored', outcome: 'unknown-sender' });
     expect(await history('sith')).toHaveLength(0);
-    const answered = (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => !['welcome', 'seat-removed', 'seat-vacant'].includes(m.kind));
+    const answered = (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter(
+      (m) => !['welcome', 'seat-removed', 'seat-vacant'].includes(m.kind),
+    );
     expect(answered).toEqual([]);
   });
 

@@ -24,7 +24,12 @@ describe('text around the orders (D-PARSE-16)', () => {
     expect(text).toContain('Stato: valido, nessun problema.');
     expect(text).not.toContain('PROBLEMI');
     expect(text).toContain("NOTE\n  Riga 1: 'Ciao a tutti,': testo ignorato, non è un ordine.");
-    for (const [n, line] of [[3, 'Grazie!'], [4, 'Anna Rossi'], [5, 'cell. +39 333 555 0101'], [6, 'Via Roma 12, Milano']] as const) {
+    for (const [n, line] of [
+      [3, 'Grazie!'],
+      [4, 'Anna Rossi'],
+      [5, 'cell. +39 333 555 0101'],
+      [6, 'Via Roma 12, Milano'],
+    ] as const) {
       expect(text).toContain(`  Riga ${n}: '${line}': testo ignorato`);
     }
   });
@@ -44,7 +49,7 @@ describe('text around the orders (D-PARSE-16)', () => {
     const r = await send(0, 'Grazie!\nAnna\n');
     expect(r.result).toMatchObject({ outcome: 'no-sheet' });
     expect((await latestSheet(world.database.db, 'andromeda', 1, 'hutt'))!.text).toBe('V: Hutt');
-    expect((await outbox('unreadable')).at(-1)!.bodyText).toContain("nessuna riga della mail è un ordine");
+    expect((await outbox('unreadable')).at(-1)!.bodyText).toContain('nessuna riga della mail è un ordine');
   });
 
   it('a letter of chatter lists the first notes and counts the rest', async () => {

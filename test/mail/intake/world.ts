@@ -92,8 +92,13 @@ export async function openTurnTwo(db: Db, gameId = 'andromeda'): Promise<Turn> {
   await updateTurn(db, gameId, 1, { status: 'adjudicated' });
   const deadline = new Date(t1.deadline.getTime() + 7 * 86_400_000);
   const turn = await insertTurn(db, {
-    gameId, number: 2, election: false, state, deadline,
-    declarationDeadline: new Date(deadline.getTime() - 86_400_000), status: 'open',
+    gameId,
+    number: 2,
+    election: false,
+    state,
+    deadline,
+    declarationDeadline: new Date(deadline.getTime() - 86_400_000),
+    status: 'open',
   });
   await updateGame(db, gameId, { currentTurn: 2 });
   return turn;
