@@ -322,15 +322,13 @@ export function pressCases(open: () => Promise<Database>): void {
       const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'all', participants: [] });
       const { pressTokens } = await import('../../src/db/schema.ts');
       await expect(
-        db
-          .insert(pressTokens)
-          .values({
-            token: 'p-AAAAAAAAAAAAAAAAAAAAAAAAAA',
-            threadId: thread.id,
-            ownerKind: 'player',
-            ownerId: seat.hutt!,
-            rootMessageId: 'r@x',
-          }),
+        db.insert(pressTokens).values({
+          token: 'p-AAAAAAAAAAAAAAAAAAAAAAAAAA',
+          threadId: thread.id,
+          ownerKind: 'player',
+          ownerId: seat.hutt!,
+          rootMessageId: 'r@x',
+        }),
       ).rejects.toThrow();
     });
   });
