@@ -64,7 +64,8 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     cookie: { path: '/referee', httpOnly: true, sameSite: 'strict', secure: opts.secureCookies ?? 'auto' },
     throttle: { ...DEFAULT_THROTTLE, ...opts.loginThrottle },
-    // One hash at a time leaves the other core to the pages; eight waiting is under 0.2 s of hashing.
+    // One hash at a time, on a thread of the least priority (hash-thread.ts); eight waiting is under
+    // 0.2 s of hashing on an idle core.
     hashing: new HashingQueue(opts.hashing?.concurrency ?? 1, opts.hashing?.maxWaiting ?? 8),
   };
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
