@@ -25,6 +25,8 @@
 // end). BENCH_ONLY=flood measures the flood alone; BENCH_FLOOD=0 skips it. Always exits 0.
 // Hashing runs on a thread at nice 19 (referee/hash-thread.ts); on the libuv pool at the pages'
 // priority the many-client flood's page p99 was 43–137 ms at load 6–18 (51 and 63 the medians).
+// A refused login is answered after a second (D-REF-10), so the flood's connections post about once
+// a second each (before: ~3,000 refusals a second, each costing the pages' thread ~100 µs).
 // Figures behind choices in the code, as measured when they were made: a page from the cache costs
 // ~60 µs of the server's CPU (web/respond.ts: less than a query per request); one argon2 hash
 // ~19 ms of a core (referee/hashing-queue.ts).

@@ -27,6 +27,8 @@ export interface RefereeConsoleOptions {
   loginThrottle?: Partial<ThrottlePolicy>;
   /** Password hashes at once, and logins waiting for one, before more are refused (default 1 and 8). */
   hashing?: { concurrency?: number; maxWaiting?: number };
+  /** How long a refused login (429, 503) is held before its answer, ms (default 1000; 0: at once). */
+  refusalDelayMs?: number;
 }
 
 /** What a session opened with a one-time password may reach before a new password is set. */
@@ -67,6 +69,7 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
     // One hash at a time, on a thread of the least priority (hash-thread.ts); eight waiting is under
     // 0.2 s of hashing on an idle core.
     hashing: new HashingQueue(opts.hashing?.concurrency ?? 1, opts.hashing?.maxWaiting ?? 8),
+    refusalDelayMs: opts.refusalDelayMs ?? 1000,
   };
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   await app.register(csrf, { cookieKey: 'sf_csrf', cookieOpts: settings.cookie });
