@@ -10,6 +10,7 @@ import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { mailboxCursorStore } from './db/cursors.ts';
 import { closeMapPool } from './edict/png-pool.ts';
+import { closeHashThread } from './referee/hash-thread.ts';
 import { buildApp } from './http/app.ts';
 import { refereeConsoleOptions } from './http/referee/plugin.ts';
 import { IntakeQueue } from './mail/intake/intake-queue.ts';
@@ -156,6 +157,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
     database = await openDatabase(config, log); // log: PostgreSQL retries and lost connections are reported
   } catch (err) {
     await app.close();
+    await closeHashThread(); // the console is closed: no login is hashing
     await transport.close?.();
     throw err;
   }

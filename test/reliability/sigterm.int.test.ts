@@ -1,6 +1,6 @@
 // SIGTERM stops the service in every state (`docker compose stop`, Ctrl-C on `npm start`): the
 // real service (`sf serve`, a child process) exits with 0 once it has closed a turn and drawn its
-// map, on the embedded database and on PostgreSQL, and while many games close at once. The guard
+// map (and hashed a login), on the embedded database and on PostgreSQL, and while many games close at once. The guard
 // on each stop only catches a hang (a process that never exits); it is no time budget.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,8 +23,25 @@ afterAll(() => cleanups.run(), 60_000);
 
 const edictMails = (smtp: SmtpCapture) => smtp.messages.filter((m) => /Imperial Edict|Editto Imperiale/.test(m.subject ?? '')).length;
 
-async function service(env: NodeJS.ProcessEnv, smtp: SmtpCapture, dataDir: string): Promise<ServiceProcess> {
-  const httpPort = await freePort();
+/** A wrong password posted to the referee console (with its CSRF token): its hash runs on the hashing thread. */
+async function failedLogin(base: string): Promise<number> {
+  const form = await fetch(`${base}/referee/login`);
+  const cookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const res = await fetch(`${base}/referee/login`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: token, email: 'guess@example.org', password: 'not the password' }).toString(),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function service(env: NodeJS.ProcessEnv, smtp: SmtpCapture, dataDir: string, port?: number): Promise<ServiceProcess> {
+  const httpPort = port ?? (await freePort());
   const s = new ServiceProcess(
     {
       PATH: process.env.PATH,
@@ -65,11 +82,14 @@ describe('SIGTERM', () => {
     const { players } = await dueGames({ pgliteDir: join(dataDir, 'db') }, { count: 2, name: 'Quiet', domain: DOMAIN });
     const smtp = await startSmtpCapture();
     cleanups.push(() => smtp.stop());
-    const s = await service({}, smtp, dataDir);
+    const httpPort = await freePort();
+    const s = await service({}, smtp, dataDir, httpPort);
     s.start();
     await s.waitUp();
     // Every edict sent: the turns closed and their maps were drawn.
     await eventually(() => expect(edictMails(smtp)).toBe(players), { timeoutMs: 240_000, why: 'every edict sent' });
+    // And a login was hashed: the hashing thread, idle now, must not hold the process either.
+    expect(await failedLogin(`http://127.0.0.1:${httpPort}`)).toBe(401);
     expect(await s.stop('SIGTERM', HANG_GUARD_MS), s.tail()).toBe(0);
   });
 

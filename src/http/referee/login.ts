@@ -16,6 +16,9 @@ import { SESSION_COOKIE, type ConsoleSettings } from './settings.ts';
 
 type Form = Record<string, string | undefined>;
 
+/** Refused logins held at once before their answer; beyond these a refusal is answered at once. */
+const HELD_MAX = 1000;
+
 /** "12 seconds", "15 minutes": how long to wait, rounded up. */
 export function waitWords(ms: number): string {
   const s = Math.max(1, Math.ceil(ms / 1000));
@@ -81,6 +84,22 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
   const noteBusy = everyMinute('referee logins refused: too many at once');
   const noteWaiting = everyMinute('referee logins refused: the client is waiting');
 
+  /**
+   * A refused login is answered after a moment (D-REF-10): a client that posts again as soon as it
+   * is answered then costs the thread the pages share one refusal per connection per moment, not
+   * thousands a second. At most HELD_MAX are held at once; beyond that they are answered at once.
+   */
+  let held = 0;
+  const hold = (answer: () => void) => {
+    if (settings.refusalDelayMs <= 0 || held >= HELD_MAX) return answer();
+    held++;
+    setTimeout(() => {
+      held--;
+      answer();
+    }, settings.refusalDelayMs);
+  };
+  const holdAwhile = () => new Promise<void>((resolve) => hold(resolve));
+
   const waits = new KnownWaits();
   const tooMany = (reply: FastifyReply, ms: number, email: string) =>
     form(
@@ -106,18 +125,21 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
    */
   const refuseWaiting = (req: FastifyRequest, reply: FastifyReply, waiting: number) => {
     noteWaiting(req);
-    void reply
-      .code(429)
-      .header('retry-after', String(Math.ceil(waiting / 1000)))
-      .type('text/html; charset=utf-8')
-      .send(refusedPage(`Too many attempts from here: try again in ${waitWords(waiting)}.`));
+    hold(
+      () =>
+        void reply
+          .code(429)
+          .header('retry-after', String(Math.ceil(waiting / 1000)))
+          .type('text/html; charset=utf-8')
+          .send(refusedPage(`Too many attempts from here: try again in ${waitWords(waiting)}.`)),
+    );
   };
   const refuseEarly = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const waiting = waits.remaining([clientKey(req.ip)]);
     if (waiting > 0) return refuseWaiting(req, reply, waiting);
     if (settings.hashing.full) {
       noteBusy(req);
-      void reply.code(503).header('retry-after', '1').type('text/html; charset=utf-8').send(busyPage);
+      hold(() => void reply.code(503).header('retry-after', '1').type('text/html; charset=utf-8').send(busyPage));
       return;
     }
     done();
@@ -149,6 +171,7 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
     const place = settings.hashing.enter();
     if (!place) {
       noteBusy(req);
+      await holdAwhile();
       return form(reply.header('retry-after', '1'), 503, 'Too many logins at once: try again in a moment.', email);
     }
     let outcome: LoginOutcome;
@@ -159,6 +182,8 @@ export async function loginRoutes(app: FastifyInstance, settings: ConsoleSetting
         // Until these waits run out, this process refuses the client without asking the database.
         for (const w of admission.waiting) waits.note(w.key, w.until.getTime());
         req.log.warn({ email, ip: req.ip }, 'referee login refused: too many attempts');
+        place.leave(); // the place is for hashing: not held while the answer is
+        await holdAwhile();
         return tooMany(reply, admission.retryAfterMs, email);
       }
       outcome = await place.run(() => authenticate(app.db, email, password));

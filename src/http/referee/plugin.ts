@@ -27,6 +27,8 @@ export interface RefereeConsoleOptions {
   loginThrottle?: Partial<ThrottlePolicy>;
   /** Password hashes at once, and logins waiting for one, before more are refused (default 1 and 8). */
   hashing?: { concurrency?: number; maxWaiting?: number };
+  /** How long a refused login (429, 503) is held before its answer, ms (default 1000; 0: at once). */
+  refusalDelayMs?: number;
 }
 
 /** What a session opened with a one-time password may reach before a new password is set. */
@@ -64,8 +66,10 @@ export async function refereeConsole(app: FastifyInstance, opts: RefereeConsoleO
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     cookie: { path: '/referee', httpOnly: true, sameSite: 'strict', secure: opts.secureCookies ?? 'auto' },
     throttle: { ...DEFAULT_THROTTLE, ...opts.loginThrottle },
-    // One hash at a time leaves the other core to the pages; eight waiting is under 0.2 s of hashing.
+    // One hash at a time, on a thread of the least priority (hash-thread.ts); eight waiting is under
+    // 0.2 s of hashing on an idle core.
     hashing: new HashingQueue(opts.hashing?.concurrency ?? 1, opts.hashing?.maxWaiting ?? 8),
+    refusalDelayMs: opts.refusalDelayMs ?? 1000,
   };
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   await app.register(csrf, { cookieKey: 'sf_csrf', cookieOpts: settings.cookie });

@@ -10,6 +10,8 @@ export interface ConsoleSettings {
   cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean | 'auto' };
   throttle: ThrottlePolicy;
   hashing: HashingQueue;
+  /** How long a login refused before hashing (429, 503) is held before its answer (0: answered at once). */
+  refusalDelayMs: number;
 }
 
 export const SESSION_COOKIE = 'sf_referee';
