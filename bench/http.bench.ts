@@ -23,7 +23,7 @@
 // event-loop delay; then once, for comparison, the console with no bound on the hashing queue
 // (every attempt waits its turn on the hashing thread: the pages are spared, the logins wait without
 // end). BENCH_ONLY=flood measures the flood alone; BENCH_FLOOD=0 skips it. Always exits 0.
-// Hashing runs on a thread at nice 19 (referee/hash-thread.ts); on the libuv pool at the pages'
+// Hashing runs on a thread at nice 10 (referee/hash.worker.ts; measured at nice 19: 12–36 ms p99 at load 12–22); on the libuv pool at the pages'
 // priority the many-client flood's page p99 was 43–137 ms at load 6–18 (51 and 63 the medians).
 // A refused login is answered after a second (D-REF-10), so the flood's connections post about once
 // a second each (before: ~3,000 refusals a second, each costing the pages' thread ~100 µs).

@@ -5,19 +5,20 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { hashSync, verifySync } from '@node-rs/argon2';
+import { HASH_NICE } from './hash-nice.ts';
 
 export type HashJob = { id: number; op: 'hash'; password: string } | { id: number; op: 'verify'; stored: string; password: string };
 export type HashAnswer = { id: number; value: string | boolean } | { id: number; error: string } | { ready: true; tid: number | null };
 
 /**
- * Lowers this thread's priority to the least (nice 19). On Linux a thread has a nice of its own,
- * set through its thread id (which /proc/thread-self names); elsewhere the thread keeps the process's.
+ * Lowers this thread's priority (HASH_NICE). On Linux a thread has a nice of its own, set through its
+ * thread id (which /proc/thread-self names); elsewhere the thread keeps the process's.
  */
 function lowerThisThread(): number | null {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid) || tid <= 0) return null;
-    setPriority(tid, 19);
+    setPriority(tid, HASH_NICE);
     return tid;
   } catch {
     return null;
