@@ -103,6 +103,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
     },
 
     // Disputes (R-TURN-2 step 5).
+    disputeLine: (line: number, what: string) => `Riga ${line}: contestazione: ${what}`,
     disputeTaken: (turn: number) =>
       `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
     disputeRefusal: {
@@ -111,6 +112,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
       tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
+      notOpen: 'le contestazioni per posta non sono ancora attive: scrivi all’arbitro (STAMPA ALL’ARBITRO).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(
@@ -216,6 +218,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       tooManyProblems: 'and more problems.',
     },
 
+    disputeLine: (line: number, what: string) => `Line ${line}: dispute: ${what}`,
     disputeTaken: (turn: number) =>
       `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
     disputeRefusal: {
@@ -224,6 +227,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       edictFinal: (turn: number) => `the turn after turn ${turn} has closed: that edict can no longer be corrected.`,
       tooMany: (max: number) => `you have already sent ${max} disputes for this turn.`,
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}.`,
+      notOpen: 'disputes by mail are not open yet: write to the referee (PRESS TO REFEREE).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(
