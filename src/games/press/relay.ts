@@ -77,6 +77,8 @@ export interface PressRelayResult {
   relays: OutboxInput[];
   /** Stored messages whose recipients are linked to their relays once queued (`linkRelays`). */
   messageIds: number[];
+  /** Relays of anonymous messages, sent no sooner than the message's random delay (D-PRESS-10). */
+  held: Array<{ dedupeKey: string; at: Date }>;
   /** The writer's acknowledgement, in their language. */
   ack: string[];
   /** For the stored outcome of the mail (the referee's view): one entry per block. */
@@ -105,7 +107,13 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
     sentToRefereesLastHour: times.referees,
   };
   const decisions = decidePress(reading.press, facts);
-  const result: PressRelayResult = { relays: [], messageIds: [], ack: [], summary: { relayed: 0, refused: 0, problems: 0, disputes: [] } };
+  const result: PressRelayResult = {
+    relays: [],
+    messageIds: [],
+    held: [],
+    ack: [],
+    summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
+  };
   const lines: Array<{ line: number; text: string }> = [];
   let anonymous = false;
   let signedAnyway = false;
@@ -114,7 +122,7 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
     const d = decisions[block]!;
     if (d.kind === 'refused') {
       const { kind: _, ...refusal } = d;
-      await insertPressMessage(db, messageRow(f, part, block, d, null));
+      await insertPressMessage(db, messageRow(f, part, block, d, null, deps.random ?? Math.random));
       lines.push({ line: part.lines.header, text: T.notSent(part.lines.header, refusalText(lang, refusal, f.board, tz)) });
       result.summary.refused++;
       continue;
@@ -123,6 +131,7 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
     if (sent.relays) {
       result.relays.push(...sent.relays);
       result.messageIds.push(sent.messageId);
+      if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
     }
     const to =
       d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
@@ -172,12 +181,12 @@ async function relayOne(
   part: PressPart,
   block: number,
   d: Extract<PressDecision, { kind: 'relay' }>,
-): Promise<{ messageId: number; relays: OutboxInput[] | null }> {
+): Promise<{ messageId: number; relays: OutboxInput[] | null; holdUntil: Date | null }> {
   const { game, writer } = f;
   const anonymous = d.sign === 'anonymous';
   const thread = await threadOf(db, f, d);
-  const { message, duplicate } = await insertPressMessage(db, messageRow(f, part, block, d, thread));
-  if (duplicate) return { messageId: message.id, relays: null };
+  const { message, duplicate } = await insertPressMessage(db, messageRow(f, part, block, d, thread, deps.random ?? Math.random));
+  if (duplicate) return { messageId: message.id, relays: null, holdUntil: null };
 
   const readers: Reader[] =
     d.to.kind === 'referees'
@@ -236,7 +245,8 @@ async function relayOne(
     rows.push({ messageId: message.id, ...r.recipient, address: r.address, delivery: 'immediate' });
   }
   await addRecipients(db, rows);
-  return { messageId: message.id, relays };
+  // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
+  return { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null };
 }
 
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */
@@ -248,11 +258,11 @@ async function threadOf(db: Db, f: PressMailFacts, d: Extract<PressDecision, { k
   return findOrCreateThread(db, { gameId: f.game.id, kind: 'factions', participants, hiddenWriterPlayerId: hidden });
 }
 
-function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressDecision, thread: PressThread | null) {
+function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressDecision, thread: PressThread | null, random: () => number) {
   const relayed = d.kind === 'relay';
   const sign = relayed ? d.sign : part.sign === 'anonymous' ? 'anonymous' : 'signed';
   // An anonymous message is seen no sooner than a random delay after its receipt (D-PRESS-10).
-  const visibleAt = sign === 'anonymous' ? new Date(f.receivedAt.getTime() + anonymousDelayMs(Math.random())) : f.receivedAt;
+  const visibleAt = sign === 'anonymous' ? new Date(f.receivedAt.getTime() + anonymousDelayMs(random())) : f.receivedAt;
   const audienceFactions = relayed
     ? d.to.kind === 'factions'
       ? d.to.factions

@@ -186,7 +186,7 @@ function relayLater(
     Object.assign(summary, r.summary);
     // Relays are not replies: they do not count towards the recipient's hourly limit.
     for (const m of r.relays) store.enqueue(m, false);
-    store.relayed(r.messageIds);
+    store.relayed(r.messageIds, r.held);
     reply('press-ack', r.ack.join('\n'));
   });
 }

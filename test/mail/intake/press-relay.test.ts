@@ -113,6 +113,12 @@ describe('D-PRESS-10: an anonymous broadcast', () => {
     // The referees see who wrote it; players' pages see it no sooner than its delay.
     expect(stored).toMatchObject({ writerPlayerId: writer.id, sign: 'anonymous' });
     expect(stored!.visibleAt.getTime()).toBeGreaterThan(stored!.receivedAt.getTime());
+    // Its relays leave then, not with the writer's acknowledgement: their timing names nobody.
+    const delay = stored!.visibleAt.getTime() - stored!.receivedAt.getTime();
+    expect(delay).toBeGreaterThanOrEqual(2 * 60_000);
+    expect(delay).toBeLessThanOrEqual(20 * 60_000);
+    for (const m of relays) expect(m.nextAttemptAt).toEqual(stored!.visibleAt);
+    expect(ack!.nextAttemptAt).not.toEqual(stored!.visibleAt);
   });
 });
 
