@@ -117,6 +117,7 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
   const lines: Array<{ line: number; text: string }> = [];
   let anonymous = false;
   let signedAnyway = false;
+  let noReferee = false;
 
   for (const [block, part] of reading.press.entries()) {
     const d = decisions[block]!;
@@ -136,6 +137,8 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
     const to =
       d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
     lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous') });
+    // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
+    noReferee ||= d.to.kind === 'referees' && sent.relays !== null && sent.relays.length === 0;
     anonymous ||= d.sign === 'anonymous';
     signedAnyway ||= d.signedAnyway;
     result.summary.relayed++;
@@ -158,6 +161,7 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
   const notes = [
     ...(anonymous ? [T.sentDelayed, T.anonymousReminder] : []),
     ...(signedAnyway ? [T.signedAnyway] : []),
+    ...(noReferee ? [T.noRefereeYet] : []),
     ...(reading.hasSheet ? [] : [T.noSheetWithPress]),
   ];
   if (notes.length) result.ack.push('', ...notes);

@@ -75,6 +75,14 @@ describe('relayPress', () => {
     );
   });
 
+  it('D-PRESS-17: a message to the referees of a game without one is kept, and the writer told so', async () => {
+    const reading = readMailPress('PRESS TO REFEREE\nHelp.\nENDPRESS\n', board)!;
+    const r = await relayPress(world.database.db, { mail }, await facts(await inbound(5), 1), reading);
+    expect(r.relays).toHaveLength(0);
+    expect(r.summary.relayed).toBe(1);
+    expect(r.ack.join('\n')).toContain('This game has no referee yet');
+  });
+
   it('D-PRESS-4: the referees are reached signed, whatever the game’s press, with a token of their own', async () => {
     await world.database.db.execute(sql`update games set press_settings = '{"mode":"off"}'::jsonb where id = 'andromeda'`);
     const referee = (await insertReferee(world.database.db, 'ref@example.org', '$argon2id$v=19$m=1,t=1,p=1$x$y'))!;
