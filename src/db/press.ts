@@ -139,6 +139,18 @@ export async function linkRelays(db: Db, messageIds: readonly number[]): Promise
 }
 
 /**
+ * Holds queued relays until `at` (an anonymous message's random delay, D-PRESS-10), by dedupe
+ * key: one statement for a batch, after the relays are queued. Only mail not yet tried is held.
+ */
+export async function holdRelays(db: Db, rows: readonly { dedupeKey: string; at: Date }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`
+    update ${outbox} o set next_attempt_at = h.at
+    from unnest(${pgArray(rows.map((r) => r.dedupeKey))}::text[], ${pgArray(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as h(key, at)
+    where o.dedupe_key = h.key and o.attempts = 0 and o.status = 'pending'`);
+}
+
+/**
  * When the writer's accepted messages were received since `since` (an hour ago), apart for those
  * to the referees, which have a cap of their own (D-PRESS-4, D-PRESS-12): `decidePress`'s facts.
  */

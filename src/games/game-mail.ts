@@ -3,7 +3,7 @@
 // The transports only deliver it (nodemailer's mail-composer and transports); the headers every
 // mail of ours carries (Auto-Submitted, X-SF-Origin) are added when it is sent, by its kind.
 import type { AttachmentRef } from '../db/assets.ts';
-import { newMessageId, type OutboxInput } from '../db/outbox.ts';
+import { bracketed, newMessageId, type OutboxInput } from '../db/outbox.ts';
 import type { Player } from '../db/players.ts';
 import type { Config } from '../config.ts';
 import { gameThread } from './thread.ts';
@@ -31,15 +31,19 @@ export interface GameMail {
   dedupeKey: string;
   /** False for a mail that starts its own conversation (the welcome); the rest thread under the game. */
   threaded?: boolean;
+  /** A conversation of its own instead of the game's (a press thread's root for this reader, bare or bracketed). */
+  threadRoot?: string | null;
+  /** A reply address other than the private one (a press thread's token address); wins over `replySecret`. */
+  replyAddress?: string | null;
 }
 
 export function gameMail(mail: MailAddressing, m: GameMail): OutboxInput {
-  const thread = m.threaded === false ? null : gameThread(m.gameId, mail.domain);
+  const thread = m.threadRoot ? bracketed(m.threadRoot) : m.threaded === false ? null : gameThread(m.gameId, mail.domain);
   return {
     kind: m.kind,
     gameId: m.gameId,
     toAddress: m.to,
-    replyTo: m.replySecret === null ? null : privateAddress(mail, m.replySecret),
+    replyTo: m.replyAddress ? m.replyAddress : m.replySecret === null ? null : privateAddress(mail, m.replySecret),
     subject: m.subject,
     inReplyTo: thread,
     references: thread,

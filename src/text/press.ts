@@ -68,6 +68,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       `Righe ${first}–${last}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
     sentDelayed: 'I messaggi anonimi partono dopo qualche minuto, a caso: così l’ora di arrivo non dice chi li ha scritti.',
     anonymousReminder: 'Il testo è inoltrato esattamente come lo hai scritto: se contiene il tuo nome, chi lo riceve lo legge.',
+    noRefereeYet: 'La partita non ha ancora un arbitro: il messaggio è conservato e lo leggerà il primo arbitro assegnato.',
     signedAnyway: 'Ai messaggi agli arbitri il nome è sempre indicato: è stato inviato firmato.',
     notSent: (line: number, why: string) => `Riga ${line}: non inviato: ${why}`,
     noSheetWithPress: 'La mail contiene solo messaggi: il tuo foglio di ordini precedente resta valido.',
@@ -103,6 +104,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
     },
 
     // Disputes (R-TURN-2 step 5).
+    disputeLine: (line: number, what: string) => `Riga ${line}: contestazione: ${what}`,
     disputeTaken: (turn: number) =>
       `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
     disputeRefusal: {
@@ -111,6 +113,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
       tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
+      notOpen: 'le contestazioni per posta non sono ancora attive: scrivi all’arbitro (STAMPA ALL’ARBITRO).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(
@@ -183,6 +186,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       `Lines ${first}–${last}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
     sentDelayed: 'Anonymous messages leave after a few minutes, at random, so that their arrival time does not tell who wrote them.',
     anonymousReminder: 'The text is relayed exactly as you wrote it: if it names you, its readers will know.',
+    noRefereeYet: 'This game has no referee yet: the message is kept, and the first referee assigned will read it.',
     signedAnyway: 'Messages to the referees always show who wrote them: it was sent signed.',
     notSent: (line: number, why: string) => `Line ${line}: not sent: ${why}`,
     noSheetWithPress: 'This mail holds only messages: your earlier order sheet stands.',
@@ -216,6 +220,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       tooManyProblems: 'and more problems.',
     },
 
+    disputeLine: (line: number, what: string) => `Line ${line}: dispute: ${what}`,
     disputeTaken: (turn: number) =>
       `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
     disputeRefusal: {
@@ -224,6 +229,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       edictFinal: (turn: number) => `the turn after turn ${turn} has closed: that edict can no longer be corrected.`,
       tooMany: (max: number) => `you have already sent ${max} disputes for this turn.`,
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}.`,
+      notOpen: 'disputes by mail are not open yet: write to the referee (PRESS TO REFEREE).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(

@@ -29,6 +29,8 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
+import { readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
+import type { PressReading } from '../../games/press/read-press.ts';
 
 export interface PlayerMailContext {
   store: IntakeStore;
@@ -41,6 +43,8 @@ export interface PlayerMailContext {
   board: Board;
   replyCtx: ReplyContext;
   thread: Thread;
+  /** Takes a dispute block (src/games/disputes.ts); without one, disputes are answered as not open yet. */
+  fileDispute?: FileDispute;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -82,45 +86,109 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     return refuse({ outcome: 'broken', damage: damageOf(mail, lang) }, { broken: mail.broken });
   }
   const turn = store.turn(game.id, game.currentTurn);
-  const standing = turn ? store.latestSheet(game.id, turn.number, player.faction) : null;
-  const decision = decidePlayerMail({
-    game,
-    player,
-    turn,
-    standing,
-    mail: { inboundId: row.id, receivedAt: row.receivedAt, text: mail.sheetText, subject: mail.subject },
-    board: c.board,
-  });
-  switch (decision.kind) {
-    case 'help':
-      return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
-    case 'status':
-      return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
-    case 'absence': {
-      const { absence } = decision;
-      return {
-        ...base,
-        status: 'processed',
-        outcome: 'absence',
-        detail: { absence, answered: reply('status', absenceText(lang, absence)) },
-      };
-    }
-    case 'refused':
-      return refuse({ outcome: decision.reason });
-    case 'late':
-      return refuse({
-        outcome: 'late',
-        receivedAt: when(row.receivedAt),
-        closedAt: when(decision.closedAt),
-        declaration: decision.declaration,
-      });
-    case 'no-sheet':
-      return refuse({ outcome: 'no-sheet' });
-    case 'superseded':
-      return refuse({ outcome: 'superseded', receivedAt: when(row.receivedAt), by: when(decision.by) });
-    case 'accepted':
-      return storeSheet(c, decision, { base, tz, reply, refuse });
+  // Press and disputes first: their lines are blanked out of what the sheet decision reads, and a
+  // mail of press alone is no sheet — the standing one stays (D-PRESS-2).
+  const press = readMailPress(mail.sheetText, c.board);
+  if (!press) return answerSheet(mail.sheetText);
+  // What the stored outcome says of the press: filled in when the batch is written.
+  const summary = {};
+  const read = { sheet: press.hasSheet };
+  relayLater(c, press, turn, reply, read, summary);
+  if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
+  const answered = answerSheet(press.sheetText);
+  // Chatter around a message ("Ciao,") is no sheet, and no refusal either: the press acknowledgement
+  // says the standing sheet stays.
+  if (answered.outcome === 'no-sheet') {
+    read.sheet = false;
+    return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
   }
+  return { ...answered, detail: { ...((answered.detail as object | null) ?? {}), press: summary } };
+
+  function answerSheet(sheetText: string): InboundOutcome {
+    const standing = turn ? store.latestSheet(game.id, turn.number, player.faction) : null;
+    const decision = decidePlayerMail({
+      game,
+      player,
+      turn,
+      standing,
+      mail: { inboundId: row.id, receivedAt: row.receivedAt, text: sheetText, subject: mail.subject },
+      board: c.board,
+    });
+    switch (decision.kind) {
+      case 'help':
+        return { ...base, status: 'processed', outcome: 'help', detail: { answered: reply('help', helpText(lang)) } };
+      case 'status':
+        return { ...base, status: 'processed', outcome: 'status', detail: { answered: reply('status', statusFor(c, turn, when)) } };
+      case 'absence': {
+        const { absence } = decision;
+        return {
+          ...base,
+          status: 'processed',
+          outcome: 'absence',
+          detail: { absence, answered: reply('status', absenceText(lang, absence)) },
+        };
+      }
+      case 'refused':
+        return refuse({ outcome: decision.reason });
+      case 'late':
+        return refuse({
+          outcome: 'late',
+          receivedAt: when(row.receivedAt),
+          closedAt: when(decision.closedAt),
+          declaration: decision.declaration,
+        });
+      case 'no-sheet':
+        return press ? { ...base, status: 'processed', outcome: 'no-sheet' } : refuse({ outcome: 'no-sheet' });
+      case 'superseded':
+        return refuse({ outcome: 'superseded', receivedAt: when(row.receivedAt), by: when(decision.by) });
+      case 'accepted':
+        return storeSheet(c, decision, { base, tz, reply, refuse }, sheetText);
+    }
+  }
+}
+
+/**
+ * The mail's press, relayed in the batch's transaction (threads, messages and tokens take ids),
+ * and its own acknowledgement, queued with the relays: never one without the other.
+ */
+function relayLater(
+  c: PlayerMailContext,
+  press: PressReading,
+  turn: Turn | null,
+  reply: (kind: ReplyKind, text: string) => boolean,
+  read: { sheet: boolean },
+  summary: object,
+): void {
+  const { store, row, player, game } = c;
+  store.later(async (tx) => {
+    const open = turn && turn.status === 'open' ? turn : null;
+    const r = await relayPress(
+      tx,
+      { mail: addressingOf(c), ...(c.fileDispute ? { fileDispute: c.fileDispute } : {}) },
+      {
+        game,
+        board: c.board,
+        writer: player,
+        seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
+        turn: open
+          ? {
+              number: open.number,
+              deadline: open.deadline,
+              declarationDeadline: open.declarationDeadline,
+              hasChancellor: !!open.state.chancellor,
+            }
+          : null,
+        inboundId: row.id,
+        receivedAt: row.receivedAt,
+      },
+      { ...press, hasSheet: read.sheet },
+    );
+    Object.assign(summary, r.summary);
+    // Relays are not replies: they do not count towards the recipient's hourly limit.
+    for (const m of r.relays) store.enqueue(m, false);
+    store.relayed(r.messageIds, r.held);
+    reply('press-ack', r.ack.join('\n'));
+  });
 }
 
 interface Answering {
@@ -131,7 +199,12 @@ interface Answering {
 }
 
 /** An accepted sheet: stored as the faction's next version, acknowledged, and the Chancellor's published (R-TURN-3). */
-function storeSheet(c: PlayerMailContext, decision: Extract<PlayerMailDecision<Turn>, { kind: 'accepted' }>, a: Answering): InboundOutcome {
+function storeSheet(
+  c: PlayerMailContext,
+  decision: Extract<PlayerMailDecision<Turn>, { kind: 'accepted' }>,
+  a: Answering,
+  sheetText: string,
+): InboundOutcome {
   const { store, row, mail, player, game } = c;
   const { turn, review, isChancellor } = decision;
   const { base, tz, reply, refuse } = a;
@@ -140,7 +213,7 @@ function storeSheet(c: PlayerMailContext, decision: Extract<PlayerMailDecision<T
     gameId: game.id,
     turn: turn.number,
     faction: player.faction,
-    text: mail.sheetText,
+    text: sheetText,
     parsed: storedReview(review),
     status: review.status,
     receivedAt: row.receivedAt,

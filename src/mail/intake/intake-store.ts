@@ -10,6 +10,7 @@ import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
 import { countSentSince, enqueueMany, ownMessageIds, takenDedupeKeys, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
+import { holdRelays, linkRelays } from '../../db/press.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
@@ -38,6 +39,9 @@ export class IntakeStore {
   private readonly queuedKeys = new Set<string>();
   private readonly outcomes: Array<{ id: number; outcome: InboundOutcome }> = [];
   private readonly audits: AuditInput[] = [];
+  private readonly laterWork: Array<(tx: Db) => Promise<void>> = [];
+  private readonly pressMessageIds: number[] = [];
+  private readonly held: Array<{ dedupeKey: string; at: Date }> = [];
 
   private constructor(
     private readonly own: Set<string>,
@@ -205,6 +209,20 @@ export class IntakeStore {
     if (countsAsReply) this.replies.set(mail.toAddress, this.repliesTo(mail.toAddress) + 1);
   }
 
+  /**
+   * Work that needs the transaction (press: threads, messages and tokens take ids), run at flush
+   * in the order the mails were decided, before the queued mail is written; it may enqueue more.
+   */
+  later(work: (tx: Db) => Promise<void>): void {
+    this.laterWork.push(work);
+  }
+
+  /** Press messages whose recipients are linked to their relays once these are queued; `held`: relays sent no sooner than `at`. */
+  relayed(messageIds: readonly number[], held: readonly { dedupeKey: string; at: Date }[] = []): void {
+    this.pressMessageIds.push(...messageIds);
+    this.held.push(...held);
+  }
+
   /** An entry for the audit log (an alert for the referee), written with the batch. */
   audit(entry: AuditInput): void {
     this.audits.push(entry);
@@ -224,6 +242,7 @@ export class IntakeStore {
   }
 
   async flush(tx: Db): Promise<void> {
+    for (const work of this.laterWork) await work(tx);
     const sheetIds = await insertSheets(tx, this.sheetsToAdd);
     for (const { id, outcome } of this.outcomes) {
       const sheetId = sheetIds.get(id);
@@ -231,6 +250,8 @@ export class IntakeStore {
         (outcome.detail as { sheetId?: number }).sheetId = sheetId;
     }
     await enqueueMany(tx, this.mailToSend);
+    await linkRelays(tx, this.pressMessageIds);
+    await holdRelays(tx, this.held);
     await markProcessedMany(tx, this.outcomes);
     for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
     for (const b of this.bounces) await recordBounce(tx, b); // rare; each bounded in src/db/bounces.ts

@@ -6,7 +6,7 @@ import { bracketed } from '../send/headers.ts';
 import type { IntakeStore } from './intake-store.ts';
 
 /** Kinds of mail written in answer to an inbound mail: these count towards the rate limit. */
-export const REPLY_KINDS = ['ack', 'refusal', 'warning', 'status', 'help', 'late', 'unreadable'] as const;
+export const REPLY_KINDS = ['ack', 'press-ack', 'refusal', 'warning', 'status', 'help', 'late', 'unreadable'] as const;
 export type ReplyKind = (typeof REPLY_KINDS)[number];
 /** The reply kinds that answer whoever wrote (RFC 3834 `auto-replied`); a warning goes to the code's owner. */
 export const ANSWER_KINDS: ReadonlySet<string> = new Set<string>(REPLY_KINDS.filter((k) => k !== 'warning'));
@@ -53,7 +53,8 @@ export const ACK_CEILING_FACTOR = 5;
 
 /** Enqueues a reply unless the address has had its fill this hour. Returns whether it was enqueued. */
 export function enqueueReply(store: IntakeStore, ctx: ReplyContext, reply: Reply): boolean {
-  const limit = reply.kind === 'ack' ? ctx.replyRateLimitPerHour * ACK_CEILING_FACTOR : ctx.replyRateLimitPerHour;
+  const limit =
+    reply.kind === 'ack' || reply.kind === 'press-ack' ? ctx.replyRateLimitPerHour * ACK_CEILING_FACTOR : ctx.replyRateLimitPerHour;
   if (store.repliesTo(reply.to) >= limit) return false;
   if (reply.echoKey && store.answered(reply.echoKey)) return false;
   const id = reply.thread?.messageId ?? null;

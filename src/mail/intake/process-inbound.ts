@@ -19,6 +19,7 @@ import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
 import { echoKey } from './echo-guard.ts';
 import { refuseStranger } from './refuse-stranger.ts';
 import { probeWatchFor } from './secret-probes.ts';
+import type { FileDispute } from '../../games/press/relay.ts';
 
 export interface IntakeDeps {
   db: Db;
@@ -39,6 +40,8 @@ export interface IntakeDeps {
    * one they are read in-process, as before (tests, `sf ingest`).
    */
   bodyReader?: BodyReader | null;
+  /** Takes a player's dispute of an edict (src/games/disputes.ts); without one, disputes are answered as not open yet. */
+  fileDispute?: FileDispute;
 }
 
 export type IntakeResult = Pick<InboundOutcome, 'status' | 'outcome'> | { status: 'already'; outcome: string | null };
@@ -161,6 +164,17 @@ function decide(
   if (who.kind === 'refused')
     return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? boardFor)(who.game.map);
-  const ctx: PlayerMailContext = { store, row, mail, echo, player: who.player, game: who.game, board, replyCtx, thread };
+  const ctx: PlayerMailContext = {
+    store,
+    row,
+    mail,
+    echo,
+    player: who.player,
+    game: who.game,
+    board,
+    replyCtx,
+    thread,
+    ...(deps.fileDispute ? { fileDispute: deps.fileDispute } : {}),
+  };
   return answerPlayer(ctx);
 }

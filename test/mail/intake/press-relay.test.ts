@@ -1,0 +1,189 @@
+// Press written to a player's private address, through the real intake on PGlite (docs/press.md
+// §4): stored, relayed once per recipient in their language with a Reply-To token and a thread of
+// their own, acknowledged to the writer in the same transaction; anonymous messages unlinkable.
+import { eq, sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
+import { pressMessages, pressRecipients } from '../../../src/db/schema.ts';
+import { sheetHistory } from '../../../src/db/sheets.ts';
+import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
+import { composeMail } from '../../../src/mail/send/file-transport.ts';
+import { toOutgoing } from '../../../src/mail/send/outbox-sender.ts';
+import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
+
+// Players: 0 Hutt (it), 1 Aristocrats (en), 2 Sith (it), 3 Knights (en).
+let world: World;
+beforeEach(async () => {
+  world = await makeWorld();
+});
+
+const mails = async (kind: string) => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind === kind);
+const to = (rows: OutboxMail[], address: string) => rows.filter((m) => m.toAddress === address);
+const TOKEN_ADDRESS = new RegExp(`^orders\\+p-[a-z2-7]{26}@${DOMAIN.replace('.', '\\.')}$`);
+
+describe('R-TURN-2 step 1: a message to some factions', () => {
+  it('is relayed once to each, in their language, with its own Reply-To token and thread, and acknowledged to the writer', async () => {
+    const body = 'STAMPA A Aristocratici, Sith\nVi propongo una tregua fino al turno 6.\nChi attacca per primo la rompe.\nFINE\n';
+    const r = await deliver(
+      world,
+      orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), subject: 'tregua', body, messageId: '<w1@example.org>' }),
+    );
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'press' });
+    const relays = await mails('press');
+    expect(relays.map((m) => m.toAddress).sort()).toEqual([ADDRESSES[1], ADDRESSES[2]]);
+    const [en] = to(relays, ADDRESSES[1]!);
+    const [it] = to(relays, ADDRESSES[2]!);
+    expect(en!.subject).toBe('[SF andromeda] Hutt → you and Sith');
+    expect(en!.bodyText).toContain('From: Hutt');
+    expect(en!.bodyText).toContain('Reply to this mail to write to Hutt and Sith');
+    expect(it!.subject).toBe('[SF andromeda] Hutt → Aristocratici e te');
+    expect(it!.bodyText).toContain('Da: Hutt');
+    for (const m of [en!, it!]) {
+      expect(m.bodyText).toContain('Vi propongo una tregua fino al turno 6.\nChi');
+      expect(m.replyTo).toMatch(TOKEN_ADDRESS);
+      expect(m.inReplyTo).toMatch(new RegExp(`^<t\\.[0-9a-f-]{36}@${DOMAIN.replace('.', '\\.')}>$`));
+      expect(m.references).toBe(m.inReplyTo);
+      // The writer's own Message-ID names their mail client: never in a relay.
+      expect(JSON.stringify(m)).not.toContain('w1@example.org');
+    }
+    expect(en!.replyTo).not.toBe(it!.replyTo);
+    expect(en!.inReplyTo).not.toBe(it!.inReplyTo);
+
+    const [ack] = await mails('press-ack');
+    expect(ack!.toAddress).toBe(ADDRESSES[0]);
+    expect(ack!.inReplyTo).toBe('<w1@example.org>');
+    expect(ack!.bodyText).toContain('MESSAGGI');
+    expect(ack!.bodyText).toContain('Righe 2–3: inviato a Aristocratici e Sith, firmato.');
+    expect(ack!.bodyText).toContain('il tuo foglio di ordini precedente resta valido');
+    expect(await mails('refusal')).toHaveLength(0);
+    expect(await mails('ack')).toHaveLength(0);
+
+    // Stored before relayed, and each recipient linked to their relay.
+    const [stored] = await world.database.db.select().from(pressMessages);
+    expect(stored).toMatchObject({ status: 'relayed', writerFaction: 'hutt', sign: 'signed', audienceFactions: ['aristocrats', 'sith'] });
+    const recipients = await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.messageId, stored!.id));
+    expect(recipients.map((x) => x.outboxId).sort()).toEqual([en!.id, it!.id].sort());
+  });
+
+  it('D-PRESS-7: the next message among the same participants threads under each reader’s same root and token', async () => {
+    const send = (body: string) => deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body }));
+    await send('STAMPA A Sith, Aristocratici\nPrimo.\nFINE\n');
+    await send('PRESS TO Aristocrats and Sith\nSecond.\nENDPRESS\n');
+    const carla = to(await mails('press'), ADDRESSES[2]!);
+    expect(carla).toHaveLength(2);
+    expect(carla[1]!.inReplyTo).toBe(carla[0]!.inReplyTo);
+    expect(carla[1]!.replyTo).toBe(carla[0]!.replyTo);
+    expect(carla[1]!.messageId).not.toBe(carla[0]!.messageId);
+  });
+
+  it('is queued once when the same mail arrives twice, or is processed again', async () => {
+    const raw = orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'BROADCAST\nHello all.\nENDPRESS\n' });
+    const first = await deliver(world, raw);
+    const again = await deliver(world, raw);
+    expect(again.duplicate).toBe(true);
+    expect(await processInbound(world.deps, first.id)).toMatchObject({ status: 'already' });
+    expect(await mails('press')).toHaveLength(3);
+    expect(await mails('press-ack')).toHaveLength(1);
+    expect(await world.database.db.select().from(pressMessages)).toHaveLength(1);
+  });
+});
+
+describe('D-PRESS-10: an anonymous broadcast', () => {
+  it('reveals its writer in nothing a player receives: headers, Message-ID, References, text, raw mail', async () => {
+    const writer = world.created.players[2]!; // Sith
+    const body = 'A TUTTI ANONIMO\nGli Hutt mentono a tutti voi.\nFINE\n';
+    await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body, messageId: '<anon-1@carla.example.org>' }));
+    const relays = await mails('press');
+    expect(relays.map((m) => m.toAddress).sort()).toEqual([ADDRESSES[0], ADDRESSES[1], ADDRESSES[3]]);
+    const secrets = ['sith', ADDRESSES[2]!, 'carla', writer.secret.toLowerCase(), 'anon-1'];
+    for (const m of relays) {
+      expect(m.bodyText).toContain('Gli Hutt mentono a tutti voi.');
+      const raw = (await composeMail(toOutgoing(m, `orders@${DOMAIN}`))).toString('utf8').toLowerCase();
+      const row = JSON.stringify(m).toLowerCase();
+      for (const s of secrets) {
+        expect(row).not.toContain(s);
+        expect(raw).not.toContain(s);
+      }
+    }
+    expect(relays.find((m) => m.toAddress === ADDRESSES[1])!.subject).toBe('[SF andromeda] Anonymous → everyone');
+    const [ack] = await mails('press-ack');
+    expect(ack!.toAddress).toBe(ADDRESSES[2]);
+    expect(ack!.bodyText).toContain('inviato a tutti, anonimo');
+    const [stored] = await world.database.db.select().from(pressMessages);
+    // The referees see who wrote it; players' pages see it no sooner than its delay.
+    expect(stored).toMatchObject({ writerPlayerId: writer.id, sign: 'anonymous' });
+    expect(stored!.visibleAt.getTime()).toBeGreaterThan(stored!.receivedAt.getTime());
+    // Its relays leave then, not with the writer's acknowledgement: their timing names nobody.
+    const delay = stored!.visibleAt.getTime() - stored!.receivedAt.getTime();
+    expect(delay).toBeGreaterThanOrEqual(2 * 60_000);
+    expect(delay).toBeLessThanOrEqual(20 * 60_000);
+    for (const m of relays) expect(m.nextAttemptAt).toEqual(stored!.visibleAt);
+    expect(ack!.nextAttemptAt).not.toEqual(stored!.visibleAt);
+  });
+});
+
+describe('the game’s settings', () => {
+  it('press off: nothing relayed, the writer told why; the message is kept, refused', async () => {
+    await world.database.db.execute(sql`update games set press_settings = '{"mode":"off"}'::jsonb where id = 'andromeda'`);
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'PRESS TO Hutt\nPeace?\nENDPRESS\n' }));
+    expect(await mails('press')).toHaveLength(0);
+    const [ack] = await mails('press-ack');
+    expect(ack!.bodyText).toContain('Line 1: not sent: this game has no messages between players');
+    const [stored] = await world.database.db.select().from(pressMessages);
+    expect(stored).toMatchObject({ status: 'refused', refusal: { reason: 'press-off' }, threadId: null });
+  });
+});
+
+describe('D-PRESS-2: press and the sheet', () => {
+  it('a mail of press alone leaves the standing sheet in place', async () => {
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'V: Sith\nH: Sith\n' }));
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(
+      world,
+      orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'Ciao,\n\nSTAMPA A Sith\nTregua?\nFINE\n\nAnna\n' }),
+    );
+    expect((await sheetHistory(world.database.db, 'andromeda', 1, 'hutt')).map((s) => s.version)).toEqual([1]);
+    expect(await mails('refusal')).toHaveLength(0);
+    expect(await mails('ack')).toHaveLength(1);
+    const [ack] = await mails('press-ack');
+    expect(ack!.bodyText).toContain('resta valido');
+  });
+
+  it('a sheet with a message: the sheet is read without the message, each part acknowledged', async () => {
+    const body = 'V: Sith\n\nPRESS TO Sith\nVote for me next time.\nENDPRESS\n';
+    const r = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body }));
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
+    const [sheet] = await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats');
+    expect(sheet!.text).not.toContain('Vote for me');
+    expect(sheet!.status).toBe('valid');
+    expect(await mails('ack')).toHaveLength(1);
+    const [pressAck] = await mails('press-ack');
+    expect(pressAck!.bodyText).toContain('Lines 4–4: sent to Sith, signed.');
+    expect(pressAck!.bodyText).not.toContain('earlier order sheet stands');
+    expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
+  });
+
+  it('a sheet-only mail is answered exactly as before press', async () => {
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }));
+    expect(await mails('press-ack')).toHaveLength(0);
+    expect(await world.database.db.select().from(pressMessages)).toHaveLength(0);
+  });
+});
+
+describe('R-TURN-2 step 5: a dispute block', () => {
+  it('is answered as not open yet without the disputes module, and with its outcome when there is one', async () => {
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'DISPUTE: my unit should have moved\n' }));
+    expect((await mails('press-ack'))[0]!.bodyText).toContain('Line 1: dispute: disputes by mail are not open yet');
+
+    const filed: unknown[] = [];
+    world.deps.fileDispute = async (_db, a) => {
+      filed.push({ inbound: a.inboundId, block: a.block, reason: a.reason, faction: a.player.faction });
+      return { kind: 'filed', disputeId: 7, turn: 1 };
+    };
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'CONTESTA: la mia unità doveva avanzare\n' }));
+    expect(filed).toMatchObject([{ block: 0, reason: 'la mia unità doveva avanzare', faction: 'hutt' }]);
+    const ack = (await mails('press-ack')).find((m) => m.toAddress === ADDRESSES[0]);
+    expect(ack!.bodyText).toContain("Riga 1: contestazione: La tua contestazione dell'editto del turno 1 è arrivata agli arbitri.");
+  });
+});
