@@ -36,6 +36,15 @@ export async function openDisputes(db: Db, gameId: string, turn?: number): Promi
     .orderBy(asc(disputes.turn), asc(disputes.receivedAt), asc(disputes.id));
 }
 
+/** The dispute a mail's block made, if any: taking the same mail again finds it (a mail is applied once). */
+export async function disputeOfMail(db: Db, inboundId: number, block: number): Promise<Dispute | null> {
+  const [row] = await db
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.inboundId, inboundId), eq(disputes.block, block)));
+  return row ?? null;
+}
+
 export async function findDispute(db: Db, id: number): Promise<Dispute | null> {
   const [row] = await db.select().from(disputes).where(eq(disputes.id, id));
   return row ?? null;
