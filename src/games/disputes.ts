@@ -10,7 +10,7 @@ import type { Dispute } from '../db/disputes.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { findGame, type Game } from '../db/games.ts';
 import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
-import { findPlayer, type Player } from '../db/players.ts';
+import { findPlayer, listSeats, type Player } from '../db/players.ts';
 import { refereeAddressesOf } from '../db/referee-addresses.ts';
 import { findTurn } from '../db/turns.ts';
 import { noSuchGame } from '../errors.ts';
@@ -146,6 +146,33 @@ export async function fileDispute(
       to: referees.length ? 'referees' : to.length ? 'operator' : 'kept',
     } as const;
   });
+}
+
+export interface OpenDispute {
+  id: number;
+  turn: number;
+  edictVersion: number;
+  faction: string;
+  /** The disputer's address (referees see who disputed; the public never does, D-PRESS-16). */
+  player: string;
+  reason: string;
+  receivedAt: Date;
+}
+
+/** The game's open disputes, by turn then arrival: the console's and `sf referee disputes`' list. */
+export async function listOpenDisputes(db: Db, gameId: string): Promise<OpenDispute[]> {
+  if (!(await findGame(db, gameId))) throw new GameError('no-game', noSuchGame(gameId));
+  const open = await openDisputes(db, gameId);
+  const players = new Map((await listSeats(db, gameId)).map((p) => [p.id, p.email]));
+  return open.map((d) => ({
+    id: d.id,
+    turn: d.turn,
+    edictVersion: d.edictVersion,
+    faction: d.faction,
+    player: players.get(d.playerId) ?? '',
+    reason: d.reason,
+    receivedAt: d.receivedAt,
+  }));
 }
 
 /** The referee rejects an open dispute with a reason: the edict stands, the disputer is told. */
