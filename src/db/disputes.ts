@@ -1,6 +1,6 @@
 // Disputes of an edict (R-TURN-2 step 5, docs/press.md §5): taken from a player's mail, settled by
 // a referee (amended or rejected), or lapsed when the next turn closes (D-PRESS-15).
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { disputes } from './schema.ts';
 
@@ -43,6 +43,15 @@ export async function disputeOfMail(db: Db, inboundId: number, block: number): P
     .from(disputes)
     .where(and(eq(disputes.inboundId, inboundId), eq(disputes.block, block)));
   return row ?? null;
+}
+
+/** Every dispute of the game, the open ones first, then by turn and arrival: the console's list. */
+export async function gameDisputes(db: Db, gameId: string): Promise<Dispute[]> {
+  return db
+    .select()
+    .from(disputes)
+    .where(eq(disputes.gameId, gameId))
+    .orderBy(desc(sql`${disputes.status} = 'open'`), asc(disputes.turn), asc(disputes.receivedAt), asc(disputes.id));
 }
 
 export async function findDispute(db: Db, id: number): Promise<Dispute | null> {

@@ -5,7 +5,16 @@
 // disputer is told in each case, in their language.
 import { recordAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
-import { countDisputes, disputeOfMail, findDispute, insertDispute, lapseDisputes, openDisputes, settleDispute } from '../db/disputes.ts';
+import {
+  countDisputes,
+  disputeOfMail,
+  gameDisputes,
+  findDispute,
+  insertDispute,
+  lapseDisputes,
+  openDisputes,
+  settleDispute,
+} from '../db/disputes.ts';
 import type { Dispute } from '../db/disputes.ts';
 import { latestEdict } from '../db/edicts.ts';
 import { findGame, type Game } from '../db/games.ts';
@@ -150,6 +159,9 @@ export async function fileDispute(
 
 export interface OpenDispute {
   id: number;
+  status: Dispute['status'];
+  settlementReason: string | null;
+  settledAt: Date | null;
   turn: number;
   edictVersion: number;
   faction: string;
@@ -159,13 +171,16 @@ export interface OpenDispute {
   receivedAt: Date;
 }
 
-/** The game's open disputes, by turn then arrival: the console's and `sf referee disputes`' list. */
-export async function listOpenDisputes(db: Db, gameId: string): Promise<OpenDispute[]> {
+/** The game's open disputes (or every one, open first), by turn then arrival: the console's and `sf referee disputes`' list. */
+export async function listOpenDisputes(db: Db, gameId: string, o: { settledToo?: boolean } = {}): Promise<OpenDispute[]> {
   if (!(await findGame(db, gameId))) throw new GameError('no-game', noSuchGame(gameId));
-  const open = await openDisputes(db, gameId);
+  const open = o.settledToo ? await gameDisputes(db, gameId) : await openDisputes(db, gameId);
   const players = new Map((await listSeats(db, gameId)).map((p) => [p.id, p.email]));
   return open.map((d) => ({
     id: d.id,
+    status: d.status,
+    settlementReason: d.settlementReason,
+    settledAt: d.settledAt,
     turn: d.turn,
     edictVersion: d.edictVersion,
     faction: d.faction,
