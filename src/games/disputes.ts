@@ -52,6 +52,12 @@ export type FiledDispute =
       chars?: number;
     };
 
+/** Who a dispute of the game goes to (D-REF-9). */
+async function toldOf(db: Db, ctx: GamesContext, gameId: string): Promise<'referees' | 'operator' | 'kept'> {
+  if ((await refereeAddressesOf(db, [gameId])).get(gameId)?.length) return 'referees';
+  return ctx.operatorAddress ? 'operator' : 'kept';
+}
+
 /** The edict a dispute is about: the newest version of the last closed turn's edict. */
 async function lastEdictOf(db: Db, game: Game) {
   const turn = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
@@ -72,8 +78,9 @@ export async function fileDispute(
   ctx: GamesContext,
   a: { game: Game; player: Player; inboundId: number; block: number; reason: string; receivedAt: Date },
 ): Promise<FiledDispute> {
+  if (a.player.gameId !== a.game.id) throw new Error(`player ${a.player.id} does not play in ${a.game.id}`);
   const seen = await disputeOfMail(db, a.inboundId, a.block);
-  if (seen) return { kind: 'filed', disputeId: seen.id, turn: seen.turn, to: 'kept' };
+  if (seen) return { kind: 'filed', disputeId: seen.id, turn: seen.turn, to: await toldOf(db, ctx, a.game.id) };
   const edict = await lastEdictOf(db, a.game);
   const next = edict ? await findTurn(db, a.game.id, edict.turn + 1) : null;
   // Version 1 is published when the turn closes (the closing clock, as amend-turn.ts measures the
@@ -114,7 +121,7 @@ export async function fileDispute(
       reason,
       receivedAt: a.receivedAt,
     });
-    if (duplicate) return { kind: 'filed', disputeId: dispute.id, turn: dispute.turn, to: 'kept' } as const;
+    if (duplicate) return { kind: 'filed', disputeId: dispute.id, turn: dispute.turn, to: await toldOf(tx, ctx, a.game.id) } as const;
     const referees = (await refereeAddressesOf(tx, [a.game.id])).get(a.game.id) ?? [];
     const to = referees.length ? referees : ctx.operatorAddress ? [ctx.operatorAddress] : [];
     // Referees read the console in English; so do its mails.
@@ -143,7 +150,7 @@ export async function fileDispute(
       ),
     );
     await recordAudit(tx, {
-      actor: `player:${a.player.id}`,
+      actor: `player:${a.player.faction}`,
       gameId: a.game.id,
       action: 'dispute.file',
       detail: { dispute: dispute.id, turn: dispute.turn, version: dispute.edictVersion, faction: a.player.faction },
