@@ -44,6 +44,8 @@ export interface Config {
     maildir: string;
     maxBytes: number;
     replyRateLimitPerHour: number;
+    /** OPERATOR_ADDRESS: who settles disputes of a game with no referee (D-PRESS-17); null: they wait for the first referee. */
+    operatorAddress: string | null;
   };
   /** A turn closed more than this after its deadline is closed late (LATE_CLOSE_MARGIN_MINUTES). */
   lateCloseMarginMs: number;
@@ -101,6 +103,7 @@ export const CONFIG_VARIABLES = [
   'MAILDIR',
   'MAX_MAIL_BYTES',
   'REPLY_RATE_LIMIT_PER_HOUR',
+  'OPERATOR_ADDRESS',
   'LOG_LEVEL',
   'LATE_CLOSE_MARGIN_MINUTES',
   'TRUST_PROXY',
@@ -273,6 +276,12 @@ export function loadConfig(env: Env = process.env): Config {
       maildir: path.resolve(read(env, 'MAILDIR', anyText, path.join(dataDir, 'mail', 'inbox'))),
       maxBytes: read(env, 'MAX_MAIL_BYTES', positiveInt, 10 * 1024 * 1024),
       replyRateLimitPerHour: read(env, 'REPLY_RATE_LIMIT_PER_HOUR', positiveInt, 20),
+      operatorAddress:
+        read(
+          env,
+          'OPERATOR_ADDRESS',
+          kind(z.string().regex(/^[^@\s<>]+@[^@\s<>]+$/), 'must be an address like ops@example.org'),
+        )?.toLowerCase() ?? null,
     },
     // A turn closed more than this after its deadline (the service was down) is said to be late.
     lateCloseMarginMs: read(env, 'LATE_CLOSE_MARGIN_MINUTES', positiveInt, 15) * 60_000,

@@ -46,6 +46,7 @@ describe('loadConfig', () => {
         maildir: path.join(data, 'mail', 'inbox'),
         maxBytes: 10 * 1024 * 1024,
         replyRateLimitPerHour: 20,
+        operatorAddress: null,
       },
       lateCloseMarginMs: 15 * 60_000,
       logLevel: 'info',
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       MAILDIR: '/var/mail/sf',
       MAX_MAIL_BYTES: '2000000',
       REPLY_RATE_LIMIT_PER_HOUR: '5',
+      OPERATOR_ADDRESS: 'Ops@Example.org',
       LATE_CLOSE_MARGIN_MINUTES: '45',
       LOG_LEVEL: 'debug',
     });
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
       maildir: '/var/mail/sf',
       maxBytes: 2_000_000,
       replyRateLimitPerHour: 5,
+      operatorAddress: 'ops@example.org',
     });
     // Plain IMAP defaults to port 143; the processed mailbox to "Processed".
     expect(c.mail.imap).toEqual({
@@ -181,6 +184,7 @@ describe('loadConfig', () => {
       [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an http:// or https:// URL'],
       [{ MAX_MAIL_BYTES: '0' }, 'MAX_MAIL_BYTES must be a whole number'],
       [{ REPLY_RATE_LIMIT_PER_HOUR: '2.5' }, 'REPLY_RATE_LIMIT_PER_HOUR must be a whole number'],
+      [{ OPERATOR_ADDRESS: 'nobody' }, 'OPERATOR_ADDRESS must be an address'],
       [{ ORDERS_LOCAL_PART: 'orders+x' }, 'ORDERS_LOCAL_PART must be'],
       [{ MAIL_DOMAIN: 'not a domain' }, 'MAIL_DOMAIN must be a host name'],
       [{ IMAP_HOST: 'imap.example.org' }, 'IMAP_USER is required when IMAP_HOST is set'],

@@ -168,3 +168,85 @@ export const replace: Leaf = {
     return 0;
   },
 };
+
+interface ListedDispute {
+  id: number;
+  turn: number;
+  edictVersion: number;
+  faction: string;
+  player: string;
+  reason: string;
+  receivedAt: string;
+}
+
+/** One block per turn, each dispute on a line and its reason indented under it. */
+function disputeList(gameId: string, list: ListedDispute[]): string {
+  if (!list.length) return `${gameId}: no open dispute`;
+  const lines: string[] = [];
+  let turn = 0;
+  for (const d of list) {
+    if (d.turn !== turn) lines.push(`turn ${(turn = d.turn)}:`);
+    lines.push(`  #${d.id}  ${d.faction} (${d.player})  ${new Date(d.receivedAt).toISOString()}  version ${d.edictVersion}`);
+    for (const l of d.reason.split('\n')) lines.push(`      ${l}`);
+  }
+  return lines.join('\n');
+}
+
+function disputeNumber(v: string): number {
+  const t = v.trim().replace(/^#/, '');
+  if (!/^\d{1,9}$/.test(t))
+    throw new UsageError(`a dispute is named by its number, as sf referee disputes lists it, not ${JSON.stringify(v)}`);
+  return Number(t);
+}
+
+async function listDisputes(gameId: string): Promise<number> {
+  out(disputeList(gameId, (await perform('sf referee disputes', 'referee.disputes', { gameId })) as ListedDispute[]));
+  return 0;
+}
+
+export const disputes: Leaf = {
+  spec: {
+    name: 'sf referee disputes',
+    summary: 'the game’s open disputes, by turn: faction, address, when, and the reason',
+    args: '<game>',
+    options: {},
+    notes: ['Settle one by amending the turn (sf referee amend) or by rejecting it (sf referee dispute reject).'],
+    examples: ['sf referee disputes test-galaxy'],
+  },
+  async run(p) {
+    const [gameId] = positionals(p, ['the game'], 'sf referee disputes <game>');
+    return listDisputes(gameId!);
+  },
+};
+
+export const dispute: Leaf = {
+  spec: {
+    name: 'sf referee dispute',
+    summary: 'list the open disputes, or reject one with a reason: the edict stands, the disputer is told',
+    args: 'list <game> | reject <game> <id>',
+    options: { reason: { ...reason, required: false, help: 'why (reject): the disputer and the audit log see it' } },
+    notes: ['An amendment of the turn (sf referee amend) settles its open disputes; the next turn’s close lapses them (D-PRESS-15).'],
+    examples: [
+      'sf referee dispute list test-galaxy',
+      "sf referee dispute reject test-galaxy 7 --reason 'I8 was empty: the advance stands'",
+    ],
+  },
+  async run(p) {
+    const verb = p.positionals[0];
+    if (verb === 'list') {
+      const [, gameId] = positionals(p, ['list', 'the game'], 'sf referee dispute list <game>');
+      return listDisputes(gameId!);
+    }
+    if (verb !== 'reject') throw new UsageError('give list <game> or reject <game> <id>');
+    const [, gameId, id] = positionals(p, ['reject', 'the game', 'the dispute'], 'sf referee dispute reject <game> <id> --reason <text>');
+    const why = str(p, 'reason');
+    if (why === undefined) throw new UsageError('rejecting a dispute needs --reason <text>');
+    const r = (await perform('sf referee dispute reject', 'referee.dispute.reject', {
+      gameId,
+      disputeId: disputeNumber(id!),
+      reason: why,
+    })) as { dispute: number; turn: number; faction: string };
+    out(`dispute #${r.dispute} (${r.faction}, turn ${r.turn}) rejected; the disputer will be told`);
+    return 0;
+  },
+};

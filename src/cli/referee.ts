@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { amend, length, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
+import { amend, dispute, disputes, length, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
 import { address, remove } from './referee-players.ts';
 
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
@@ -211,5 +211,7 @@ export const group: Group = {
     pause,
     resume,
     length,
+    disputes,
+    dispute,
   },
 };

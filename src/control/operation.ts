@@ -31,4 +31,5 @@ export const gamesContext = (ctx: OperationContext): GamesContext => ({
   actor: ctx.actor,
   mail: { domain: ctx.config.mail.domain, ordersLocalPart: ctx.config.mail.ordersLocalPart },
   publicUrl: ctx.config.http.publicUrl,
+  ...(ctx.config.mail.operatorAddress ? { operatorAddress: ctx.config.mail.operatorAddress } : {}),
 });

@@ -12,7 +12,9 @@ import {
   dropMail,
   extendDeadline,
   GameError,
+  listOpenDisputes,
   pauseGame,
+  rejectDispute,
   removePlayer,
   replacePlayer,
   resendEdict,
@@ -175,6 +177,21 @@ export const refereeOperations = {
     async run(ctx, { gameId, reason }) {
       await pauseGame(ctx.db, gameId, reason, gamesContext(ctx));
       return { paused: true };
+    },
+  }),
+  'referee.disputes': op({
+    summary: 'the game’s open disputes, by turn: who, why, when',
+    args: actionInputs.disputes,
+    async run(ctx, { gameId }) {
+      return listOpenDisputes(ctx.db, gameId);
+    },
+  }),
+  'referee.dispute.reject': op({
+    summary: 'reject an open dispute with a reason: the edict stands, the disputer is told',
+    args: actionInputs.rejectDispute,
+    async run(ctx, { gameId, disputeId, reason }) {
+      const d = await rejectDispute(ctx.db, gamesContext(ctx), { gameId, disputeId, reason: checkReason(reason) });
+      return { dispute: d.id, turn: d.turn, faction: d.faction, status: d.status };
     },
   }),
   'referee.length': op({

@@ -1,6 +1,6 @@
 // Disputes of an edict (R-TURN-2 step 5, docs/press.md §5): taken from a player's mail, settled by
 // a referee (amended or rejected), or lapsed when the next turn closes (D-PRESS-15).
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { disputes } from './schema.ts';
 
@@ -34,6 +34,24 @@ export async function openDisputes(db: Db, gameId: string, turn?: number): Promi
     .from(disputes)
     .where(and(eq(disputes.gameId, gameId), turn === undefined ? undefined : eq(disputes.turn, turn), eq(disputes.status, 'open')))
     .orderBy(asc(disputes.turn), asc(disputes.receivedAt), asc(disputes.id));
+}
+
+/** The dispute a mail's block made, if any: taking the same mail again finds it (a mail is applied once). */
+export async function disputeOfMail(db: Db, inboundId: number, block: number): Promise<Dispute | null> {
+  const [row] = await db
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.inboundId, inboundId), eq(disputes.block, block)));
+  return row ?? null;
+}
+
+/** Every dispute of the game, the open ones first, then by turn and arrival: the console's list. */
+export async function gameDisputes(db: Db, gameId: string): Promise<Dispute[]> {
+  return db
+    .select()
+    .from(disputes)
+    .where(eq(disputes.gameId, gameId))
+    .orderBy(desc(sql`${disputes.status} = 'open'`), asc(disputes.turn), asc(disputes.receivedAt), asc(disputes.id));
 }
 
 export async function findDispute(db: Db, id: number): Promise<Dispute | null> {

@@ -40,6 +40,8 @@ export const actionInputs = {
   pause: z.object({ gameId, reason: str }),
   resume: z.object({ gameId, reason: str }),
   length: z.object({ gameId, lastTurn: id.nullable(), reason: str }),
+  disputes: z.object({ gameId }),
+  rejectDispute: z.object({ gameId, disputeId: id, reason: str }),
 } as const;
 
 export type ActionName = keyof typeof actionInputs;

@@ -16,6 +16,7 @@ import { listPlayers, setJoinedTurn } from '../db/players.ts';
 import { sheetsById } from '../db/sheets.ts';
 import { deleteTurnAndSheets, lockTurn, updateTurn } from '../db/turns.ts';
 import type { GamesContext } from './context.ts';
+import { settleByAmendment } from './disputes.ts';
 import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
 import { boardFor } from './input.ts';
@@ -117,6 +118,8 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
         outsideWindow: now > windowEnds,
       },
     });
+    // The disputes of this turn are settled by the amendment; each disputer is told (D-PRESS-15).
+    await settleByAmendment(tx, ctx, game, a.turn, version, reason);
     return { version };
   });
 }

@@ -20,6 +20,7 @@ import { listPlayers, type Player } from '../db/players.ts';
 import { standingSheets, type Sheet } from '../db/sheets.ts';
 import { activeObservers } from '../db/observers.ts';
 import { findTurn, insertTurn, lockTurn, updateTurn, type Turn } from '../db/turns.ts';
+import { lapseOnClose } from './disputes.ts';
 import { drawEdictMaps, publishEdict, type DrawnMaps } from './edict-mail.ts';
 import type { GamesContext } from './context.ts';
 import { boardFor } from './input.ts';
@@ -126,6 +127,7 @@ async function closeWith(
     await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl, drawn);
     await enqueueMany(tx, afterEdict);
     if (late) await tellRefereesClosedLate(tx, game, number, late, ctx);
+    await lapseOnClose(tx, ctx, game, number, now); // D-PRESS-15: the earlier edicts stand
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId,

@@ -12,6 +12,8 @@ export interface GamesContext {
   newSecret?: () => string;
   /** PUBLIC_URL: links in mail (an observer's unsubscribe link). */
   publicUrl?: string;
+  /** OPERATOR_ADDRESS: where a game with no referee sends its disputes (D-PRESS-17); unset: they wait for the first referee. */
+  operatorAddress?: string;
   /** LATE_CLOSE_MARGIN_MINUTES: a turn closed later than this after its deadline is closed late. */
   lateCloseMarginMs?: number;
 }

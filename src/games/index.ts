@@ -40,6 +40,7 @@ export {
 } from './referee-actions.ts';
 export { previewTurn, type TurnPreview } from './preview.ts';
 export { amendTurn, rollBackTurn, type Amendment } from './amend-turn.ts';
+export { fileDispute, listOpenDisputes, rejectDispute, type FiledDispute, type OpenDispute } from './disputes.ts';
 export { pauseGame, resumeGame } from './pause.ts';
 export { setLastTurn } from './game-length.ts';
 export { replacePlayer } from './replace-player.ts';

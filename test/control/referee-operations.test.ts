@@ -5,7 +5,12 @@ import { loadConfig } from '../../src/config.ts';
 import { OperationError, operations, runOperation, type OperationContext } from '../../src/control/operations.ts';
 import { listAudit } from '../../src/db/audit.ts';
 import type { Db } from '../../src/db/client.ts';
+import { findGame } from '../../src/db/games.ts';
+import { storeInbound } from '../../src/db/inbound.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
+import { listPlayers } from '../../src/db/players.ts';
+import { closeTurn } from '../../src/games/close-turn.ts';
+import { fileDispute } from '../../src/games/disputes.ts';
 import { createLogger } from '../../src/logger.ts';
 import { authenticate } from '../../src/referee/accounts.ts';
 import { databasePerFile } from '../harness/pglite.ts';
@@ -31,6 +36,8 @@ describe('sf referee operations', () => {
       'referee.address',
       'referee.amend',
       'referee.assign',
+      'referee.dispute.reject',
+      'referee.disputes',
       'referee.drop-mail',
       'referee.extend',
       'referee.length',
@@ -125,5 +132,50 @@ describe('sf referee operations', () => {
       faction: 'sith',
       email: 'e@x.org',
     });
+  });
+});
+
+describe('the disputes operations', () => {
+  it('list the open disputes and reject one, audited as the asker; a malformed id is refused by the schema', async () => {
+    const { db } = await dbs.fresh();
+    const { gameId } = await gameWithReferee(db, 'Quarrel', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'one@x.org');
+    const gctx = { actor: 'test', mail: { domain: 'sf.example', ordersLocalPart: 'orders' } };
+    await closeTurn(db, gameId, 1, gctx, { force: true });
+    const [p] = await listPlayers(db, gameId);
+    const { id: inboundId } = await storeInbound(db, new TextEncoder().encode('Message-ID: <op@x>\r\n\r\nDISPUTE\r\n'), {
+      source: 'imap',
+      sourceKey: 'op:1',
+    });
+    const filed = await fileDispute(db, gctx, {
+      game: (await findGame(db, gameId))!,
+      player: p!,
+      inboundId,
+      block: 0,
+      reason: 'why',
+      receivedAt: new Date(),
+    });
+    const disputeId = (filed as { disputeId: number }).disputeId;
+    expect(await runOperation(ctx(db), 'referee.disputes', { gameId })).toMatchObject([
+      { id: disputeId, turn: 1, faction: p!.faction, player: p!.email, reason: 'why' },
+    ]);
+    expect(
+      await runOperation(ctx(db), 'referee.dispute.reject', { gameId, disputeId: String(disputeId), reason: 'x' }).catch((e: unknown) => e),
+    ).toMatchObject({
+      code: 'bad-arguments',
+      field: 'disputeId',
+    });
+    expect(
+      await runOperation(ctx(db), 'referee.dispute.reject', { gameId, disputeId, reason: '  ' }).catch((e: unknown) => e),
+    ).toMatchObject({
+      code: 'invalid-input',
+    });
+    expect(await runOperation(ctx(db), 'referee.dispute.reject', { gameId, disputeId, reason: 'stands' })).toEqual({
+      dispute: disputeId,
+      turn: 1,
+      faction: p!.faction,
+      status: 'rejected',
+    });
+    expect((await listAudit(db, { gameId, action: 'dispute.reject' }))[0]!.actor).toBe('cli:test');
+    expect(await runOperation(ctx(db), 'referee.disputes', { gameId })).toEqual([]);
   });
 });

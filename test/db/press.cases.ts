@@ -8,6 +8,8 @@ import {
   countDisputes,
   findDispute,
   hasOpenDispute,
+  disputeOfMail,
+  gameDisputes,
   insertDispute,
   lapseDisputes,
   openDisputes,
@@ -629,6 +631,19 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(await hasOpenDispute(db, GAME, 1)).toBe(false);
       expect((await openDisputes(db, GAME)).map((d) => d.id)).toEqual([d2.dispute.id]);
       expect(await settleDispute(db, d1.dispute.id, { status: 'rejected', reason: 'late' }, 'referee:ada')).toBeNull();
+    });
+
+    it("finds a mail's dispute by (mail, block), and lists a game's disputes open first, then by turn", async () => {
+      const mail = await inbound();
+      const d = await insertDispute(db, dispute(2, mail, 3));
+      expect(await disputeOfMail(db, mail, 3)).toEqual(d.dispute);
+      expect(await disputeOfMail(db, mail, 0)).toBeNull();
+      const all = await gameDisputes(db, GAME);
+      const firstSettled = all.findIndex((x) => x.status !== 'open');
+      expect(firstSettled).toBeGreaterThan(0);
+      expect(all.slice(firstSettled).every((x) => x.status !== 'open')).toBe(true);
+      expect(all.slice(0, firstSettled).map((x) => x.id)).toEqual((await openDisputes(db, GAME)).map((x) => x.id));
+      expect(all.some((x) => x.status === 'lapsed') && all.some((x) => x.status === 'rejected')).toBe(true);
     });
   });
 }

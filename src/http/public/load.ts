@@ -3,6 +3,7 @@
 // accepted sheet as parsed (R-TURN-3); never a sheet's text (D-WEB-1).
 import type { Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
+import { hasOpenDispute } from '../../db/disputes.ts';
 import { findGame, type Game } from '../../db/games.ts';
 import {
   chancellorDeclaration,
@@ -35,6 +36,8 @@ export interface GameData {
   archive: EdictHeader[];
   /** Absences announced and not over (D-ABS-1). */
   absences: PublicAbsence[];
+  /** The closed turn a dispute is open on, if any: the page says so, never who or why (D-PRESS-16). */
+  disputedTurn?: number | null;
 }
 
 /** Today's date in a zone, `YYYY-MM-DD` (en-CA writes dates that way). */
@@ -48,7 +51,9 @@ export async function loadGame(db: Db, id: string, now = new Date()): Promise<Ga
   if (!game) return null;
   const turn = await publicTurn(db, id, game.currentTurn);
   if (!turn) return null;
-  const [seats, received, declaration, lastEdict, archive, absences] = await Promise.all([
+  // Disputes are about the last closed turn's edict; older ones lapsed when the next turn closed.
+  const lastClosed = game.status === 'finished' ? turn.number : turn.number - 1;
+  const [seats, received, declaration, lastEdict, archive, absences, disputed] = await Promise.all([
     publicSeats(db, id),
     ordersReceivedByFaction(db, id, turn.number, turn.state.factions),
     // Once the turn is closed every sheet is public in the archive's edict; before, only this one.
@@ -57,8 +62,10 @@ export async function loadGame(db: Db, id: string, now = new Date()): Promise<Ga
     edictBefore(db, id, turn.number + 1),
     edictHeaders(db, id),
     publicAbsences(db, id, todayIn(game.timeZone, now)),
+    lastClosed >= 1 ? hasOpenDispute(db, id, lastClosed) : false,
   ]);
-  return { game, board: boardFor(game.map), turn, seats, received, declaration, lastEdict, archive, absences };
+  const disputedTurn = disputed ? lastClosed : null;
+  return { game, board: boardFor(game.map), turn, seats, received, declaration, lastEdict, archive, absences, disputedTurn };
 }
 
 /** The JSON of a game's public state (the API and nothing else reads this shape). */

@@ -87,6 +87,7 @@ export interface GamePageData {
   map: MapPicture;
   archive: EdictHeader[];
   absences: PublicAbsence[];
+  disputedTurn?: number | null;
 }
 
 function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
@@ -166,6 +167,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   const body = renderTemplate('game', {
     name: game.name,
     lead,
+    dispute: d.disputedTurn ? html`<p class="notice" role="status">${s.disputeOpen(d.disputedTurn)}</p>` : html``,
     deadlinesHeading: s.deadlinesHeading,
     deadlines: html`${deadlines}${schedule}`,
     mapHeading: s.mapHeading,

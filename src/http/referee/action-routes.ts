@@ -14,6 +14,7 @@ import {
   extendDeadline,
   GameError,
   pauseGame,
+  rejectDispute,
   removePlayer,
   replacePlayer,
   resendEdict,
@@ -87,6 +88,12 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     const a = actionInput('retryMail', { gameId, outboxId: whole(req.params.id, 'mail'), reason: req.body.reason ?? '' });
     await retryMail(app.db, a.gameId, a.outboxId, req.body.reason, ctx(req));
     return 'retried';
+  });
+
+  action<{ id: string }>('/games/:game/disputes/:id/reject', async (req, gameId) => {
+    const a = actionInput('rejectDispute', { gameId, disputeId: whole(req.params.id, 'dispute'), reason: checkReason(req.body.reason) });
+    await rejectDispute(app.db, ctx(req), a);
+    return 'dispute-rejected';
   });
 
   action('/games/:game/amend', async (req, gameId) => {

@@ -8,8 +8,9 @@ import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
-import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH } from '../../games/index.ts';
+import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
 import { disputeSection } from './dispute-view.ts';
+import { disputesList } from './disputes-list.ts';
 import { playersSection } from './players-view.ts';
 import { html, when, type Html } from './html.ts';
 
@@ -23,6 +24,8 @@ export interface GamePageInput {
   mailStarts: Map<number, { start: Buffer; size: number }>;
   csrf: string;
   notice: string | null;
+  /** The game's disputes, open first (disputes-list.ts). */
+  disputes?: readonly OpenDispute[];
 }
 
 const base = (o: GameOverview) => `/referee/games/${encodeURIComponent(o.game.id)}`;
@@ -139,10 +142,11 @@ function auditSection(entries: AuditEntry[]): Html {
   }</section>`;
 }
 
-export function gamePage({ o, last, mailStarts, csrf, notice }: GamePageInput): Html {
+export function gamePage({ o, last, mailStarts, csrf, notice, disputes = [] }: GamePageInput): Html {
   const g = o.game;
   return html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}<p>Game <code>${g.id}</code>, ${g.status}, turn ${g.currentTurn}; time zone ${g.timeZone}, weekly deadline ${g.weeklyDeadline}.</p>${[
     turnSection(o, csrf),
+    disputesList(base(o), disputes, csrf),
     disputeSection(o, last, csrf),
     sheetsSection(o, mailStarts),
     playersSection(o, csrf),

@@ -7,7 +7,8 @@ import { gamesOfReferee, refereedGame } from '../../db/referees.ts';
 import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../db/referee-views.ts';
 import type { AppError } from '../../errors.ts';
 import { httpStatus } from '../error-status.ts';
-import { GameError, previewTurn } from '../../games/index.ts';
+import { GameError, listOpenDisputes, previewTurn } from '../../games/index.ts';
+import { disputesList } from './disputes-list.ts';
 import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
 import { html, layout, trusted, when, type Html } from './html.ts';
 import { logoutRoute } from './login.ts';
@@ -33,6 +34,7 @@ export const NOTICES: Record<string, string> = {
   'address-primary': 'The primary address is changed; the player will be told at both.',
   resumed: 'The game runs again and every player will be told the new deadline.',
   length: 'The length of the game is changed and every player will be told.',
+  'dispute-rejected': 'The dispute is rejected; the player who disputed will be told.',
 };
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {
@@ -93,7 +95,22 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
     // The turn a dispute can be about: the last closed one (its next turn still open, or the game over).
     const lastClosed = game.status === 'finished' ? game.currentTurn : game.currentTurn - 1;
     const last = lastClosed >= 1 ? await latestEdict(app.db, game.id, lastClosed) : null;
-    return sendPage(req, reply, game.name, gamePage({ o, last, mailStarts: starts, csrf: reply.generateCsrf(), notice }));
+    const disputes = await listOpenDisputes(app.db, game.id, { settledToo: true });
+    return sendPage(req, reply, game.name, gamePage({ o, last, mailStarts: starts, csrf: reply.generateCsrf(), notice, disputes }));
+  });
+
+  // The address the disputes' mails give: the game's disputes alone, each with its reject form.
+  app.get<{ Params: { game: string } }>('/games/:game/disputes', async (req, reply) => {
+    const game = await gameOf(app, req, reply);
+    if (!game) return reply;
+    const gameBase = `/referee/games/${encodeURIComponent(game.id)}`;
+    const list = await listOpenDisputes(app.db, game.id, { settledToo: true });
+    return sendPage(
+      req,
+      reply,
+      `Disputes of ${game.name}`,
+      html`<p><a href="${gameBase}">Back to ${game.name}</a> (amend a turn there)</p>${disputesList(gameBase, list, reply.generateCsrf())}`,
+    );
   });
 
   const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {
