@@ -28,13 +28,12 @@ import { decidePress, MAX_DISPUTES_PER_TURN, type PressDecision, type PressFacts
 import { anonymousDelayMs, newPressToken, pressReplyAddress } from './press-token.ts';
 import { MAX_BLOCKS, pressFactions, readPress, type PressPart, type PressProblem, type PressReading } from './read-press.ts';
 import { pressSettingsOf } from './settings.ts';
+import type { FiledDispute } from '../disputes.ts';
 
 const HOUR = 3_600_000;
 
 /** What the disputes module answers for one dispute block (it stores it and mails the referees). */
-export type DisputeOutcome =
-  | { kind: 'filed'; disputeId: number; turn: number }
-  | { kind: 'refused'; why: 'no-edict' | 'window-closed' | 'too-many' | 'not-open'; turn?: number; endedAt?: Date };
+export type DisputeOutcome = FiledDispute | { kind: 'refused'; why: 'not-open'; turn?: number; endedAt?: Date };
 
 export type FileDispute = (
   db: Db,
@@ -348,8 +347,12 @@ function problemText(lang: Lang, p: PressProblem): string {
 
 function disputeText(lang: Lang, o: DisputeOutcome, currentTurn: number, tz: string): string {
   const T = pressTexts[lang];
-  if (o.kind === 'filed') return T.disputeTaken(o.turn);
+  if (o.kind === 'filed') return o.to === 'kept' ? `${T.disputeTaken(o.turn)} ${T.noRefereeYet}` : T.disputeTaken(o.turn);
   switch (o.why) {
+    case 'edict-final':
+      return T.disputeRefusal.edictFinal(o.turn ?? currentTurn - 1);
+    case 'too-long':
+      return T.disputeRefusal.tooLong(o.chars ?? 0, o.max ?? 0);
     case 'no-edict':
       return T.disputeRefusal.noEdict;
     case 'window-closed':

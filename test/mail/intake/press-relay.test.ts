@@ -4,7 +4,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
-import { pressMessages, pressRecipients } from '../../../src/db/schema.ts';
+import { disputes, pressMessages, pressRecipients } from '../../../src/db/schema.ts';
+import { fileDispute } from '../../../src/games/index.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
 import { composeMail } from '../../../src/mail/send/file-transport.ts';
@@ -178,12 +179,19 @@ describe('R-TURN-2 step 5: a dispute block', () => {
     const filed: unknown[] = [];
     world.deps.fileDispute = async (_db, a) => {
       filed.push({ inbound: a.inboundId, block: a.block, reason: a.reason, faction: a.player.faction });
-      return { kind: 'filed', disputeId: 7, turn: 1 };
+      return { kind: 'filed', disputeId: 7, turn: 1, to: 'referees' };
     };
     world.clock.now = new Date(world.clock.now.getTime() + 60_000);
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'CONTESTA: la mia unità doveva avanzare\n' }));
     expect(filed).toMatchObject([{ block: 0, reason: 'la mia unità doveva avanzare', faction: 'hutt' }]);
     const ack = (await mails('press-ack')).find((m) => m.toAddress === ADDRESSES[0]);
     expect(ack!.bodyText).toContain("Riga 1: contestazione: La tua contestazione dell'editto del turno 1 è arrivata agli arbitri.");
+  });
+
+  it('through the real disputes module: no edict yet is refused as such, and nothing is stored', async () => {
+    world.deps.fileDispute = (db, a) => fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a);
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'DISPUTE: my unit should have moved\n' }));
+    expect((await mails('press-ack'))[0]!.bodyText).toContain('Line 1: dispute: there is no edict to dispute yet.');
+    expect(await world.database.db.select().from(disputes)).toHaveLength(0);
   });
 });
