@@ -105,6 +105,17 @@ ALTRI COMANDI (una mail con questa sola riga, al tuo indirizzo privato)
   AIUTO              come scrivere un foglio d'ordini (anche HELP)
   ASSENZA 1/4 10/4   sarai via dal 1° al 10 aprile (giorno/mese, anche ABSENCE): una scadenza
                      che cade in quei giorni si sposta alla fine, nei limiti della partita
+
+DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail degli ordini)
+  STAMPA A Sith, Hutt        un messaggio a quelle fazioni, firmato col nome della tua fazione;
+  ...testo...                finisce con una riga FINE (o con la fine della mail)
+  FINE
+  A TUTTI                    un messaggio a tutti i giocatori (anche BROADCAST)
+  STAMPA ANONIMA A Sith      senza il tuo nome (se la partita lo permette)
+  STAMPA ALL'ARBITRO         agli arbitri, sempre possibile
+  CONTESTA: il motivo        contesti l'ultimo editto, entro il tempo indicato (anche DISPUTE)
+  Per rispondere a un messaggio basta "Rispondi", dal tuo indirizzo registrato. Ogni messaggio
+  riceve una conferma: a chi è andato, o perché no.
 ${
   v.page
     ? `
@@ -199,6 +210,17 @@ OTHER COMMANDS (a mail with only this line, to your private address)
   HELP               how to write an order sheet
   ABSENCE 1/4 10/4   you are away from 1 to 10 April (day/month): a deadline that falls on
                      those days moves to their end, within the game's limits
+
+DIPLOMACY AND DISPUTES (to your private address, also in the same mail as your orders)
+  PRESS TO Sith, Hutt        a message to those factions, signed with your faction's name;
+  ...text...                 it ends with a line ENDPRESS (or with the end of the mail)
+  ENDPRESS
+  BROADCAST                  a message to every player (also PRESS TO ALL)
+  PRESS ANONYMOUS TO Sith    without your name (when the game allows it)
+  PRESS TO REFEREE           to the referees, always possible
+  DISPUTE: your reason       you dispute the latest edict, within the time it gives
+  To answer a message just press Reply, from your registered address. Every message is
+  acknowledged: to whom it went, or why not.
 ${
   v.page
     ? `
