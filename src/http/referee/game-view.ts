@@ -147,6 +147,7 @@ export function gamePage({ o, last, mailStarts, csrf, notice, disputes = [] }: G
   return html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}<p>Game <code>${g.id}</code>, ${g.status}, turn ${g.currentTurn}; time zone ${g.timeZone}, weekly deadline ${g.weeklyDeadline}.</p>${[
     turnSection(o, csrf),
     disputesList(base(o), disputes, csrf),
+    html`<p><a href="${base(o)}/press">The game's press</a>: every message with its writer, reported ones first.</p>`,
     disputeSection(o, last, csrf),
     sheetsSection(o, mailStarts),
     playersSection(o, csrf),

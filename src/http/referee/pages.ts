@@ -9,6 +9,8 @@ import type { AppError } from '../../errors.ts';
 import { httpStatus } from '../error-status.ts';
 import { GameError, listOpenDisputes, previewTurn } from '../../games/index.ts';
 import { disputesList } from './disputes-list.ts';
+import { pressList } from './press-list.ts';
+import { listPressForReferee } from '../../db/press.ts';
 import { gamePage, INLINE_MAIL_BYTES, mailSetAside } from './game-view.ts';
 import { html, layout, trusted, when, type Html } from './html.ts';
 import { logoutRoute } from './login.ts';
@@ -109,8 +111,17 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
       req,
       reply,
       `Disputes of ${game.name}`,
-      html`<p><a href="${gameBase}">Back to ${game.name}</a> (amend a turn there)</p>${disputesList(gameBase, list, reply.generateCsrf())}`,
+      html`<p><a href="${gameBase}">Back to ${game.name}</a> (amend a turn there) · <a href="${gameBase}/press">its press</a></p>${disputesList(gameBase, list, reply.generateCsrf())}`,
     );
+  });
+
+  // Every message of the game's press with its writer (anonymous ones too: referees see who wrote).
+  app.get<{ Params: { game: string } }>('/games/:game/press', async (req, reply) => {
+    const game = await gameOf(app, req, reply);
+    if (!game) return reply;
+    const gameBase = `/referee/games/${encodeURIComponent(game.id)}`;
+    const list = await listPressForReferee(app.db, game.id);
+    return sendPage(req, reply, `Press of ${game.name}`, html`<p><a href="${gameBase}">Back to ${game.name}</a></p>${pressList(list)}`);
   });
 
   const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {
