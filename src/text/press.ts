@@ -65,7 +65,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
     // The acknowledgement: one line per block.
     ackHeading: 'MESSAGGI',
     sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `Righe ${first}–${last}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
+      `${first === last ? `Riga ${first}` : `Righe ${first}–${last}`}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
     sentDelayed: 'I messaggi anonimi partono dopo qualche minuto, a caso: così l’ora di arrivo non dice chi li ha scritti.',
     anonymousReminder: 'Il testo è inoltrato esattamente come lo hai scritto: se contiene il tuo nome, chi lo riceve lo legge.',
     noRefereeYet: 'La partita non ha ancora un arbitro: il messaggio è conservato e lo leggerà il primo arbitro assegnato.',
@@ -183,7 +183,7 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
 
     ackHeading: 'MESSAGES',
     sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `Lines ${first}–${last}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+      `${first === last ? `Line ${first}` : `Lines ${first}–${last}`}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
     sentDelayed: 'Anonymous messages leave after a few minutes, at random, so that their arrival time does not tell who wrote them.',
     anonymousReminder: 'The text is relayed exactly as you wrote it: if it names you, its readers will know.',
     noRefereeYet: 'This game has no referee yet: the message is kept, and the first referee assigned will read it.',

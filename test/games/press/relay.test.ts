@@ -93,7 +93,7 @@ describe('relayPress', () => {
     expect(r.relays[0]).toMatchObject({ toAddress: 'ref@example.org', kind: 'press' });
     expect(r.relays[0]!.bodyText).toContain('Da: Aristocratici');
     expect(r.relays[0]!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@/);
-    expect(r.ack.join('\n')).toContain('Lines 2–2: sent to the referees, signed.');
+    expect(r.ack.join('\n')).toContain('Line 2: sent to the referees, signed.');
     expect(r.ack.join('\n')).toContain('Messages to the referees always show who wrote them');
   });
 });

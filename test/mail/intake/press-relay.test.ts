@@ -159,7 +159,7 @@ describe('D-PRESS-2: press and the sheet', () => {
     expect(sheet!.status).toBe('valid');
     expect(await mails('ack')).toHaveLength(1);
     const [pressAck] = await mails('press-ack');
-    expect(pressAck!.bodyText).toContain('Lines 4–4: sent to Sith, signed.');
+    expect(pressAck!.bodyText).toContain('Line 4: sent to Sith, signed.');
     expect(pressAck!.bodyText).not.toContain('earlier order sheet stands');
     expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
   });
