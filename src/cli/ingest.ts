@@ -1,7 +1,7 @@
 // `sf ingest <file.eml>`: feeds one mail to intake by hand, as if it had just arrived, and prints
 // what became of it. Through the running service (in line with the mail it reads) or, with none,
 // on the database directly. Replies go to the outbox like any other.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InputError, UsageError } from './args.ts';
 import { out, perform, type Leaf } from './command.ts';
@@ -25,7 +25,7 @@ export const ingest: Leaf = {
     const raw = await readFile(file).catch((e: unknown) => {
       throw new InputError(cannotRead(file, e));
     });
-    const sourceKey = `cli:${createHash('sha256').update(raw).digest('hex')}`;
+    const sourceKey = `cli:${hash('sha256', raw, 'hex')}`;
     const r = await perform('sf ingest', 'mail.ingest', { rawBase64: raw.toString('base64'), sourceKey });
     out(JSON.stringify(r));
     return 0;

@@ -1,6 +1,6 @@
 // Files attached to outgoing mail (an edict's map and JSON): stored once, whatever the number of
 // recipients, and found again by their content, so closing a turn twice never stores them twice.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { mailAssets } from './schema.ts';
@@ -18,7 +18,7 @@ export interface AttachmentRef {
 
 /** Stores several files in one statement (each unless already there); their ids, in order. */
 export async function putAssets(db: Db, files: readonly { contentType: string; bytes: Buffer }[]): Promise<number[]> {
-  const hashed = files.map((f) => ({ ...f, sha256: createHash('sha256').update(f.bytes).digest('hex') }));
+  const hashed = files.map((f) => ({ ...f, sha256: hash('sha256', f.bytes, 'hex') }));
   // The same bytes twice in one statement would make ON CONFLICT touch a row twice: once each.
   const unique = [...new Map(hashed.map((f) => [f.sha256, f])).values()];
   const rows = await db

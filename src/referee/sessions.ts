@@ -1,6 +1,6 @@
 // Console sessions: the cookie carries a random token; the database keeps only its sha256, so a
 // copy of the database logs no one in. Sessions expire; logging out deletes the row.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { deleteSession, insertSession, sessionRefereeOf } from '../db/referees.ts';
 import type { RefereeView } from './accounts.ts';
@@ -8,7 +8,7 @@ import type { RefereeView } from './accounts.ts';
 export const SESSION_TTL_MS = 12 * 3_600_000;
 
 /** The session's key in the table. */
-export const sessionDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+export const sessionDigest = (token: string) => hash('sha256', token, 'hex');
 const digest = sessionDigest;
 
 /** The referee of a session, and whether they must set a password before anything else (a one-time one was used). */

@@ -2,7 +2,7 @@
 // slowed per (account, client) and per client over all accounts; there is no lock on an account
 // alone, so that guesses from elsewhere never keep its owner out. A client is its IPv4 address or
 // its IPv6 /64: one subscriber gets a whole /64, and rotating addresses inside it changes nothing.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Backoff, ThrottleKey } from '../db/login-throttle.ts';
 
@@ -47,7 +47,7 @@ export function clientBucket(ip: string): string {
   return ip.slice(0, 64);
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest('hex');
+const digest = (s: string) => hash('sha256', s, 'hex');
 
 /** The key a client's attempts over every account are counted under. */
 export const clientKey = (ip: string): string => `client:${clientBucket(ip)}`;

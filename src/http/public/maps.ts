@@ -1,7 +1,7 @@
 // The map of a position or an edict for the pages, drawn once and kept: an edict version never
 // changes, and a turn's starting position changes only with an amendment (a new edict version).
 // The PNG (about 0.1 s of CPU) is keyed by the SVG's own hash, so it is drawn once per picture.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Edict, GameState, Lang } from '../../adjudicator/types.ts';
 import { describeMap, renderMapPngAsync, renderMapSvg } from '../../edict/index.ts';
@@ -28,9 +28,7 @@ export interface MapPicture {
 
 /** `idPrefix` keeps ids unique in the page; the input's content is part of the key. */
 export function mapPicture(board: Board, input: Edict | GameState, lang: Lang, gameName: string): MapPicture {
-  const key = createHash('sha1')
-    .update(JSON.stringify([lang, gameName, input]))
-    .digest('base64url');
+  const key = hash('sha1', JSON.stringify([lang, gameName, input]), 'base64url');
   return remember(svgs, key, () => ({
     svg: renderMapSvg(board, input, { lang, gameName, idPrefix: 'sf-map' }),
     alt: describeMap(board, input, lang, gameName),
@@ -38,7 +36,7 @@ export function mapPicture(board: Board, input: Edict | GameState, lang: Lang, g
 }
 
 export function mapPng(svg: string): Promise<Buffer> {
-  const key = createHash('sha1').update(svg).digest('base64url');
+  const key = hash('sha1', svg, 'base64url');
   const png = remember(pngs, key, () => renderMapPngAsync(svg));
   png.catch(() => pngs.delete(key));
   return png;

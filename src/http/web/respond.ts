@@ -11,7 +11,7 @@
 // one TTL old, and Cache-Control says so (max-age, so a proxy in front may share the same
 // second). Nothing secret can leak through the cache: a page only ever holds what
 // public-views.ts returns, and a page from before a deadline holds less.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -48,7 +48,7 @@ export interface Rendered {
 const GZIP_MIN_BYTES = 1024;
 
 export function etagOf(body: Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${hash('sha1', body, 'base64url')}"`;
 }
 
 /** What a route renders for the cache: a body and its type, or null when there is nothing (404). */

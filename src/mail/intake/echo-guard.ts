@@ -4,7 +4,7 @@
 // cannot read, a refusal) carry a key made of the sender and a fingerprint of what they wrote:
 // the same sender writing the same thing again within the day is not answered again. Humans
 // rarely write the same words twice in a day; robots always do.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Letters that make a fingerprint: more would only cost time. */
 const FINGERPRINT_LETTERS = 4_000;
@@ -25,7 +25,7 @@ export function fingerprint(text: string): string {
   // The first FINGERPRINT_LETTERS letters, a surrogate pair kept whole at the cut.
   const high = letters.charCodeAt(FINGERPRINT_LETTERS - 1);
   const end = high >= 0xd800 && high <= 0xdbff ? FINGERPRINT_LETTERS + 1 : FINGERPRINT_LETTERS;
-  return createHash('sha256').update(letters.slice(0, end)).digest('hex').slice(0, 24);
+  return hash('sha256', letters.slice(0, end), 'hex').slice(0, 24);
 }
 
 /**
@@ -36,6 +36,6 @@ export function fingerprint(text: string): string {
 export function echoKey(from: string | null, print: string, now: Date): string | null {
   if (!from) return null;
   // Hashed with the address: an index key must stay short whatever the sender wrote.
-  const who = createHash('sha256').update(from.trim().toLowerCase()).update('\u0000').update(print).digest('hex').slice(0, 32);
+  const who = hash('sha256', `${from.trim().toLowerCase()}\u0000${print}`, 'hex').slice(0, 32);
   return `echo:${who}:${now.toISOString().slice(0, 10)}`;
 }

@@ -1,7 +1,7 @@
 // Writes each outgoing mail as an RFC 5322 .eml file instead of sending it: the default when no
 // SMTP relay is configured, and what tests and the referee can read. Atomic: a reader of the
 // directory never sees half a file (write to a dot-file, fsync, rename).
-import { createHash, randomUUID } from 'node:crypto';
+import { hash as digest, randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -16,7 +16,7 @@ export async function composeMail(mail: OutgoingMail): Promise<Buffer> {
 /** `20250314T101500123Z-<16 hex of sha256(Message-ID)>.eml`: sorts by time, unique per mail. */
 export function emlFileName(messageId: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:.]/g, '');
-  const hash = createHash('sha256').update(bracketed(messageId)).digest('hex').slice(0, 16);
+  const hash = digest('sha256', bracketed(messageId), 'hex').slice(0, 16);
   return `${stamp}-${hash}.eml`;
 }
 
