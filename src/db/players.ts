@@ -80,10 +80,14 @@ const addressesColumn = sql<
  * whoever writes from these addresses (in any game), and every player of the secrets' games (the
  * Chancellor's sheet goes to all of them). Removed players are nobody (D-SEAT-2).
  */
-export async function playersForMail(db: Db, clues: { secrets: string[]; emails: string[] }): Promise<PlayerWithAddresses[]> {
+export async function playersForMail(
+  db: Db,
+  clues: { secrets: string[]; emails: string[]; gameIds?: string[] },
+): Promise<PlayerWithAddresses[]> {
   const secrets = [...new Set(clues.secrets.map((s) => s.trim().toLowerCase()))];
   const emails = [...new Set(clues.emails.map(lower))];
-  if (secrets.length === 0 && emails.length === 0) return [];
+  const gameIds = [...new Set(clues.gameIds ?? [])];
+  if (secrets.length === 0 && emails.length === 0 && gameIds.length === 0) return [];
   const bySecret = and(seated, inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']));
   const gamesOfSecrets = db.select({ gameId: players.gameId }).from(players).where(bySecret);
   const writers = db
@@ -93,7 +97,17 @@ export async function playersForMail(db: Db, clues: { secrets: string[]; emails:
   const rows = await db
     .select({ ...getTableColumns(players), addresses: addressesColumn })
     .from(players)
-    .where(and(seated, or(bySecret, emails.length ? inArray(players.id, writers) : undefined, inArray(players.gameId, gamesOfSecrets))))
+    .where(
+      and(
+        seated,
+        or(
+          bySecret,
+          emails.length ? inArray(players.id, writers) : undefined,
+          inArray(players.gameId, gamesOfSecrets),
+          gameIds.length ? inArray(players.gameId, gameIds) : undefined,
+        ),
+      ),
+    )
     .orderBy(asc(players.id));
   return rows;
 }
