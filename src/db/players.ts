@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { playerAddresses, players, seatHistory } from './schema.ts';
+import { playerAddresses, players, referees, seatHistory } from './schema.ts';
 
 export type Player = typeof players.$inferSelect;
 export type NewPlayer = typeof players.$inferInsert;
@@ -142,6 +142,22 @@ export async function registeredAddresses(db: Db, emails: string[]): Promise<Set
     .selectDistinct({ email: playerAddresses.email })
     .from(playerAddresses)
     .where(inArray(playerAddresses.email, wanted));
+  return new Set(rows.map((r) => r.email));
+}
+
+/**
+ * Which of these addresses (lower case) are a player's or a referee's: whose mail intake reads
+ * whole (a referee answers a player's message to the referees by replying to it). One query.
+ */
+export async function readableSenders(db: Db, emails: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(emails.map(lower))];
+  if (wanted.length === 0) return new Set();
+  const refereeEmail = sql<string>`lower(${referees.email})`;
+  const rows = await db
+    .selectDistinct({ email: playerAddresses.email })
+    .from(playerAddresses)
+    .where(inArray(playerAddresses.email, wanted))
+    .union(db.selectDistinct({ email: refereeEmail }).from(referees).where(inArray(refereeEmail, wanted)));
   return new Set(rows.map((r) => r.email));
 }
 

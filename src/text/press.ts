@@ -56,6 +56,7 @@ export const pressTexts = defineTexts({
     you: 'te',
     everyone: 'tutti',
     referees: 'gli arbitri',
+    referee: 'Arbitro',
     anonymous: 'Anonimo',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
@@ -204,6 +205,7 @@ del turno ${v.turn} resta com'è.
     you: 'you',
     everyone: 'everyone',
     referees: 'the referees',
+    referee: 'Referee',
     anonymous: 'Anonymous',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,

@@ -457,6 +457,109 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
   return result;
 }
 
+export interface RefereeReplyFacts {
+  game: Game;
+  board: Board;
+  referee: { id: number; email: string };
+  seated: readonly Player[];
+  inboundId: number;
+  receivedAt: Date;
+  token: FoundToken;
+  references: readonly string[];
+}
+
+/**
+ * A referee's reply in a player's conversation with the referees (D-PRESS-4): relayed to that
+ * player, signed "Referee", whatever the game's press settings (only the size cap applies). The
+ * whole text is the message: a referee's REPORT is words like any other. The acknowledgement is
+ * in English, as the referees' mail is.
+ */
+export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: RefereeReplyFacts, text: string): Promise<PressReplyResult> {
+  const T = pressTexts.en;
+  const thread = f.token.thread;
+  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const body = text.replace(/\s+$/, '').replace(/^(\s*\n)+/, '');
+  if (body.trim() === '') {
+    result.ack.push(T.replyNotSent(T.replyEmpty));
+    return result;
+  }
+  const faction = thread.kind === 'referee' ? thread.participants[0] : undefined;
+  const player = faction ? f.seated.find((p) => p.faction === faction) : undefined;
+  if (!faction || !player) {
+    result.summary = { reply: 'refused', reason: 'not-in-play' };
+    result.ack.push(T.replyNotSent(T.refusal.notInPlay(faction ? sideName(f.board, faction, 'en') : T.conversation)));
+    return result;
+  }
+  const max = pressSettingsOf(f.game.pressSettings).maxChars;
+  const chars = [...body].length;
+  if (chars > max) {
+    result.summary = { reply: 'refused', reason: 'too-long' };
+    result.ack.push(T.replyNotSent(T.refusal.tooLong(chars, max)));
+    return result;
+  }
+  const answered = await messageForReply(db, {
+    threadId: thread.id,
+    recipient: { kind: 'referee', id: f.referee.id },
+    references: f.references.map(bareId),
+  });
+  const { message, duplicate } = await insertPressMessage(db, {
+    gameId: f.game.id,
+    threadId: thread.id,
+    turn: f.game.currentTurn,
+    writerPlayerId: null,
+    writerRefereeId: f.referee.id,
+    writerFaction: null,
+    sign: 'signed',
+    audienceKind: 'factions',
+    audienceFactions: [faction],
+    text: body,
+    chars,
+    inboundId: f.inboundId,
+    block: 0,
+    inReplyToMessageId: answered?.id ?? null,
+    status: 'relayed',
+    refusal: null,
+    receivedAt: f.receivedAt,
+    visibleAt: f.receivedAt,
+  });
+  result.summary = { reply: 'relayed' };
+  result.ack.push(T.replySent(sideName(f.board, faction, 'en'), false));
+  if (duplicate) return result;
+  const token = await issueToken(db, {
+    threadId: thread.id,
+    owner: { kind: 'player', id: player.id },
+    domain: deps.mail.domain,
+    newToken: deps.newToken ?? (() => newPressToken()),
+  });
+  const P = pressTexts[player.lang];
+  const m = P.relay({
+    game: f.game.id,
+    gameName: f.game.name,
+    from: P.referee,
+    to: P.you,
+    text: body,
+    replyGoesTo: P.referees,
+    turn: f.game.currentTurn,
+  });
+  const recipient = { kind: 'player' as const, id: player.id };
+  result.relays.push(
+    gameMail(deps.mail, {
+      kind: 'press',
+      gameId: f.game.id,
+      to: player.email,
+      replySecret: null,
+      replyAddress: pressReplyAddress(deps.mail, token.token),
+      threadRoot: token.rootMessageId,
+      subject: m.subject,
+      text: m.text,
+      dedupeKey: relayDedupeKey(message.id, recipient),
+    }),
+  );
+  await addRecipients(db, [{ messageId: message.id, ...recipient, address: player.email, delivery: 'immediate' }]);
+  result.messageIds.push(message.id);
+  return result;
+}
+
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */
 async function threadOf(db: Db, f: PressMailFacts, d: Extract<PressDecision, { kind: 'relay' }>): Promise<PressThread> {
   const hidden = d.sign === 'anonymous' ? f.writer.id : null;

@@ -6,7 +6,13 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
-import { relayReply, type PressReplyResult } from '../../games/press/relay.ts';
+import { relayRefereeReply, relayReply, type PressReplyResult } from '../../games/press/relay.ts';
+import type { Board } from '../../adjudicator/map.ts';
+import type { Game } from '../../db/games.ts';
+import type { InboundHead } from '../../db/inbound.ts';
+import type { IntakeStore } from './intake-store.ts';
+import type { ReadMail } from './read-mails.ts';
+import type { ReplyContext, Thread } from './outgoing.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
 import { enqueueReply, replySubject } from './outgoing.ts';
 
@@ -73,4 +79,57 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
     });
   });
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-reply', detail: summary };
+}
+
+export interface RefereeReplyContext {
+  store: IntakeStore;
+  row: InboundHead;
+  mail: ReadMail;
+  referee: { id: number; email: string };
+  game: Game;
+  board: Board;
+  replyCtx: ReplyContext;
+  thread: Thread;
+  token: FoundToken;
+}
+
+/** A referee's reply in a player's conversation with the referees: relayed to the player, acknowledged to the referee. */
+export function answerRefereeReply(c: RefereeReplyContext): InboundOutcome {
+  const { store, row, mail, game } = c;
+  const addressing = { domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart };
+  // Too large or unreadable: nothing to relay; the acknowledgement says the reply was empty.
+  const unread = mail.oversized || !!mail.bodyFailure || mail.sheetSource === 'attachment';
+  const summary: { press?: PressReplyResult['summary'] } = {};
+  store.later(async (tx) => {
+    const r = await relayRefereeReply(
+      tx,
+      { mail: addressing },
+      {
+        game,
+        board: c.board,
+        referee: c.referee,
+        seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
+        inboundId: row.id,
+        receivedAt: row.receivedAt,
+        token: c.token,
+        references: [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...mail.references],
+      },
+      unread ? '' : mail.sheetText,
+    );
+    summary.press = r.summary;
+    for (const m of r.relays) store.enqueue(m, false);
+    store.relayed(r.messageIds, r.held);
+    enqueueReply(store, c.replyCtx, {
+      kind: 'press-ack',
+      gameId: game.id,
+      to: c.referee.email,
+      replyTo: pressReplyAddress(addressing, c.token.token),
+      subject: replySubject(c.thread, game.name, game.id),
+      text: r.ack.join('\n'),
+      thread: c.thread,
+      dedupeKey: `press-ack:${row.id}`,
+      echoKey: null,
+    });
+  });
+  return { gameId: game.id, playerId: null, status: 'processed', outcome: 'referee-reply', detail: summary };
 }

@@ -11,6 +11,8 @@ export type Identification =
   | { kind: 'player'; player: Player; game: Game }
   /** A reply to a relayed message: its token is live and the From is its owner's (two factors, D-PRESS-9). */
   | { kind: 'press-reply'; player: Player; game: Game; token: FoundToken }
+  /** A referee's reply in a player's conversation with the referees (D-PRESS-4), from their account's address. */
+  | { kind: 'referee-reply'; referee: { id: number; email: string }; game: Game; token: FoundToken }
   /**
    * Nothing is applied. `answer` is a registered player who wrote (told why), `warn` the player
    * whose secret was used; `viaToken`: it was a press conversation's reply address, not the secret.
@@ -40,7 +42,15 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
   // A token first: a mail sent to one is press, never a sheet, whatever its secret-shaped lines.
   if (mail.pressToken) {
     const token = store.pressToken(mail.pressToken);
-    // Referees answer from the console for now; a seat that changed hands revoked its tokens.
+    if (token?.ownerKind === 'referee') {
+      const referee = store.refereeInGame(token.thread.gameId, token.ownerId);
+      const game = store.game(token.thread.gameId);
+      // A referee is no player to warn: a wrong From is refused as an unknown code, as a stranger's.
+      return referee && game && from === referee.email.toLowerCase()
+        ? { kind: 'referee-reply', referee, game, token }
+        : refused('unknown-code', answerable(), null, null);
+    }
+    // A seat that changed hands revoked its tokens; a removed player is nobody.
     const owner = token?.ownerKind === 'player' ? store.playerById(token.ownerId) : null;
     if (!token || !owner || owner.gameId !== token.thread.gameId) return refused('unknown-code', answerable(), null, null);
     const game = store.game(owner.gameId);

@@ -3,7 +3,7 @@
 // can collide), the decisions are taken in memory one mail after the other — each one seeing the
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
-import { refereeAddressesOf } from '../../db/referee-addresses.ts';
+import { refereeAddressesOf, refereesOfGames } from '../../db/referee-addresses.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
@@ -56,6 +56,7 @@ export class IntakeStore {
     private readonly answeredEchoes: Set<string>,
     private readonly referees: Map<string, string[]>,
     private readonly tokens: Map<string, FoundToken>,
+    private readonly tokenReferees: Array<{ gameId: string; id: number; email: string }>,
   ) {}
 
   /** The addresses of a game's referees, for mail that tells a player to reach them. */
@@ -130,6 +131,7 @@ export class IntakeStore {
       echoes,
       refereeAddresses,
       tokens,
+      [...tokens.values()].some((t) => t.ownerKind === 'referee') ? await refereesOfGames(tx, tokenGames) : [],
     );
   }
 
@@ -164,6 +166,11 @@ export class IntakeStore {
   /** A live press token loaded for this batch (lower-cased), with its conversation. */
   pressToken(token: string): FoundToken | null {
     return this.tokens.get(token.trim().toLowerCase()) ?? null;
+  }
+
+  /** A referee still assigned to a game whose press token this batch loaded. */
+  refereeInGame(gameId: string, id: number): { id: number; email: string } | null {
+    return this.tokenReferees.find((r) => r.gameId === gameId && r.id === id) ?? null;
   }
 
   /** A seated player of a game this batch loaded, by id. */

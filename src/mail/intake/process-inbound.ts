@@ -13,7 +13,7 @@ import type { BodyReader } from './body-reader.ts';
 import { readMails, type ReadMail } from './read-mails.ts';
 import { identifySender } from './identify-sender.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
-import { answerPressReply } from './answer-press-reply.ts';
+import { answerPressReply, answerRefereeReply } from './answer-press-reply.ts';
 import { IntakeStore } from './intake-store.ts';
 import { bounceOf } from './bounces.ts';
 import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
@@ -168,6 +168,8 @@ function decide(
   if (who.kind === 'refused')
     return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? boardFor)(who.game.map);
+  if (who.kind === 'referee-reply')
+    return answerRefereeReply({ store, row, mail, referee: who.referee, game: who.game, board, replyCtx, thread, token: who.token });
   const ctx: PlayerMailContext = {
     store,
     row,

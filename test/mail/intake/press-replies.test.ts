@@ -240,3 +240,35 @@ describe('REPORT / SEGNALA', () => {
     expect(await world.database.db.select().from(pressReports)).toHaveLength(1);
   });
 });
+
+describe('D-PRESS-4: a referee answers a player’s message to the referees by replying', () => {
+  it('from their account’s address: relayed to the player, who can reply back; from any other: refused', async () => {
+    const db = world.database.db;
+    await assignReferee(db, 'andromeda', (await addReferee(db, 'ref@example.org', 'test')).referee.email, 'test');
+    await write(0, "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n");
+    const [toRef] = to(await mails('press'), 'ref@example.org');
+    expect(toRef!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@sf\.example$/);
+
+    const forged = await reply(toRef!, 'Approved.', 'mallory@evil.example');
+    expect(forged.result).toMatchObject({ status: 'rejected', outcome: 'unknown-code' });
+    expect(await relaysTo(0)).toHaveLength(0);
+
+    const r = await reply(toRef!, 'I will look at it tonight.');
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'referee-reply' });
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.subject).toBe('[SF andromeda] Arbitro → te');
+    expect(toAnna!.bodyText).toContain('I will look at it tonight.');
+    expect(toAnna!.bodyText).not.toContain('Il mio turno');
+    const [ack] = to(await mails('press-ack'), 'ref@example.org');
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed.');
+    const stored = await db.select().from(pressMessages).orderBy(pressMessages.id);
+    expect(stored[1]).toMatchObject({ writerPlayerId: null, writerFaction: null, inReplyToMessageId: stored[0]!.id });
+
+    // The player's reply goes back to the referees, in the same conversation.
+    await reply(toAnna!, 'Grazie.');
+    const refs = to(await mails('press'), 'ref@example.org');
+    expect(refs).toHaveLength(2);
+    expect(refs[1]!.inReplyTo).toBe(refs[0]!.inReplyTo);
+    expect(refs[1]!.bodyText).toContain('Grazie.');
+  });
+});
