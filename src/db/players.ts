@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { playerAddresses, players, seatHistory } from './schema.ts';
+import { playerAddresses, players, referees, seatHistory } from './schema.ts';
 
 export type Player = typeof players.$inferSelect;
 export type NewPlayer = typeof players.$inferInsert;
@@ -80,10 +80,14 @@ const addressesColumn = sql<
  * whoever writes from these addresses (in any game), and every player of the secrets' games (the
  * Chancellor's sheet goes to all of them). Removed players are nobody (D-SEAT-2).
  */
-export async function playersForMail(db: Db, clues: { secrets: string[]; emails: string[] }): Promise<PlayerWithAddresses[]> {
+export async function playersForMail(
+  db: Db,
+  clues: { secrets: string[]; emails: string[]; gameIds?: string[] },
+): Promise<PlayerWithAddresses[]> {
   const secrets = [...new Set(clues.secrets.map((s) => s.trim().toLowerCase()))];
   const emails = [...new Set(clues.emails.map(lower))];
-  if (secrets.length === 0 && emails.length === 0) return [];
+  const gameIds = [...new Set(clues.gameIds ?? [])];
+  if (secrets.length === 0 && emails.length === 0 && gameIds.length === 0) return [];
   const bySecret = and(seated, inArray(sql`lower(${players.secret})`, secrets.length ? secrets : ['']));
   const gamesOfSecrets = db.select({ gameId: players.gameId }).from(players).where(bySecret);
   const writers = db
@@ -93,7 +97,17 @@ export async function playersForMail(db: Db, clues: { secrets: string[]; emails:
   const rows = await db
     .select({ ...getTableColumns(players), addresses: addressesColumn })
     .from(players)
-    .where(and(seated, or(bySecret, emails.length ? inArray(players.id, writers) : undefined, inArray(players.gameId, gamesOfSecrets))))
+    .where(
+      and(
+        seated,
+        or(
+          bySecret,
+          emails.length ? inArray(players.id, writers) : undefined,
+          inArray(players.gameId, gamesOfSecrets),
+          gameIds.length ? inArray(players.gameId, gameIds) : undefined,
+        ),
+      ),
+    )
     .orderBy(asc(players.id));
   return rows;
 }
@@ -128,6 +142,22 @@ export async function registeredAddresses(db: Db, emails: string[]): Promise<Set
     .selectDistinct({ email: playerAddresses.email })
     .from(playerAddresses)
     .where(inArray(playerAddresses.email, wanted));
+  return new Set(rows.map((r) => r.email));
+}
+
+/**
+ * Which of these addresses (lower case) are a player's or a referee's: whose mail intake reads
+ * whole (a referee answers a player's message to the referees by replying to it). One query.
+ */
+export async function readableSenders(db: Db, emails: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(emails.map(lower))];
+  if (wanted.length === 0) return new Set();
+  const refereeEmail = sql<string>`lower(${referees.email})`;
+  const rows = await db
+    .selectDistinct({ email: playerAddresses.email })
+    .from(playerAddresses)
+    .where(inArray(playerAddresses.email, wanted))
+    .union(db.selectDistinct({ email: refereeEmail }).from(referees).where(inArray(refereeEmail, wanted)));
   return new Set(rows.map((r) => r.email));
 }
 

@@ -258,6 +258,18 @@ export async function findToken(db: Db, token: string): Promise<FoundToken | nul
   return row ? { ...row.token, thread: row.thread } : null;
 }
 
+/** `findToken` for a batch of mail: the live ones among these, by token (lower case). */
+export async function findTokens(db: Db, tokens: readonly string[]): Promise<Map<string, FoundToken>> {
+  const wanted = [...new Set(tokens.map((t) => t.trim().toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ token: pressTokens, thread: pressThreads })
+    .from(pressTokens)
+    .innerJoin(pressThreads, eq(pressThreads.id, pressTokens.threadId))
+    .where(and(inArray(pressTokens.token, wanted), isNull(pressTokens.revokedAt)));
+  return new Map(rows.map((r) => [r.token.token, { ...r.token, thread: r.thread }]));
+}
+
 /** The seat changed hands (D-SEAT-1/2, D-PRESS-9): the player's tokens name nobody from now on. */
 export async function revokeTokensOfPlayer(db: Db, playerId: number, at: Date = new Date()): Promise<number> {
   const rows = await db

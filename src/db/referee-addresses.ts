@@ -16,3 +16,14 @@ export async function refereeAddressesOf(db: Db, gameIds: readonly string[]): Pr
   for (const r of rows) out.set(r.gameId, [...(out.get(r.gameId) ?? []), r.email]);
   return out;
 }
+
+/** The referees of these games, with their ids: who may answer a press conversation by token. */
+export async function refereesOfGames(db: Db, gameIds: readonly string[]): Promise<Array<{ gameId: string; id: number; email: string }>> {
+  if (gameIds.length === 0) return [];
+  return db
+    .select({ gameId: gameReferees.gameId, id: referees.id, email: referees.email })
+    .from(gameReferees)
+    .innerJoin(referees, eq(referees.id, gameReferees.refereeId))
+    .where(inArray(gameReferees.gameId, [...new Set(gameIds)]))
+    .orderBy(asc(referees.id));
+}

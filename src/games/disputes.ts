@@ -52,10 +52,23 @@ export type FiledDispute =
       chars?: number;
     };
 
+/**
+ * Who hears of a game's disputes and reports (D-REF-11, D-PRESS-17): its referees, else the
+ * operator, else nobody yet (kept for the first referee assigned), with the addresses to mail.
+ */
+export async function refereesToTell(
+  db: Db,
+  ctx: Pick<GamesContext, 'operatorAddress'>,
+  gameId: string,
+): Promise<{ to: 'referees' | 'operator' | 'kept'; addresses: string[] }> {
+  const referees = (await refereeAddressesOf(db, [gameId])).get(gameId) ?? [];
+  if (referees.length) return { to: 'referees', addresses: referees };
+  return ctx.operatorAddress ? { to: 'operator', addresses: [ctx.operatorAddress] } : { to: 'kept', addresses: [] };
+}
+
 /** Who a dispute of the game goes to (D-REF-11). */
 async function toldOf(db: Db, ctx: GamesContext, gameId: string): Promise<'referees' | 'operator' | 'kept'> {
-  if ((await refereeAddressesOf(db, [gameId])).get(gameId)?.length) return 'referees';
-  return ctx.operatorAddress ? 'operator' : 'kept';
+  return (await refereesToTell(db, ctx, gameId)).to;
 }
 
 /** The edict a dispute is about: the newest version of the last closed turn's edict. */
@@ -68,6 +81,9 @@ const base = (ctx: GamesContext) => (ctx.publicUrl ?? '').replace(/\/+$/, '');
 export const edictUrl = (ctx: GamesContext, gameId: string, turn: number) =>
   `${base(ctx)}/games/${encodeURIComponent(gameId)}/turns/${turn}`;
 const consoleUrl = (ctx: GamesContext, gameId: string) => `${base(ctx)}/referee/games/${encodeURIComponent(gameId)}/disputes`;
+/** The console's press view of a game, where reported messages come first. */
+export const pressConsoleUrl = (ctx: Pick<GamesContext, 'publicUrl'>, gameId: string) =>
+  `${(ctx.publicUrl ?? '').replace(/\/+$/, '')}/referee/games/${encodeURIComponent(gameId)}/press`;
 
 /**
  * A player's dispute (one DISPUTE block of one mail): decided, stored, and mailed to whoever settles

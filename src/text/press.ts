@@ -29,6 +29,21 @@ export interface DisputeValues {
   consoleUrl: string;
 }
 
+/** A reported message as the referees read it: its writer named, anonymous or not (D-PRESS-10). */
+export interface ReportValues {
+  game: string;
+  gameName: string;
+  messageId: number;
+  turn: number;
+  reporter: string;
+  writer: string;
+  sign: 'signed' | 'anonymous';
+  to: string;
+  reason: string;
+  text: string;
+  consoleUrl: string;
+}
+
 /** `a`, `a e b`, `a, b e c`: a list as a sentence reads it. */
 const sentence =
   (and: string) =>
@@ -41,6 +56,7 @@ export const pressTexts = defineTexts({
     you: 'te',
     everyone: 'tutti',
     referees: 'gli arbitri',
+    referee: 'Arbitro',
     anonymous: 'Anonimo',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
@@ -61,6 +77,20 @@ Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo perso
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
 `,
       ),
+
+    // A reply by token (docs/press.md §4.6).
+    replySent: (to: string, anonymous: boolean) => `La tua risposta è stata inviata a ${to}, ${anonymous ? 'anonima' : 'firmata'}.`,
+    replyNotSent: (why: string) => `La tua risposta non è stata inviata: ${why}`,
+    conversation: 'la conversazione',
+    replyEmpty: 'la risposta è vuota (il testo citato della mail a cui rispondi non conta).',
+    replyNothingToAnswer: 'in questa conversazione non ti è arrivato ancora nessun messaggio.',
+    forgedReply: (at: string, sender: string, reach: string) =>
+      `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta di una tua conversazione. Non è stato inoltrato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    reportTaken: (kept: boolean) =>
+      kept
+        ? 'La tua segnalazione è registrata: la partita non ha ancora un arbitro, il primo assegnato la leggerà. Chi ha scritto il messaggio non ne sa nulla.'
+        : 'La tua segnalazione è arrivata agli arbitri. Chi ha scritto il messaggio non ne sa nulla.',
+    reportAgain: 'Avevi già segnalato questo messaggio: la segnalazione resta quella.',
 
     // The acknowledgement: one line per block.
     ackHeading: 'MESSAGGI',
@@ -129,6 +159,21 @@ Editto: ${v.edictUrl}
 Console: ${v.consoleUrl}
 `,
       ),
+    reportToReferee: (v: ReportValues): MailText =>
+      mail(
+        `[SF ${v.game}] Segnalazione: messaggio #${v.messageId}, turno ${v.turn}`,
+        `
+${v.reporter} ha segnalato un messaggio di "${v.gameName}" (#${v.messageId}, turno ${v.turn}).
+Scritto da: ${v.writer} (${v.sign === 'anonymous' ? 'anonimo' : 'firmato'})
+A: ${v.to}
+Motivo: ${v.reason}
+
+
+${v.text}
+
+Console: ${v.consoleUrl}
+`,
+      ),
     disputeRejected: (v: { game: string; turn: number; reason: string }): MailText =>
       mail(
         `[SF ${v.game}] Contestazione respinta, turno ${v.turn}`,
@@ -160,6 +205,7 @@ del turno ${v.turn} resta com'è.
     you: 'you',
     everyone: 'everyone',
     referees: 'the referees',
+    referee: 'Referee',
     anonymous: 'Anonymous',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
@@ -180,6 +226,19 @@ To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
 `,
       ),
+
+    replySent: (to: string, anonymous: boolean) => `Your reply was sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    replyNotSent: (why: string) => `Your reply was not sent: ${why}`,
+    conversation: 'the conversation',
+    replyEmpty: 'the reply is empty (the quoted text of the mail you answer does not count).',
+    replyNothingToAnswer: 'no message has reached you in this conversation yet.',
+    forgedReply: (at: string, sender: string, reach: string) =>
+      `Warning: on ${at} someone wrote from ${sender} to the reply address of one of your conversations. Nothing was relayed. If it was not you, tell the referee${reach}.\n`,
+    reportTaken: (kept: boolean) =>
+      kept
+        ? 'Your report is recorded: this game has no referee yet, the first one assigned will read it. The writer is not told.'
+        : 'Your report has reached the referees. The writer is not told.',
+    reportAgain: 'You had reported this message already: your report stands.',
 
     ackHeading: 'MESSAGES',
     sent: (first: number, last: number, to: string, anonymous: boolean) =>
@@ -242,6 +301,21 @@ From: ${v.faction}
 ${v.reason}
 
 Edict: ${v.edictUrl}
+Console: ${v.consoleUrl}
+`,
+      ),
+    reportToReferee: (v: ReportValues): MailText =>
+      mail(
+        `[SF ${v.game}] Report: message #${v.messageId}, turn ${v.turn}`,
+        `
+${v.reporter} reported a message of "${v.gameName}" (#${v.messageId}, turn ${v.turn}).
+Written by: ${v.writer} (${v.sign})
+To: ${v.to}
+Reason: ${v.reason}
+
+
+${v.text}
+
 Console: ${v.consoleUrl}
 `,
       ),

@@ -27,6 +27,7 @@ import {
   deliveryOf,
   findOrCreateThread,
   findToken,
+  findTokens,
   insertPressMessage,
   issueToken,
   linkRelays,
@@ -305,6 +306,10 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(await revokeTokensOfPlayer(db, seat.aristocrats!, minutes(5))).toBe(1);
       expect(await findToken(db, t.token)).toBeNull();
       expect(await findToken(db, other.token)).not.toBeNull();
+      // The batch lookup intake uses agrees: live tokens only, in any case, with their conversation.
+      const batch = await findTokens(db, [t.token, other.token.toUpperCase(), 'p-aaaaaaaaaaaaaaaaaaaaaaaaaa']);
+      expect([...batch.keys()]).toEqual([other.token]);
+      expect(batch.get(other.token)).toMatchObject({ ownerId: seat.hutt, thread: { id: thread.id } });
       // Only the owner's live token was revoked; a new one for them is a new token.
       const fresh = await issueToken(db, { threadId: thread.id, owner, domain: 'sf.example', newToken: newPressToken });
       expect(fresh.token).not.toBe(t.token);

@@ -118,6 +118,7 @@ describe('identify', () => {
       gameTag: 'andromeda',
       secret: 'k7Q2-x9Pm',
       secretSource: 'address',
+      pressToken: null,
     });
   });
 
@@ -134,6 +135,7 @@ describe('identify', () => {
       gameTag: null,
       secret: null,
       secretSource: null,
+      pressToken: null,
     });
   });
 
@@ -149,6 +151,22 @@ describe('identify', () => {
       gameTag: null,
       secret: 'k7Q2-x9Pm',
       secretSource: 'address',
+      pressToken: null,
     });
+  });
+
+  it('docs/press.md §4.5: a press reply token is read first, and never as a secret', () => {
+    const token = `p-${'abcdefgh234567'.padEnd(26, 'q')}`;
+    expect(
+      identify({
+        ...base,
+        recipients: [
+          { header: 'to', address: `orders+${token.toUpperCase()}@SF.example` },
+          { header: 'cc', address: 'orders+k7Q2-x9Pm@sf.example' },
+        ],
+        subject: '[SF andromeda] code zzzz',
+        codeLineSecret: 'yyyy',
+      }),
+    ).toEqual({ gameTag: 'andromeda', secret: null, secretSource: null, pressToken: token });
   });
 });

@@ -15,8 +15,11 @@ import {
   findOrCreateThread,
   insertPressMessage,
   issueToken,
+  messageForReply,
   messageTimesSince,
   relayDedupeKey,
+  reportMessage,
+  type FoundToken,
   type NewRecipient,
   type PressThread,
 } from '../../db/press.ts';
@@ -26,9 +29,17 @@ import { gameMail, type MailAddressing } from '../game-mail.ts';
 import { formatInstant } from '../time-format.ts';
 import { decidePress, MAX_DISPUTES_PER_TURN, type PressDecision, type PressFacts, type PressRefusal } from './decide-press.ts';
 import { anonymousDelayMs, newPressToken, pressReplyAddress } from './press-token.ts';
-import { MAX_BLOCKS, pressFactions, readPress, type PressPart, type PressProblem, type PressReading } from './read-press.ts';
+import {
+  MAX_BLOCKS,
+  pressFactions,
+  readPress,
+  readPressReply,
+  type PressPart,
+  type PressProblem,
+  type PressReading,
+} from './read-press.ts';
 import { pressSettingsOf } from './settings.ts';
-import type { FiledDispute } from '../disputes.ts';
+import { pressConsoleUrl, refereesToTell, type FiledDispute } from '../disputes.ts';
 
 const HOUR = 3_600_000;
 
@@ -93,19 +104,7 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
   const lang = writer.lang;
   const T = pressTexts[lang];
   const tz = writer.timeZone ?? game.timeZone;
-  const times = await messageTimesSince(db, writer.id, new Date(f.receivedAt.getTime() - HOUR));
-  const settings = pressSettingsOf(game.pressSettings);
-  const facts: PressFacts = {
-    settings,
-    receivedAt: f.receivedAt,
-    game: { status: game.status, pausedAt: game.pausedAt },
-    turn: f.turn,
-    writer: { faction: writer.faction },
-    seated: new Set(f.seated.map((p) => p.faction)),
-    sentLastHour: times.players,
-    sentToRefereesLastHour: times.referees,
-  };
-  const decisions = decidePress(reading.press, facts);
+  const decisions = decidePress(reading.press, await pressFactsOf(db, f));
   const result: PressRelayResult = {
     relays: [],
     messageIds: [],
@@ -167,6 +166,21 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
   return result;
 }
 
+/** What decidePress weighs for this writer now: the game's settings, the turn, seats, the last hour's messages. */
+async function pressFactsOf(db: Db, f: PressMailFacts): Promise<PressFacts> {
+  const times = await messageTimesSince(db, f.writer.id, new Date(f.receivedAt.getTime() - HOUR));
+  return {
+    settings: pressSettingsOf(f.game.pressSettings),
+    receivedAt: f.receivedAt,
+    game: { status: f.game.status, pausedAt: f.game.pausedAt },
+    turn: f.turn,
+    writer: { faction: f.writer.faction },
+    seated: new Set(f.seated.map((p) => p.faction)),
+    sentLastHour: times.players,
+    sentToRefereesLastHour: times.referees,
+  };
+}
+
 interface Reader {
   recipient: { kind: 'player' | 'referee'; id: number };
   address: string;
@@ -184,12 +198,16 @@ async function relayOne(
   part: PressPart,
   block: number,
   d: Extract<PressDecision, { kind: 'relay' }>,
+  reply?: ReplyRouting,
 ): Promise<{ messageId: number; relays: OutboxInput[] | null; holdUntil: Date | null }> {
   const { game, writer } = f;
   const anonymous = d.sign === 'anonymous';
-  const thread = await threadOf(db, f, d);
-  const { message, duplicate } = await insertPressMessage(db, messageRow(f, part, block, d, thread, deps.random ?? Math.random));
+  const thread = reply?.thread ?? (await threadOf(db, f, d));
+  const row = { ...messageRow(f, part, block, d, thread, deps.random ?? Math.random), inReplyToMessageId: reply?.inReplyTo ?? null };
+  const { message, duplicate } = await insertPressMessage(db, row);
   if (duplicate) return { messageId: message.id, relays: null, holdUntil: null };
+  // In an anonymous conversation a reply also reaches its hidden writer, who is named to nobody.
+  const hidden = reply?.hiddenReader;
 
   const readers: Reader[] =
     d.to.kind === 'referees'
@@ -215,6 +233,14 @@ async function relayOne(
               ]
             : [];
         });
+  if (hidden)
+    readers.push({
+      recipient: { kind: 'player', id: hidden.id },
+      address: hidden.email,
+      lang: hidden.lang,
+      faction: hidden.faction,
+      timeZone: hidden.timeZone ?? game.timeZone,
+    });
   const relays: OutboxInput[] = [];
   const rows: NewRecipient[] = [];
   for (const r of readers) {
@@ -227,9 +253,13 @@ async function relayOne(
     const T = pressTexts[r.lang];
     const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
     const from = anonymous ? null : sideName(f.board, writer.faction, r.lang);
-    const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map(name));
+    // The hidden writer of the conversation: "you" to themselves, "anonymous" to the others.
+    const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;
+    const unnamed = reply?.hiddenReader !== undefined ? [isHidden ? T.you : T.anonymous.toLowerCase()] : [];
+    const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list([...d.to.factions.map(name), ...unnamed]);
     // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
-    const others = d.to.kind === 'referees' ? [] : d.to.factions.filter((x) => x !== r.faction).map(name);
+    const others =
+      d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
     const replyGoesTo = T.list([from ?? T.anonymous.toLowerCase(), ...(d.to.kind === 'factions' && d.to.everyone ? [T.everyone] : others)]);
     const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn });
     relays.push(
@@ -250,6 +280,284 @@ async function relayOne(
   await addRecipients(db, rows);
   // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
   return { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null };
+}
+
+/**
+ * A reply inside a conversation: the conversation it is relayed in, the message it answers, and,
+ * when the conversation's writer is hidden and someone else replies, that writer (null when their
+ * seat has changed hands since: they are not written to, and nobody is told).
+ */
+interface ReplyRouting {
+  thread: PressThread;
+  inReplyTo: number | null;
+  hiddenReader?: Player | null;
+}
+
+export interface PressReplyFacts extends PressMailFacts {
+  /** The live token the mail was sent to, whose owner is `writer` (both factors checked by intake). */
+  token: FoundToken;
+  /** The reply's In-Reply-To and References, bare or bracketed: which relay it answers. */
+  references: readonly string[];
+}
+
+export interface PressReplyDeps extends PressRelayDeps {
+  /** Where reports go when the game has no referee (D-PRESS-17), and the console's address. */
+  operatorAddress?: string;
+  publicUrl?: string;
+}
+
+export interface PressReplyResult extends Omit<PressRelayResult, 'summary'> {
+  /** Mail to the referees (a report), queued with the rest. */
+  toReferees: OutboxInput[];
+  summary: { reply: 'relayed' | 'refused' | 'reported' | 'report-again' | 'empty' | 'nothing-to-answer'; reason?: string };
+}
+
+const bareId = (id: string) => id.replace(/^<|>$/g, '');
+
+/**
+ * A reply by token (docs/press.md §4.6): its whole text is one message to the conversation's
+ * other participants, decided by the same rules as a new message (settings, open press, the
+ * hourly cap); or, first line REPORT/SEGNALA, a report of the message it answers, whose stored
+ * original goes to the referees. Nothing in it is ever read as orders.
+ */
+export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFacts, text: string): Promise<PressReplyResult> {
+  const { game, writer, token } = f;
+  const T = pressTexts[writer.lang];
+  const tz = writer.timeZone ?? game.timeZone;
+  const thread = token.thread;
+  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const reply = readPressReply(text);
+  const answered = await messageForReply(db, {
+    threadId: thread.id,
+    recipient: { kind: 'player', id: writer.id },
+    references: f.references.map(bareId),
+  });
+  if (reply.kind === 'empty') {
+    result.ack.push(T.replyNotSent(T.replyEmpty));
+    return result;
+  }
+  if (reply.kind === 'report') {
+    if (!answered) {
+      result.summary = { reply: 'nothing-to-answer' };
+      result.ack.push(T.replyNotSent(T.replyNothingToAnswer));
+      return result;
+    }
+    const { duplicate } = await reportMessage(db, {
+      messageId: answered.id,
+      playerId: writer.id,
+      reason: reply.reason,
+      inboundId: f.inboundId,
+    });
+    if (duplicate) {
+      result.summary = { reply: 'report-again' };
+      result.ack.push(T.reportAgain);
+      return result;
+    }
+    const told = await refereesToTell(db, deps, game.id);
+    // Referees read the console in English; so do its mails. They see who wrote, anonymous or not.
+    const en = pressTexts.en;
+    const faction = (x: string) => sideName(f.board, x, 'en');
+    const rendered = en.reportToReferee({
+      game: game.id,
+      gameName: game.name,
+      messageId: answered.id,
+      turn: answered.turn,
+      reporter: faction(writer.faction),
+      writer: answered.writerFaction ? faction(answered.writerFaction) : en.referees,
+      sign: answered.sign,
+      to:
+        answered.audienceKind === 'referee'
+          ? en.referees
+          : answered.audienceKind === 'all'
+            ? en.everyone
+            : en.list(answered.audienceFactions.map(faction)),
+      reason: reply.reason || '—',
+      text: answered.text,
+      consoleUrl: pressConsoleUrl(deps, game.id),
+    });
+    result.toReferees = told.addresses.map((address) =>
+      gameMail(deps.mail, {
+        kind: 'press-report',
+        gameId: game.id,
+        to: address,
+        replySecret: null,
+        subject: rendered.subject,
+        text: rendered.text,
+        dedupeKey: `press-report:${answered.id}:${writer.id}:${address}`,
+      }),
+    );
+    result.summary = { reply: 'reported' };
+    result.ack.push(T.reportTaken(told.to === 'kept'));
+    return result;
+  }
+
+  // Who the reply goes to: the conversation's other participants (D-PRESS-7).
+  const writerHidden = thread.hiddenWriterPlayerId === writer.id;
+  const hiddenReader =
+    thread.kind === 'factions' && thread.anonymous && !writerHidden
+      ? (f.seated.find((p) => p.id === thread.hiddenWriterPlayerId) ?? null)
+      : undefined;
+  const audience: PressPart['audience'] =
+    thread.kind === 'referee'
+      ? { kind: 'referee' }
+      : thread.kind === 'all'
+        ? { kind: 'all' }
+        : // The hidden writer's faction is weighed like any recipient's, then named to nobody.
+          { kind: 'factions', factions: [...thread.participants, ...(hiddenReader ? [hiddenReader.faction] : [])] };
+  const part: PressPart = {
+    audience,
+    sign: writerHidden ? 'anonymous' : null,
+    text: reply.text,
+    lines: { header: 1, first: 1, last: reply.text.split('\n').length, end: null },
+  };
+  const facts = await pressFactsOf(db, f);
+  // The hidden writer is written to while seated, whatever their faction is called in the audience.
+  if (hiddenReader) facts.seated = new Set([...facts.seated, hiddenReader.faction]);
+  const [d] = decidePress([part], facts);
+  if (!d || d.kind === 'refused') {
+    const { kind: _, ...refusal } = d!;
+    // Stored with the audience its participants see: the hidden writer's faction is in no row a player may read.
+    const stored: PressPart = hiddenReader ? { ...part, audience: { kind: 'factions', factions: thread.participants } } : part;
+    await insertPressMessage(db, {
+      ...messageRow(f, stored, 0, d!, null, deps.random ?? Math.random),
+      inReplyToMessageId: answered?.id ?? null,
+    });
+    result.summary = { reply: 'refused', reason: refusal.reason };
+    result.ack.push(T.replyNotSent(refusalText(writer.lang, refusal as PressRefusal, f.board, tz)));
+    return result;
+  }
+  const visible =
+    d.to.kind === 'factions' && hiddenReader
+      ? { ...d, to: { ...d.to, factions: d.to.factions.filter((x) => x !== hiddenReader.faction) } }
+      : d;
+  const sent = await relayOne(db, deps, f, part, 0, visible, {
+    thread,
+    inReplyTo: answered?.id ?? null,
+    ...(hiddenReader !== undefined ? { hiddenReader } : {}),
+  });
+  if (sent.relays) {
+    result.relays.push(...sent.relays);
+    result.messageIds.push(sent.messageId);
+    if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
+  }
+  const name = (x: string) => sideName(f.board, x, writer.lang);
+  // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom.
+  const to =
+    visible.to.kind === 'referees'
+      ? T.referees
+      : thread.anonymous && !writerHidden
+        ? T.conversation
+        : visible.to.everyone
+          ? T.everyone
+          : T.list(visible.to.factions.map(name));
+  result.summary = { reply: 'relayed' };
+  result.ack.push(T.replySent(to, d.sign === 'anonymous'));
+  if (d.sign === 'anonymous') result.ack.push('', T.sentDelayed, T.anonymousReminder);
+  if (d.to.kind === 'referees' && sent.relays !== null && sent.relays.length === 0) result.ack.push('', T.noRefereeYet);
+  return result;
+}
+
+export interface RefereeReplyFacts {
+  game: Game;
+  board: Board;
+  referee: { id: number; email: string };
+  seated: readonly Player[];
+  inboundId: number;
+  receivedAt: Date;
+  token: FoundToken;
+  references: readonly string[];
+}
+
+/**
+ * A referee's reply in a player's conversation with the referees (D-PRESS-4): relayed to that
+ * player, signed "Referee", whatever the game's press settings (only the size cap applies). The
+ * whole text is the message: a referee's REPORT is words like any other. The acknowledgement is
+ * in English, as the referees' mail is.
+ */
+export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: RefereeReplyFacts, text: string): Promise<PressReplyResult> {
+  const T = pressTexts.en;
+  const thread = f.token.thread;
+  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const body = text.replace(/\s+$/, '').replace(/^(\s*\n)+/, '');
+  if (body.trim() === '') {
+    result.ack.push(T.replyNotSent(T.replyEmpty));
+    return result;
+  }
+  const faction = thread.kind === 'referee' ? thread.participants[0] : undefined;
+  const player = faction ? f.seated.find((p) => p.faction === faction) : undefined;
+  if (!faction || !player) {
+    result.summary = { reply: 'refused', reason: 'not-in-play' };
+    result.ack.push(T.replyNotSent(T.refusal.notInPlay(faction ? sideName(f.board, faction, 'en') : T.conversation)));
+    return result;
+  }
+  const max = pressSettingsOf(f.game.pressSettings).maxChars;
+  const chars = [...body].length;
+  if (chars > max) {
+    result.summary = { reply: 'refused', reason: 'too-long' };
+    result.ack.push(T.replyNotSent(T.refusal.tooLong(chars, max)));
+    return result;
+  }
+  const answered = await messageForReply(db, {
+    threadId: thread.id,
+    recipient: { kind: 'referee', id: f.referee.id },
+    references: f.references.map(bareId),
+  });
+  const { message, duplicate } = await insertPressMessage(db, {
+    gameId: f.game.id,
+    threadId: thread.id,
+    turn: f.game.currentTurn,
+    writerPlayerId: null,
+    writerRefereeId: f.referee.id,
+    writerFaction: null,
+    sign: 'signed',
+    audienceKind: 'factions',
+    audienceFactions: [faction],
+    text: body,
+    chars,
+    inboundId: f.inboundId,
+    block: 0,
+    inReplyToMessageId: answered?.id ?? null,
+    status: 'relayed',
+    refusal: null,
+    receivedAt: f.receivedAt,
+    visibleAt: f.receivedAt,
+  });
+  result.summary = { reply: 'relayed' };
+  result.ack.push(T.replySent(sideName(f.board, faction, 'en'), false));
+  if (duplicate) return result;
+  const token = await issueToken(db, {
+    threadId: thread.id,
+    owner: { kind: 'player', id: player.id },
+    domain: deps.mail.domain,
+    newToken: deps.newToken ?? (() => newPressToken()),
+  });
+  const P = pressTexts[player.lang];
+  const m = P.relay({
+    game: f.game.id,
+    gameName: f.game.name,
+    from: P.referee,
+    to: P.you,
+    text: body,
+    replyGoesTo: P.referees,
+    turn: f.game.currentTurn,
+  });
+  const recipient = { kind: 'player' as const, id: player.id };
+  result.relays.push(
+    gameMail(deps.mail, {
+      kind: 'press',
+      gameId: f.game.id,
+      to: player.email,
+      replySecret: null,
+      replyAddress: pressReplyAddress(deps.mail, token.token),
+      threadRoot: token.rootMessageId,
+      subject: m.subject,
+      text: m.text,
+      dedupeKey: relayDedupeKey(message.id, recipient),
+    }),
+  );
+  await addRecipients(db, [{ messageId: message.id, ...recipient, address: player.email, delivery: 'immediate' }]);
+  result.messageIds.push(message.id);
+  return result;
 }
 
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */

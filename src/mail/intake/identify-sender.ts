@@ -4,12 +4,20 @@
 // Whoever fails a check learns nothing about other players; an unknown sender hears nothing.
 import type { Game } from '../../db/games.ts';
 import type { Player } from '../../db/players.ts';
+import type { FoundToken } from '../../db/press.ts';
 import type { IntakeStore } from './intake-store.ts';
 
 export type Identification =
   | { kind: 'player'; player: Player; game: Game }
-  /** Nothing is applied. `answer` is a registered player who wrote (told why), `warn` the player whose secret was used. */
-  | { kind: 'refused'; reason: RefusalReason; answer: Player | null; warn: Player | null; game: Game | null };
+  /** A reply to a relayed message: its token is live and the From is its owner's (two factors, D-PRESS-9). */
+  | { kind: 'press-reply'; player: Player; game: Game; token: FoundToken }
+  /** A referee's reply in a player's conversation with the referees (D-PRESS-4), from their account's address. */
+  | { kind: 'referee-reply'; referee: { id: number; email: string }; game: Game; token: FoundToken }
+  /**
+   * Nothing is applied. `answer` is a registered player who wrote (told why), `warn` the player
+   * whose secret was used; `viaToken`: it was a press conversation's reply address, not the secret.
+   */
+  | { kind: 'refused'; reason: RefusalReason; answer: Player | null; warn: Player | null; game: Game | null; viaToken?: boolean };
 
 export type RefusalReason =
   | 'unknown-sender' // no reply at all
@@ -23,6 +31,7 @@ export interface SenderClues {
   from: string | null;
   secret: string | null;
   gameTag: string | null;
+  pressToken?: string | null;
 }
 
 export function identifySender(store: IntakeStore, mail: SenderClues): Identification {
@@ -30,6 +39,25 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
   const known = from ? store.playersByEmail(from) : [];
   const answerable = (gameId?: string) => known.find((p) => p.gameId === gameId) ?? known[0] ?? null;
 
+  // A token first: a mail sent to one is press, never a sheet, whatever its secret-shaped lines.
+  if (mail.pressToken) {
+    const token = store.pressToken(mail.pressToken);
+    if (token?.ownerKind === 'referee') {
+      const referee = store.refereeInGame(token.thread.gameId, token.ownerId);
+      const game = store.game(token.thread.gameId);
+      // A referee is no player to warn: a wrong From is refused as an unknown code, as a stranger's.
+      return referee && game && from === referee.email.toLowerCase()
+        ? { kind: 'referee-reply', referee, game, token }
+        : refused('unknown-code', answerable(), null, null);
+    }
+    // A seat that changed hands revoked its tokens; a removed player is nobody.
+    const owner = token?.ownerKind === 'player' ? store.playerById(token.ownerId) : null;
+    if (!token || !owner || owner.gameId !== token.thread.gameId) return refused('unknown-code', answerable(), null, null);
+    const game = store.game(owner.gameId);
+    if (from === null || !owner.addresses.includes(from))
+      return { ...refused('sender-mismatch', answerable(), owner, game), viaToken: true };
+    return game ? { kind: 'press-reply', player: owner, game, token } : refused('unknown-game', owner, null, null);
+  }
   if (mail.secret) {
     const owner = store.playerBySecret(mail.secret);
     if (!owner) return refused('unknown-code', answerable(), null, null);
@@ -51,6 +79,11 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
   return refused(known.length ? 'no-game' : 'unknown-sender', answerable(), null, null);
 }
 
-function refused(reason: RefusalReason, answer: Player | null, warn: Player | null, game: Game | null): Identification {
+function refused(
+  reason: RefusalReason,
+  answer: Player | null,
+  warn: Player | null,
+  game: Game | null,
+): Extract<Identification, { kind: 'refused' }> {
   return { kind: 'refused', reason, answer, warn, game };
 }

@@ -17,6 +17,8 @@ export function intakeDeps(config: Config, database: Database, log: Logger, now:
   };
   return {
     fileDispute: (db, a) => fileDispute(db, games, a),
+    ...(games.operatorAddress ? { operatorAddress: games.operatorAddress } : {}),
+    ...(games.publicUrl ? { publicUrl: games.publicUrl } : {}),
     db: database.db,
     log,
     now,

@@ -3,14 +3,14 @@
 // can collide), the decisions are taken in memory one mail after the other — each one seeing the
 // sheets and replies of the mails before it — and the writes go out in bulk at the end, in the
 // same transaction. A batch of one is exactly the old one-mail-at-a-time path.
-import { refereeAddressesOf } from '../../db/referee-addresses.ts';
+import { refereeAddressesOf, refereesOfGames } from '../../db/referee-addresses.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type AuditInput } from '../../db/audit.ts';
 import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
 import { countSentSince, enqueueMany, ownMessageIds, takenDedupeKeys, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
-import { holdRelays, linkRelays } from '../../db/press.ts';
+import { findTokens, holdRelays, linkRelays, type FoundToken } from '../../db/press.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
@@ -22,6 +22,8 @@ export interface MailClues {
   from: string | null;
   secret: string | null;
   gameTag: string | null;
+  /** A press conversation's reply token, when the mail was sent to one. */
+  pressToken?: string | null;
 }
 
 /** The newest sheet of a faction as the batch sees it (stored, or added earlier in this batch). */
@@ -53,6 +55,8 @@ export class IntakeStore {
     private readonly misuse: Map<number, CodeMisuse>,
     private readonly answeredEchoes: Set<string>,
     private readonly referees: Map<string, string[]>,
+    private readonly tokens: Map<string, FoundToken>,
+    private readonly tokenReferees: Array<{ gameId: string; id: number; email: string }>,
   ) {}
 
   /** The addresses of a game's referees, for mail that tells a player to reach them. */
@@ -79,19 +83,29 @@ export class IntakeStore {
     // One after the other: a transaction is one connection, which runs one query at a time anyway
     // (node-postgres deprecates queueing them on it).
     const own = await ownMessageIds(tx, messageIds);
-    const players = await playersForMail(tx, { secrets, emails });
+    // A reply by token concerns its conversation's game: every seated player there may receive it.
+    const tokens = await findTokens(
+      tx,
+      clues.flatMap((c) => (c.pressToken ? [c.pressToken] : [])),
+    );
+    const tokenGames = [...new Set([...tokens.values()].map((t) => t.thread.gameId))];
+    const players = await playersForMail(tx, { secrets, emails, gameIds: tokenGames });
     const tags = clues.flatMap((c) => (c.gameTag ? [c.gameTag.toLowerCase()] : []));
-    const gameList = await findGames(tx, [...players.map((p) => p.gameId), ...tags]);
+    const gameList = await findGames(tx, [...players.map((p) => p.gameId), ...tags, ...tokenGames]);
     const gamesById = new Map(gameList.map((g) => [g.id, g]));
     // Only the games of secret owners can receive a sheet: their turns are the ones to lock.
     const secretSet = new Set(secrets.map((s) => s.trim().toLowerCase()));
-    const sheetGames = [...new Set(players.filter((p) => secretSet.has(p.secret.toLowerCase())).map((p) => p.gameId))].sort();
+    // Press replies read the turn too (whether press is open), so their games' turns are locked alike.
+    const sheetGames = [
+      ...new Set([...players.filter((p) => secretSet.has(p.secret.toLowerCase())).map((p) => p.gameId), ...tokenGames]),
+    ].sort();
     const wanted = sheetGames.flatMap((id) => {
       const g = gamesById.get(id);
       return g ? [{ gameId: g.id, number: g.currentTurn }] : [];
     });
     const turnList = await lockTurns(tx, wanted);
-    const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()));
+    const tokenOwners = new Set([...tokens.values()].flatMap((t) => (t.ownerKind === 'player' ? [t.ownerId] : [])));
+    const owners = players.filter((p) => secretSet.has(p.secret.toLowerCase()) || tokenOwners.has(p.id));
     const sheets = await latestSheetsOf(
       tx,
       turnList.flatMap((t) =>
@@ -116,6 +130,8 @@ export class IntakeStore {
       misuse,
       echoes,
       refereeAddresses,
+      tokens,
+      [...tokens.values()].some((t) => t.ownerKind === 'referee') ? await refereesOfGames(tx, tokenGames) : [],
     );
   }
 
@@ -145,6 +161,21 @@ export class IntakeStore {
   /** Players of a game in the order they joined. Complete only for games a secret named. */
   playersOf(gameId: string): PlayerWithAddresses[] {
     return this.playerList.filter((p) => p.gameId === gameId);
+  }
+
+  /** A live press token loaded for this batch (lower-cased), with its conversation. */
+  pressToken(token: string): FoundToken | null {
+    return this.tokens.get(token.trim().toLowerCase()) ?? null;
+  }
+
+  /** A referee still assigned to a game whose press token this batch loaded. */
+  refereeInGame(gameId: string, id: number): { id: number; email: string } | null {
+    return this.tokenReferees.find((r) => r.gameId === gameId && r.id === id) ?? null;
+  }
+
+  /** A seated player of a game this batch loaded, by id. */
+  playerById(id: number): PlayerWithAddresses | null {
+    return this.playerList.find((p) => p.id === id) ?? null;
   }
 
   game(id: string): Game | null {

@@ -13,6 +13,7 @@ import type { BodyReader } from './body-reader.ts';
 import { readMails, type ReadMail } from './read-mails.ts';
 import { identifySender } from './identify-sender.ts';
 import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
+import { answerPressReply, answerRefereeReply } from './answer-press-reply.ts';
 import { IntakeStore } from './intake-store.ts';
 import { bounceOf } from './bounces.ts';
 import { REPLY_KINDS, type ReplyContext } from './outgoing.ts';
@@ -42,6 +43,9 @@ export interface IntakeDeps {
   bodyReader?: BodyReader | null;
   /** Takes a player's dispute of an edict (src/games/disputes.ts); without one, disputes are answered as not open yet. */
   fileDispute?: FileDispute;
+  /** Who hears of a reported message when a game has no referee (D-PRESS-17), and the console's public address. */
+  operatorAddress?: string;
+  publicUrl?: string;
 }
 
 export type IntakeResult = Pick<InboundOutcome, 'status' | 'outcome'> | { status: 'already'; outcome: string | null };
@@ -164,6 +168,8 @@ function decide(
   if (who.kind === 'refused')
     return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
   const board = (deps.boardFor ?? boardFor)(who.game.map);
+  if (who.kind === 'referee-reply')
+    return answerRefereeReply({ store, row, mail, referee: who.referee, game: who.game, board, replyCtx, thread, token: who.token });
   const ctx: PlayerMailContext = {
     store,
     row,
@@ -176,5 +182,12 @@ function decide(
     thread,
     ...(deps.fileDispute ? { fileDispute: deps.fileDispute } : {}),
   };
+  if (who.kind === 'press-reply')
+    return answerPressReply({
+      ...ctx,
+      token: who.token,
+      ...(deps.operatorAddress ? { operatorAddress: deps.operatorAddress } : {}),
+      ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+    });
   return answerPlayer(ctx);
 }

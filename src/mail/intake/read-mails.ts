@@ -8,7 +8,7 @@
 // only the others have their headers read here. (Reading every head here, then players' again in
 // the worker, took a fifth of the event loop's time per mail.)
 import type { Db } from '../../db/client.ts';
-import { registeredAddresses } from '../../db/players.ts';
+import { readableSenders } from '../../db/players.ts';
 import { addresses, header, readHead } from '../read/extract-headers.ts';
 import { extractMail, type ExtractedMail, type ExtractOptions } from '../read/extract.ts';
 import type { BodyFailure, BodyRead, BodyReader } from './body-reader.ts';
@@ -39,7 +39,8 @@ const headOf = (raw: Buffer, options: ExtractOptions) => extractMail(raw, { ...o
 export async function readMails(db: Db, raws: Buffer[], options: ExtractOptions, reader: BodyReader | null): Promise<ReadMail[]> {
   const fits = (raw: Buffer) => raw.byteLength <= options.maxBytes;
   const senders = raws.map(senderOf);
-  const players = await registeredAddresses(
+  // Referees' mail is read too: they answer players' messages by replying to them (D-PRESS-4).
+  const players = await readableSenders(
     db,
     senders.flatMap((s) => (s ? [s] : [])),
   );

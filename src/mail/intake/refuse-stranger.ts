@@ -15,6 +15,7 @@ import type { IntakeStore } from './intake-store.ts';
 import { enqueueReply, replySubject, type ReplyContext, type Thread } from './outgoing.ts';
 import { refusalText, spoofWarningSubject, spoofWarningText } from './reply-texts.ts';
 import type { SecretProbeWatch } from './secret-probes.ts';
+import { pressTexts } from '../../text/press.ts';
 
 /** One warning an hour at most to the owner of a misused code. */
 const WARNING_INTERVAL_MS = 3_600_000;
@@ -61,18 +62,23 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       const tz = owner.timeZone ?? who.game?.timeZone ?? 'UTC';
       const when = (d: Date) => formatInstant(d, tz, owner.lang);
       const attempts = misuse.unreported + 1;
+      const referees = store.refereesOf(owner.gameId);
+      // A forged reply to a press conversation is said as such: the code itself was not used.
+      const text = who.viaToken
+        ? pressTexts[owner.lang].forgedReply(when(row.receivedAt), mail.from ?? '?', referees.length ? ` (${referees.join(', ')})` : '')
+        : spoofWarningText(
+            owner.lang,
+            mail.from ?? '?',
+            when(row.receivedAt),
+            attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null,
+            referees,
+          );
       warned = enqueueReply(store, replyCtx, {
         kind: 'warning',
         gameId: owner.gameId,
         to: owner.email,
         subject: spoofWarningSubject(owner.lang, owner.gameId),
-        text: spoofWarningText(
-          owner.lang,
-          mail.from ?? '?',
-          when(row.receivedAt),
-          attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null,
-          store.refereesOf(owner.gameId),
-        ),
+        text,
         thread: null,
         dedupeKey: `warning:${row.id}`,
       });

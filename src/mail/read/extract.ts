@@ -49,6 +49,8 @@ export interface ExtractedMail {
   sheetSource: SheetSource;
   /** Topmost Received: date, ISO; a fallback for when the server's own date is unknown. */
   receivedAt: string | null;
+  /** The press reply token of the address it was sent to (a Reply to a relayed message), or null. */
+  pressToken: string | null;
 }
 
 // Only printable ASCII ids: they go back out in our replies' In-Reply-To and References headers.
@@ -184,6 +186,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       secretSource: id.secretSource,
       sheetText: sheet.text,
       sheetSource: sheet.source,
+      pressToken: id.pressToken,
     };
   } catch {
     // Last resort: something above failed on input nobody foresaw. Keep what was read; the
@@ -208,6 +211,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       sheetText: '',
       sheetSource: 'none',
       receivedAt: env?.receivedAt ?? null,
+      pressToken: null,
     };
   }
 }

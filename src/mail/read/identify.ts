@@ -1,6 +1,9 @@
 // Who is writing, for which game (MAIL.md "Who is writing"): the secret from a private address
 // `orders+<secret>@<domain>`, else from the subject tag `[SF <game>]` with a `Code:` line or
 // `code <secret>` after the tag. Checking the secret against the sender is the intake's job.
+// A press Reply-To token (`orders+p-…`) is looked for first: shaped as it is, the secret reader
+// would take it for an unknown code.
+import { pressTokenFromRecipients } from '../../games/press/press-token.ts';
 
 /** Letters, digits and dashes, kept exactly as written: secrets are case-sensitive. */
 const SECRET = /^[A-Za-z0-9][A-Za-z0-9-]{0,99}$/;
@@ -91,6 +94,8 @@ export interface Identity {
   gameTag: string | null;
   secret: string | null;
   secretSource: SecretSource | null;
+  /** A press conversation's reply token (docs/press.md §4.5): then there is no secret. */
+  pressToken: string | null;
 }
 
 /** Secret and game tag, in MAIL.md's order: private address, then `Code:` line, then subject. */
@@ -102,11 +107,16 @@ export function identify(input: {
   ordersLocalPart: string;
 }): Identity {
   const gameTag = gameTagFromSubject(input.subject);
+  // A reply to a relayed message is press, never a sheet: no secret is read beside its token.
+  const pressToken = pressTokenFromRecipients(input.recipients, input.ourDomain, input.ordersLocalPart);
+  if (pressToken !== null) return { gameTag, secret: null, secretSource: null, pressToken };
   const fromAddress = secretFromRecipients(input.recipients, input.ourDomain, input.ordersLocalPart);
-  if (fromAddress !== null) return { gameTag, secret: fromAddress, secretSource: 'address' };
+  if (fromAddress !== null) return { gameTag, secret: fromAddress, secretSource: 'address', pressToken: null };
   // Without a private address the tag is what makes a code meaningful (MAIL.md fallback).
-  if (gameTag === null) return { gameTag, secret: null, secretSource: null };
-  if (input.codeLineSecret !== null) return { gameTag, secret: input.codeLineSecret, secretSource: 'code-line' };
+  if (gameTag === null) return { gameTag, secret: null, secretSource: null, pressToken: null };
+  if (input.codeLineSecret !== null) return { gameTag, secret: input.codeLineSecret, secretSource: 'code-line', pressToken: null };
   const fromSubject = secretFromSubject(input.subject);
-  return fromSubject !== null ? { gameTag, secret: fromSubject, secretSource: 'subject' } : { gameTag, secret: null, secretSource: null };
+  return fromSubject !== null
+    ? { gameTag, secret: fromSubject, secretSource: 'subject', pressToken: null }
+    : { gameTag, secret: null, secretSource: null, pressToken: null };
 }

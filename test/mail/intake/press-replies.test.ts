@@ -1,0 +1,274 @@
+// Replies by token through the real intake on PGlite (docs/press.md §4.5–§4.7): a plain Reply to a
+// relayed message goes back to the conversation only when its token is live AND its From is the
+// token owner's registered address (two factors, D-PRESS-9); a reply is press, never a sheet.
+import { sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
+import { revokeTokensOfPlayer } from '../../../src/db/press.ts';
+import { pressMessages, pressReports } from '../../../src/db/schema.ts';
+import { sheetHistory } from '../../../src/db/sheets.ts';
+import { addReferee, assignReferee } from '../../../src/referee/accounts.ts';
+import { composeMail } from '../../../src/mail/send/file-transport.ts';
+import { toOutgoing } from '../../../src/mail/send/outbox-sender.ts';
+import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
+
+// Players: 0 Hutt (it, anna), 1 Aristocrats (en, bruno), 2 Sith (it, carla), 3 Knights (en, dario).
+let world: World;
+beforeEach(async () => {
+  world = await makeWorld();
+});
+
+const all = async () => listOutbox(world.database.db, { gameId: 'andromeda' });
+const mails = async (kind: string) => (await all()).filter((m) => m.kind === kind);
+const to = (rows: OutboxMail[], address: string) => rows.filter((m) => m.toAddress === address);
+const later = () => (world.clock.now = new Date(world.clock.now.getTime() + 60_000));
+
+/** A new message from player `i`, to their private address. */
+async function write(i: number, body: string) {
+  later();
+  return deliver(world, orderMail({ from: ADDRESSES[i]!, to: privateTo(world, i), body }));
+}
+
+/** A mail client's Reply to a relay: to its Reply-To, threaded under it, the relay quoted below. */
+let replies = 0;
+async function reply(relay: OutboxMail, body: string, from = relay.toAddress, messageId = `<reply${++replies}@example.org>`) {
+  later();
+  const quoted = relay.bodyText
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+  return deliver(
+    world,
+    orderMail({
+      from,
+      to: relay.replyTo!,
+      subject: `Re: ${relay.subject}`,
+      body: `${body}\n\nOn Mon, 2 Mar 2026, Starts Foundation wrote:\n${quoted}\n`,
+      messageId,
+      headers: { 'In-Reply-To': `<${relay.messageId}>`, References: `${relay.inReplyTo} <${relay.messageId}>` },
+    }),
+  );
+}
+
+const relaysTo = async (i: number) => to(await mails('press'), ADDRESSES[i]!);
+
+describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
+  it('is relayed to the writer in the same thread, stored as answering the message, and acknowledged', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua fino al turno 6?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const r = await reply(toBruno!, 'Agreed, until turn 6.', ADDRESSES[1], '<agreed@example.org>');
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'press-reply' });
+
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.subject).toBe('[SF andromeda] Aristocratici → te');
+    expect(toAnna!.bodyText).toContain('Da: Aristocratici');
+    expect(toAnna!.bodyText).toContain('Agreed, until turn 6.');
+    // The quoted relay is stripped: nothing is relayed twice.
+    expect(toAnna!.bodyText).not.toContain('Tregua fino al turno 6?');
+    expect(toAnna!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@sf\.example$/);
+    expect(toAnna!.replyTo).not.toBe(toBruno!.replyTo);
+    expect(toAnna!.inReplyTo).toMatch(/^<t\.[0-9a-f-]{36}@sf\.example>$/);
+
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed.');
+    expect(ack!.inReplyTo).toBe('<agreed@example.org>');
+    // Replying to the acknowledgement continues the conversation.
+    expect(ack!.replyTo).toBe(toBruno!.replyTo);
+
+    const stored = await world.database.db.select().from(pressMessages).orderBy(pressMessages.id);
+    expect(stored).toHaveLength(2);
+    expect(stored[1]).toMatchObject({
+      writerFaction: 'aristocrats',
+      threadId: stored[0]!.threadId,
+      inReplyToMessageId: stored[0]!.id,
+      audienceFactions: ['hutt'],
+      status: 'relayed',
+    });
+
+    // Anna answers through her own token: Bruno's relay threads under his first one.
+    await reply(toAnna!, 'Bene.');
+    const bruno = await relaysTo(1);
+    expect(bruno).toHaveLength(2);
+    expect(bruno[1]!.inReplyTo).toBe(bruno[0]!.inReplyTo);
+    expect(bruno[1]!.replyTo).toBe(bruno[0]!.replyTo);
+    expect(bruno[1]!.bodyText).toContain('Bene.');
+  });
+
+  it('is press, never a sheet: order lines in a reply are relayed as text and no sheet is stored', async () => {
+    await write(0, 'STAMPA A Aristocratici\nCosa voti?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'V: Sith\nH: Sith');
+    expect(await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats')).toHaveLength(0);
+    expect(await mails('ack')).toHaveLength(0);
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.bodyText).toContain('V: Sith\nH: Sith');
+  });
+
+  it('obeys the game’s settings: with press off the reply is refused and nothing relayed', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await world.database.db.execute(sql`update games set press_settings = '{"mode":"off"}'::jsonb where id = 'andromeda'`);
+    await reply(toBruno!, 'Yes.');
+    expect(await relaysTo(0)).toHaveLength(0);
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your reply was not sent: this game has no messages between players');
+  });
+
+  it('counts towards the hourly cap (D-PRESS-12)', async () => {
+    await world.database.db.execute(sql`update games set press_settings = '{"perHour":1}'::jsonb where id = 'andromeda'`);
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Yes.');
+    await reply(toBruno!, 'And again.');
+    expect(await relaysTo(0)).toHaveLength(1);
+    const acks = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(acks[1]!.bodyText).toContain('Your reply was not sent: you have sent 1 messages in the last hour');
+  });
+});
+
+describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
+  it('the same reply from another address: the token’s owner is warned, the stranger hears nothing', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const r = await reply(toBruno!, 'Yes, signed Bruno.', 'mallory@evil.example');
+    expect(r.result).toMatchObject({ status: 'rejected', outcome: 'sender-mismatch' });
+    expect(await relaysTo(0)).toHaveLength(0);
+    expect(await world.database.db.select().from(pressMessages)).toHaveLength(1);
+    const [warning] = await mails('warning');
+    expect(warning!.toAddress).toBe(ADDRESSES[1]);
+    expect(warning!.bodyText).toContain('someone wrote from mallory@evil.example to the reply address of one of your conversations');
+    expect((await all()).filter((m) => m.toAddress === 'mallory@evil.example')).toHaveLength(0);
+  });
+
+  it('from another player’s address: refused as an unknown code, the owner warned', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const r = await reply(toBruno!, 'Sì.', ADDRESSES[2]!);
+    expect(r.result).toMatchObject({ status: 'rejected', outcome: 'sender-mismatch' });
+    expect(await relaysTo(0)).toHaveLength(0);
+    expect(to(await mails('refusal'), ADDRESSES[2]!)).toHaveLength(1);
+    expect(to(await mails('warning'), ADDRESSES[1]!)).toHaveLength(1);
+  });
+
+  it('an unknown token, and a revoked one, are refused as an unknown code', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const made = await reply({ ...toBruno!, replyTo: `orders+p-${'a'.repeat(26)}@${DOMAIN}` }, 'Yes.');
+    expect(made.result).toMatchObject({ status: 'rejected', outcome: 'unknown-code' });
+    await revokeTokensOfPlayer(world.database.db, world.created.players[1]!.id);
+    const revoked = await reply(toBruno!, 'Fine by me.');
+    expect(revoked.result).toMatchObject({ status: 'rejected', outcome: 'unknown-code' });
+    expect(await relaysTo(0)).toHaveLength(0);
+    expect(to(await mails('refusal'), ADDRESSES[1]!)).toHaveLength(2);
+  });
+});
+
+describe('D-PRESS-10: an anonymous conversation', () => {
+  it('a reply reaches the hidden writer, and nothing the repliers receive names them', async () => {
+    const writer = world.created.players[2]!; // Sith, carla
+    await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Who are you?');
+
+    const toCarla = await relaysTo(2);
+    expect(toCarla).toHaveLength(1);
+    expect(toCarla[0]!.bodyText).toContain('Who are you?');
+    expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → Cavalieri e te');
+    const toDario = await relaysTo(3);
+    expect(toDario[1]!.subject).toBe('[SF andromeda] Aristocrats → you and anonymous');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your reply was sent to the conversation, signed.');
+
+    // The hidden writer answers through the token that relay gave them: anonymous again, delayed.
+    await reply(toCarla[0]!, 'Un amico.');
+    const second = await relaysTo(1);
+    expect(second).toHaveLength(2);
+    expect(second[1]!.subject).toBe('[SF andromeda] Anonymous → you and Knights');
+    expect(second[1]!.inReplyTo).toBe(second[0]!.inReplyTo);
+    expect(second[1]!.nextAttemptAt.getTime()).toBeGreaterThan(world.clock.now.getTime() + 60_000);
+
+    const secrets = ['sith', ADDRESSES[2]!, 'carla', writer.secret.toLowerCase()];
+    for (const i of [1, 3])
+      // Everything of the press a player receives (their welcome lists the factions in play).
+      for (const m of (await all()).filter((x) => x.toAddress === ADDRESSES[i] && x.kind.startsWith('press'))) {
+        const raw = (await composeMail(toOutgoing(m, `orders@${DOMAIN}`))).toString('utf8').toLowerCase();
+        for (const s of secrets) {
+          expect(JSON.stringify(m).toLowerCase()).not.toContain(s);
+          expect(raw).not.toContain(s);
+        }
+      }
+    const stored = await world.database.db.select().from(pressMessages).orderBy(pressMessages.id);
+    // No row a player may read names the hidden writer among the recipients.
+    for (const m of stored) expect(m.audienceFactions).not.toContain('sith');
+  });
+});
+
+describe('REPORT / SEGNALA', () => {
+  it('forwards the stored original to the game’s referees, acknowledges the reporter, relays nothing', async () => {
+    await assignReferee(
+      world.database.db,
+      'andromeda',
+      (await addReferee(world.database.db, 'ref@example.org', 'test')).referee.email,
+      'test',
+    );
+    await write(0, 'STAMPA ANONIMA A Aristocratici\nTi distruggerò.\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'REPORT\nThreats.');
+    expect(await relaysTo(0)).toHaveLength(0);
+    const [report] = await mails('press-report');
+    expect(report!.toAddress).toBe('ref@example.org');
+    expect(report!.bodyText).toContain('Ti distruggerò.');
+    // The referees see who wrote it (D-PRESS-10).
+    expect(report!.bodyText).toContain('Written by: Hutt (anonymous)');
+    expect(report!.bodyText).toContain('Reason: Threats.');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your report has reached the referees.');
+    const reports = await world.database.db.select().from(pressReports);
+    expect(reports).toMatchObject([{ playerId: world.created.players[1]!.id, reason: 'Threats.' }]);
+    // A second report of the same message is the first.
+    await reply(toBruno!, 'SEGNALA');
+    expect(await mails('press-report')).toHaveLength(1);
+  });
+
+  it('is kept for the first referee when the game has none (D-PRESS-17)', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTi distruggerò.\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'REPORT threats');
+    expect(await mails('press-report')).toHaveLength(0);
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('this game has no referee yet');
+    expect(await world.database.db.select().from(pressReports)).toHaveLength(1);
+  });
+});
+
+describe('D-PRESS-4: a referee answers a player’s message to the referees by replying', () => {
+  it('from their account’s address: relayed to the player, who can reply back; from any other: refused', async () => {
+    const db = world.database.db;
+    await assignReferee(db, 'andromeda', (await addReferee(db, 'ref@example.org', 'test')).referee.email, 'test');
+    await write(0, "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n");
+    const [toRef] = to(await mails('press'), 'ref@example.org');
+    expect(toRef!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@sf\.example$/);
+
+    const forged = await reply(toRef!, 'Approved.', 'mallory@evil.example');
+    expect(forged.result).toMatchObject({ status: 'rejected', outcome: 'unknown-code' });
+    expect(await relaysTo(0)).toHaveLength(0);
+
+    const r = await reply(toRef!, 'I will look at it tonight.');
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'referee-reply' });
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.subject).toBe('[SF andromeda] Arbitro → te');
+    expect(toAnna!.bodyText).toContain('I will look at it tonight.');
+    expect(toAnna!.bodyText).not.toContain('Il mio turno');
+    const [ack] = to(await mails('press-ack'), 'ref@example.org');
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed.');
+    const stored = await db.select().from(pressMessages).orderBy(pressMessages.id);
+    expect(stored[1]).toMatchObject({ writerPlayerId: null, writerFaction: null, inReplyToMessageId: stored[0]!.id });
+
+    // The player's reply goes back to the referees, in the same conversation.
+    await reply(toAnna!, 'Grazie.');
+    const refs = to(await mails('press'), 'ref@example.org');
+    expect(refs).toHaveLength(2);
+    expect(refs[1]!.inReplyTo).toBe(refs[0]!.inReplyTo);
+    expect(refs[1]!.bodyText).toContain('Grazie.');
+  });
+});
