@@ -37,8 +37,11 @@ export function pressReplyAddress(mail: { ordersLocalPart: string; domain: strin
   return `${mail.ordersLocalPart}+${token}@${mail.domain}`;
 }
 
-/** The token in an address of ours, lower-cased (a server may have changed its case), or null. */
-export function pressTokenFromAddress(address: string, ourDomain: string, ordersLocalPart: string): string | null {
+/**
+ * What follows the `+` of an address of ours (`orders+<this>@domain`), as written, or null when the
+ * address is not ours: the domain and the local part compared in any case. A secret or a token.
+ */
+export function ourPlusPart(address: string, ourDomain: string, ordersLocalPart: string): string | null {
   const at = address.lastIndexOf('@');
   if (
     at < 0 ||
@@ -51,8 +54,13 @@ export function pressTokenFromAddress(address: string, ourDomain: string, orders
   const local = address.slice(0, at).replace(/^"|"$/g, '');
   const plus = local.indexOf('+');
   if (plus < 0 || local.slice(0, plus).toLowerCase() !== ordersLocalPart.toLowerCase()) return null;
-  const token = local.slice(plus + 1).toLowerCase();
-  return isPressToken(token) ? token : null;
+  return local.slice(plus + 1);
+}
+
+/** The token in an address of ours, lower-cased (a server may have changed its case), or null. */
+export function pressTokenFromAddress(address: string, ourDomain: string, ordersLocalPart: string): string | null {
+  const token = ourPlusPart(address, ourDomain, ordersLocalPart)?.toLowerCase() ?? null;
+  return token !== null && isPressToken(token) ? token : null;
 }
 
 // As for secrets (src/mail/read/identify.ts): the envelope says where the server delivered, To

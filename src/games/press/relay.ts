@@ -8,6 +8,7 @@ import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
+import type { Turn } from '../../db/turns.ts';
 import type { OutboxInput } from '../../db/outbox.ts';
 import type { Player } from '../../db/players.ts';
 import {
@@ -43,6 +44,20 @@ import { pressConsoleUrl, refereesToTell, type FiledDispute } from '../disputes.
 
 const HOUR = 3_600_000;
 
+/** What press needs of the open turn: when it closes (D-PRESS-5), and whether a Chancellor declares. */
+export type PressTurn = { number: number; deadline: Date; declarationDeadline: Date; hasChancellor: boolean };
+
+export function pressTurnOf(open: Turn | null): PressTurn | null {
+  return open
+    ? {
+        number: open.number,
+        deadline: open.deadline,
+        declarationDeadline: open.declarationDeadline,
+        hasChancellor: !!open.state.chancellor,
+      }
+    : null;
+}
+
 /** What the disputes module answers for one dispute block (it stores it and mails the referees). */
 export type DisputeOutcome = FiledDispute | { kind: 'refused'; why: 'not-open'; turn?: number; endedAt?: Date };
 
@@ -70,7 +85,7 @@ export interface PressMailFacts {
   /** The game's players with a seat (D-SEAT-1), the writer included. */
   seated: readonly Player[];
   /** The game's current turn, or null when it is not open. */
-  turn: { number: number; deadline: Date; declarationDeadline: Date; hasChancellor: boolean } | null;
+  turn: PressTurn | null;
   inboundId: number;
   receivedAt: Date;
 }

@@ -29,7 +29,7 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
-import { readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
+import { pressTurnOf, readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
 
 export interface PlayerMailContext {
@@ -170,14 +170,7 @@ function relayLater(
         board: c.board,
         writer: player,
         seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: open
-          ? {
-              number: open.number,
-              deadline: open.deadline,
-              declarationDeadline: open.declarationDeadline,
-              hasChancellor: !!open.state.chancellor,
-            }
-          : null,
+        turn: pressTurnOf(open),
         inboundId: row.id,
         receivedAt: row.receivedAt,
       },

@@ -6,7 +6,7 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
-import { relayRefereeReply, relayReply, type PressReplyResult } from '../../games/press/relay.ts';
+import { pressTurnOf, relayRefereeReply, relayReply, type PressReplyResult } from '../../games/press/relay.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead } from '../../db/inbound.ts';
@@ -46,14 +46,7 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
         board: c.board,
         writer: player,
         seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: open
-          ? {
-              number: open.number,
-              deadline: open.deadline,
-              declarationDeadline: open.declarationDeadline,
-              hasChancellor: !!open.state.chancellor,
-            }
-          : null,
+        turn: pressTurnOf(open),
         inboundId: row.id,
         receivedAt: row.receivedAt,
         token: c.token,

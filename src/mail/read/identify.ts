@@ -3,7 +3,7 @@
 // `code <secret>` after the tag. Checking the secret against the sender is the intake's job.
 // A press Reply-To token (`orders+p-…`) is looked for first: shaped as it is, the secret reader
 // would take it for an unknown code.
-import { pressTokenFromRecipients } from '../../games/press/press-token.ts';
+import { ourPlusPart, pressTokenFromRecipients } from '../../games/press/press-token.ts';
 
 /** Letters, digits and dashes, kept exactly as written: secrets are case-sensitive. */
 const SECRET = /^[A-Za-z0-9][A-Za-z0-9-]{0,99}$/;
@@ -27,20 +27,8 @@ export type SecretSource = 'address' | 'code-line' | 'subject';
 
 /** The secret in a private address of ours, or null (the domain and local part compared in any case). */
 export function secretFromAddress(address: string, ourDomain: string, ordersLocalPart: string): string | null {
-  const at = address.lastIndexOf('@');
-  if (
-    at < 0 ||
-    address
-      .slice(at + 1)
-      .trim()
-      .toLowerCase() !== ourDomain.toLowerCase()
-  )
-    return null;
-  const local = address.slice(0, at).replace(/^"|"$/g, '');
-  const plus = local.indexOf('+');
-  if (plus < 0 || local.slice(0, plus).toLowerCase() !== ordersLocalPart.toLowerCase()) return null;
-  const secret = local.slice(plus + 1);
-  return SECRET.test(secret) ? secret : null;
+  const secret = ourPlusPart(address, ourDomain, ordersLocalPart);
+  return secret !== null && SECRET.test(secret) ? secret : null;
 }
 
 // The envelope headers come first: they say which address the server actually delivered to,
