@@ -46,3 +46,4 @@ export { setLastTurn } from './game-length.ts';
 export { replacePlayer } from './replace-player.ts';
 export { removePlayer, type RemovedPlayer } from './remove-player.ts';
 export { changePlayerAddress, MAX_ADDRESSES, type AddressChange, type PlayerAddresses } from './player-addresses.ts';
+export { describePressSettings, pressSettingsOf, pressSettingTexts, type PressSettings } from './press/settings.ts';

@@ -1,10 +1,12 @@
 // The public game page says a dispute is open on turn N while one is, in the reader's language —
 // never who disputed nor why (D-PRESS-16, R-EDICT-4).
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { findGame } from '../../src/db/games.ts';
 import { storeInbound } from '../../src/db/inbound.ts';
+import { games } from '../../src/db/schema.ts';
 import { listPlayers } from '../../src/db/players.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
 import { fileDispute, rejectDispute } from '../../src/games/disputes.ts';
@@ -77,5 +79,20 @@ describe('the public game page and disputes', () => {
       { gameId, disputeId: (r as { disputeId: number }).disputeId, reason: 'no' },
     );
     expect(await page('en')).not.toContain('A dispute is open');
+  });
+});
+
+describe('the public game page and press', () => {
+  it("shows the game's press settings in the reader's language, and what a referee changed", async () => {
+    expect(await page('en')).toContain('Messages between players');
+    expect(await page('en')).toContain('Messages: signed, or anonymous when the message says ANONYMOUS');
+    expect(await page('it')).toContain('Messaggi tra giocatori');
+    await database.db
+      .update(games)
+      .set({ pressSettings: { mode: 'off' } })
+      .where(eq(games.id, gameId));
+    const off = await page('en');
+    expect(off).toContain('Messages: no messages between players (only to the referees)');
+    expect(off).not.toContain('To whom:');
   });
 });

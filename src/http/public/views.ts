@@ -6,7 +6,7 @@ import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
 import type { Game } from '../../db/games.ts';
-import { formatInstant, type OrdersReceived } from '../../games/index.ts';
+import { describePressSettings, formatInstant, pressSettingsOf, pressSettingTexts, type OrdersReceived } from '../../games/index.ts';
 import { edictTexts } from '../../text/edict-mail.ts';
 import { webTexts } from '../../text/web.ts';
 import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
@@ -77,7 +77,15 @@ type Schedule = Pick<
 >;
 
 export interface GamePageData {
-  game: { id: string; name: string; status: string; timeZone: string; victoryPlanets: number; lastTurn: number | null } & Schedule;
+  game: {
+    id: string;
+    name: string;
+    status: string;
+    timeZone: string;
+    victoryPlanets: number;
+    lastTurn: number | null;
+    pressSettings?: unknown;
+  } & Schedule;
   turn: PublicTurn;
   seats: Array<{ faction: string; joinedTurn: number }>;
   received: Record<string, OrdersReceived>;
@@ -147,6 +155,9 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     s.scheduleGrace(game.graceMinutes),
     s.scheduleAbsences(game.absenceDaysPerPlayer, game.absenceDaysPerGame),
   ].map((line) => html`<li>${line}</li>`)}</ul></details>`;
+  // The game's press settings, as the welcome and HELP describe press (docs/press.md, D-PRESS-1…).
+  const pressLines = describePressSettings(pressSettingsOf(game.pressSettings), lang);
+  const press = html`<details><summary>${pressSettingTexts[lang].title}</summary><ul>${pressLines.map((line) => html`<li>${line}</li>`)}</ul></details>`;
   const inPlay = new Set(turn.state.factions);
   const rows = board.factionIds
     .filter((f) => inPlay.has(f) || d.seats.some((p) => p.faction === f))
@@ -169,7 +180,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     lead,
     dispute: d.disputedTurn ? html`<p class="notice" role="status">${s.disputeOpen(d.disputedTurn)}</p>` : html``,
     deadlinesHeading: s.deadlinesHeading,
-    deadlines: html`${deadlines}${schedule}`,
+    deadlines: html`${deadlines}${schedule}${press}`,
     mapHeading: s.mapHeading,
     map: mapFigure(lang, d.map, `/games/${game.id}/map.png`),
     mapCaption: caption,
