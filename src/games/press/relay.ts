@@ -25,6 +25,7 @@ import {
   type PressThread,
 } from '../../db/press.ts';
 import { refereesOfGame } from '../../db/referees.ts';
+import type { MailText } from '../../text/define.ts';
 import { pressTexts } from '../../text/press.ts';
 import { gameMail, type MailAddressing } from '../game-mail.ts';
 import { formatInstant } from '../time-format.ts';
@@ -259,12 +260,6 @@ async function relayOne(
   const relays: OutboxInput[] = [];
   const rows: NewRecipient[] = [];
   for (const r of readers) {
-    const token = await issueToken(db, {
-      threadId: thread.id,
-      owner: r.recipient,
-      domain: deps.mail.domain,
-      newToken: deps.newToken ?? (() => newPressToken()),
-    });
     const T = pressTexts[r.lang];
     const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
     const from = anonymous ? null : sideName(f.board, writer.faction, r.lang);
@@ -277,20 +272,16 @@ async function relayOne(
       d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
     const replyGoesTo = T.list([from ?? T.anonymous.toLowerCase(), ...(d.to.kind === 'factions' && d.to.everyone ? [T.everyone] : others)]);
     const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn });
-    relays.push(
-      gameMail(deps.mail, {
-        kind: 'press',
-        gameId: game.id,
-        to: r.address,
-        replySecret: null,
-        replyAddress: pressReplyAddress(deps.mail, token.token),
-        threadRoot: token.rootMessageId,
-        subject: m.subject,
-        text: m.text,
-        dedupeKey: relayDedupeKey(message.id, r.recipient),
-      }),
-    );
-    rows.push({ messageId: message.id, ...r.recipient, address: r.address, delivery: 'immediate' });
+    const one = await relayTo(db, deps, {
+      gameId: game.id,
+      threadId: thread.id,
+      messageId: message.id,
+      recipient: r.recipient,
+      address: r.address,
+      text: m,
+    });
+    relays.push(one.mail);
+    rows.push(one.row);
   }
   await addRecipients(db, rows);
   // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
@@ -540,12 +531,6 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
   result.summary = { reply: 'relayed' };
   result.ack.push(T.replySent(sideName(f.board, faction, 'en'), false));
   if (duplicate) return result;
-  const token = await issueToken(db, {
-    threadId: thread.id,
-    owner: { kind: 'player', id: player.id },
-    domain: deps.mail.domain,
-    newToken: deps.newToken ?? (() => newPressToken()),
-  });
   const P = pressTexts[player.lang];
   const m = P.relay({
     game: f.game.id,
@@ -556,23 +541,47 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     replyGoesTo: P.referees,
     turn: f.game.currentTurn,
   });
-  const recipient = { kind: 'player' as const, id: player.id };
-  result.relays.push(
-    gameMail(deps.mail, {
-      kind: 'press',
-      gameId: f.game.id,
-      to: player.email,
-      replySecret: null,
-      replyAddress: pressReplyAddress(deps.mail, token.token),
-      threadRoot: token.rootMessageId,
-      subject: m.subject,
-      text: m.text,
-      dedupeKey: relayDedupeKey(message.id, recipient),
-    }),
-  );
-  await addRecipients(db, [{ messageId: message.id, ...recipient, address: player.email, delivery: 'immediate' }]);
+  const one = await relayTo(db, deps, {
+    gameId: f.game.id,
+    threadId: thread.id,
+    messageId: message.id,
+    recipient: { kind: 'player', id: player.id },
+    address: player.email,
+    text: m,
+  });
+  result.relays.push(one.mail);
+  await addRecipients(db, [one.row]);
   result.messageIds.push(message.id);
   return result;
+}
+
+/**
+ * One recipient's relay of a stored message: the mail, with the recipient's own Reply-To token and
+ * thread root in this conversation (D-PRESS-7, D-PRESS-9), and the recipient's row to record.
+ */
+async function relayTo(
+  db: Db,
+  deps: PressRelayDeps,
+  a: { gameId: string; threadId: number; messageId: number; recipient: Reader['recipient']; address: string; text: MailText },
+): Promise<{ mail: OutboxInput; row: NewRecipient }> {
+  const token = await issueToken(db, {
+    threadId: a.threadId,
+    owner: a.recipient,
+    domain: deps.mail.domain,
+    newToken: deps.newToken ?? (() => newPressToken()),
+  });
+  const mail = gameMail(deps.mail, {
+    kind: 'press',
+    gameId: a.gameId,
+    to: a.address,
+    replySecret: null,
+    replyAddress: pressReplyAddress(deps.mail, token.token),
+    threadRoot: token.rootMessageId,
+    subject: a.text.subject,
+    text: a.text.text,
+    dedupeKey: relayDedupeKey(a.messageId, a.recipient),
+  });
+  return { mail, row: { messageId: a.messageId, ...a.recipient, address: a.address, delivery: 'immediate' } };
 }
 
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */
