@@ -9,48 +9,17 @@ import { type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { listEdicts } from '../../src/db/edicts.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
-import { addSheetVersion } from '../../src/db/sheets.ts';
-import { findTurn, updateTurn } from '../../src/db/turns.ts';
-import { closeTurn } from '../../src/games/close-turn.ts';
 import { ARTIFACTS, browserWorld } from '../harness/browser.ts';
-import { gameWithReferee, MAIL, NOW } from '../referee/world.ts';
+import { contestedGame, MAIL } from '../referee/world.ts';
 
 const REASON = 'the Chancellor chose <L8> & told us';
-const HOMES: Record<string, string[]> = {
-  hutt: ['B2', 'B1', 'A2'],
-  aristocrats: ['G7', 'G6', 'F7'],
-  sith: ['T7', 'T6', 'U7'],
-  knights: ['X2', 'X1', 'Y2'],
-};
 let gameId: string;
 let password: string;
 
 const w = browserWorld(
   async (db) => {
-    ({ gameId, password } = await gameWithReferee(db, 'Disputa <b>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
-    // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls and both could advance into
-    // it — contested (R-ADV-2); the engine picks one, the referee will pick the other.
-    const t1 = (await findTurn(db, gameId, 1))!;
-    const units = [
-      ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
-      { side: 'sith', at: 'N9' },
-      { side: 'hutt', at: 'I8' },
-      { side: 'aristocrats', at: 'H8' },
-      { side: 'aristocrats', at: 'L8' },
-    ];
-    await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
-    await addSheetVersion(db, {
-      gameId,
-      turn: 1,
-      faction: 'aristocrats',
-      text: 'H: Hutt',
-      parsed: {},
-      status: 'valid',
-      receivedAt: NOW,
-      inboundId: null,
-    });
-    // Closed now, by the real clock: the dispute window is open and turn 2 is open to preview.
-    await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
+    // Turn 1 closed now on a contested advance: the dispute window is open and turn 2 is open to preview.
+    ({ gameId, password } = await contestedGame(db, 'Disputa <b>'));
     // The public pages keep their default cache: what the amendment must get through.
   },
   { referee: { mail: MAIL } },

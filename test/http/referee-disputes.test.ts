@@ -7,53 +7,24 @@ import type { Database } from '../../src/db/client.ts';
 import { listEdicts } from '../../src/db/edicts.ts';
 import { findGame } from '../../src/db/games.ts';
 import { listOutbox } from '../../src/db/outbox.ts';
-import { addSheetVersion } from '../../src/db/sheets.ts';
-import { findTurn, updateTurn } from '../../src/db/turns.ts';
-import { closeTurn } from '../../src/games/close-turn.ts';
+import { findTurn } from '../../src/db/turns.ts';
 import { seatHistoryOf } from '../../src/db/players.ts';
 import { listPlayers } from '../../src/db/players.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestPglite } from '../harness/pglite.ts';
-import { FORM, form, gameWithReferee, logIn, MAIL, NOW, type Browser } from '../referee/world.ts';
+import { contestedGame, FORM, form, logIn, MAIL, type Browser } from '../referee/world.ts';
 
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let browser: Browser;
 let gameId: string;
-const HOMES: Record<string, string[]> = {
-  hutt: ['B2', 'B1', 'A2'],
-  aristocrats: ['G7', 'G6', 'F7'],
-  sith: ['T7', 'T6', 'U7'],
-  knights: ['X2', 'X1', 'Y2'],
-};
 
 beforeAll(async () => {
   database = await openTestPglite();
   const db = database.db;
   let password: string;
-  ({ gameId, password } = await gameWithReferee(db, 'Disputed <i>', ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org'));
-  // Hutt I8 between Aristocrats H8 and L8, who are hostile: I8 falls, H8 advances, contested.
-  const t1 = (await findTurn(db, gameId, 1))!;
-  const units = [
-    ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
-    { side: 'sith', at: 'N9' },
-    { side: 'hutt', at: 'I8' },
-    { side: 'aristocrats', at: 'H8' },
-    { side: 'aristocrats', at: 'L8' },
-  ];
-  await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
-  await addSheetVersion(db, {
-    gameId,
-    turn: 1,
-    faction: 'aristocrats',
-    text: 'H: Hutt',
-    parsed: {},
-    status: 'valid',
-    receivedAt: NOW,
-    inboundId: null,
-  });
-  // Closed just now, by the real clock: the dispute window is open.
-  await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
+  // Turn 1 closed just now on a contested advance: I8 falls, H8 advances; the dispute window is open.
+  ({ gameId, password } = await contestedGame(db, 'Disputed <i>'));
   app = await buildApp({ db, log: pino({ level: 'silent' }), referee: { mail: MAIL } });
   browser = await logIn(app, 'ref@x.org', password);
 }, 120_000);

@@ -3,6 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/db/client.ts';
+import { addSheetVersion } from '../../src/db/sheets.ts';
+import { findTurn, updateTurn } from '../../src/db/turns.ts';
+import { closeTurn } from '../../src/games/close-turn.ts';
 import { createGame } from '../../src/games/index.ts';
 import { addReferee, assignReferee, setRefereePassword } from '../../src/referee/accounts.ts';
 
@@ -26,6 +29,44 @@ export async function gameWithReferee(
   await setRefereePassword(db, referee, 'test', password);
   await assignReferee(db, game.id, referee, 'test');
   return { gameId: game.id, password };
+}
+
+const HOMES: Record<string, string[]> = {
+  hutt: ['B2', 'B1', 'A2'],
+  aristocrats: ['G7', 'G6', 'F7'],
+  sith: ['T7', 'T6', 'U7'],
+  knights: ['X2', 'X1', 'Y2'],
+};
+
+/**
+ * A game with a referee whose turn 1 closed just now, by the real clock (its dispute window open),
+ * on a contested advance: Hutt I8 between Aristocrats H8 and L8, who are hostile, so I8 falls and
+ * both could advance into it (R-ADV-2); the engine picks one, the referee may pick the other.
+ */
+export async function contestedGame(db: Db, name: string): Promise<{ gameId: string; password: string }> {
+  const made = await gameWithReferee(db, name, ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org'], 'ref@x.org');
+  const { gameId } = made;
+  const t1 = (await findTurn(db, gameId, 1))!;
+  const units = [
+    ...Object.entries(HOMES).flatMap(([side, cells]) => cells.map((at) => ({ side, at }))),
+    { side: 'sith', at: 'N9' },
+    { side: 'hutt', at: 'I8' },
+    { side: 'aristocrats', at: 'H8' },
+    { side: 'aristocrats', at: 'L8' },
+  ];
+  await updateTurn(db, gameId, 1, { state: { ...t1.state, turn: 5, election: false, chancellor: 'sith', units }, election: false });
+  await addSheetVersion(db, {
+    gameId,
+    turn: 1,
+    faction: 'aristocrats',
+    text: 'H: Hutt',
+    parsed: {},
+    status: 'valid',
+    receivedAt: NOW,
+    inboundId: null,
+  });
+  await closeTurn(db, gameId, 1, { actor: 'system', mail: MAIL }, { force: true });
+  return made;
 }
 
 /** The cookies a response sets, name → value. */
