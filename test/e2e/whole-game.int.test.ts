@@ -15,50 +15,26 @@
 // receive shows up in review.
 // UPDATE_GOLDEN=1 rewrites the golden file.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/client.ts';
 import { and, eq } from 'drizzle-orm';
 import type { Edict } from '../../src/adjudicator/types.ts';
 import { findGame } from '../../src/db/games.ts';
 import { edicts } from '../../src/db/schema.ts';
-import { listPlayers, type Player } from '../../src/db/players.ts';
+import { listPlayers } from '../../src/db/players.ts';
 import { findTurn } from '../../src/db/turns.ts';
-import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
+import { joinGame } from '../../src/games/index.ts';
 import { replayTurns } from '../../src/games/replay.ts';
-import { startService, type Service } from '../../src/service.ts';
-import { startDovecot, type DovecotServer } from '../harness/dovecot.ts';
-import { freshDatabase } from '../harness/postgres.ts';
-import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../harness/smtp.ts';
 import { Cleanups } from '../support/cleanups.ts';
-import { eventually } from '../support/eventually.ts';
+import { HOUR, MailGame, MINUTE } from './mail-game.ts';
 
-const DOMAIN = 'sf.example';
-const IMAP = { user: 'orders', password: 'whole-game' };
 const GOLDEN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden', 'whole-game.txt');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 // Thursday 20 March 2025 in Rome. Everything is in the past: Dovecot keeps past INTERNALDATEs only.
 const CREATED = new Date('2025-03-20T10:00:00Z');
 
-let clock = CREATED.getTime();
-const now = () => new Date(clock);
 const cleanups = new Cleanups();
-let db: Database;
-let smtp: SmtpCapture;
-let dovecot: DovecotServer;
-let service: Service;
-let config: Config;
-let gameId = '';
-let players: Player[] = [];
-const transcript: string[] = [];
-let seen = 0;
+let g: MailGame;
 
 /** What players wrote around their orders, by writer: nobody else may ever see it (R-EDICT-4). */
 const PRIVATE: Record<string, string[]> = {
@@ -67,169 +43,37 @@ const PRIVATE: Record<string, string[]> = {
   sith: ['Ciao Cancelleria', 'Sara Bianchi'],
 };
 
-const secrets = ['hutt-0001', 'arst-0002', 'sith-0003', 'kngt-0004', 'mrch-0005'];
-const ctx = (): GamesContext => ({
-  actor: 'cli:test',
-  mail: { domain: DOMAIN, ordersLocalPart: 'orders' },
-  now,
-  newSecret: () => secrets.shift()!,
-});
-
 beforeAll(async () => {
-  const pg = await freshDatabase();
-  cleanups.push(() => pg.drop());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sf-whole-game-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  smtp = await startSmtpCapture();
-  cleanups.push(() => smtp.stop());
-  dovecot = await startDovecot({ users: { [IMAP.user]: IMAP.password } });
-  cleanups.push(() => dovecot.stop());
-  config = loadConfig({
-    DATABASE_URL: pg.url,
-    DATA_DIR: dataDir,
-    IMAP_HOST: dovecot.host,
-    IMAP_PORT: String(dovecot.port),
-    IMAP_USER: IMAP.user,
-    IMAP_PASSWORD: IMAP.password,
-    IMAP_SECURE: 'false',
-    SMTP_URL: smtp.url,
-    MAIL_DOMAIN: DOMAIN,
-    LOG_LEVEL: 'warn',
-  });
-  db = await openDatabase(config);
-  cleanups.push(() => db.close());
-  const created = await createGame(
-    db.db,
-    {
-      name: 'Whole Game',
-      players: [
-        { email: 'hutt@example.org', lang: 'en', name: 'Jabba' },
-        { email: 'arist@example.org', lang: 'it', name: 'Amidala' },
-        { email: 'sith@example.org', lang: 'en' },
-        { email: 'knights@example.org', lang: 'it', timeZone: 'America/New_York' },
-      ],
-      timeZone: 'Europe/Rome',
-      weeklyDeadline: 'sun 20:00',
-      declarationLeadMinutes: 120,
-      reminderMinutes: [1440],
-      victoryPlanets: 5,
-    },
-    ctx(),
+  g = await MailGame.open(
+    { name: 'whole-game', start: CREATED, secrets: ['hutt-0001', 'arst-0002', 'sith-0003', 'kngt-0004', 'mrch-0005'] },
+    cleanups,
   );
-  gameId = created.game.id;
-  players = created.players;
-  service = await startService(config, pino({ level: 'warn' }), {
-    listen: false,
-    now,
-    pollIntervalMs: 100,
-    sendIntervalMs: 100,
-    sweepIntervalMs: 1_000,
-    turnJobIntervalMs: 100,
+  await g.createGame({
+    name: 'Whole Game',
+    players: [
+      { email: 'hutt@example.org', lang: 'en', name: 'Jabba' },
+      { email: 'arist@example.org', lang: 'it', name: 'Amidala' },
+      { email: 'sith@example.org', lang: 'en' },
+      { email: 'knights@example.org', lang: 'it', timeZone: 'America/New_York' },
+    ],
+    timeZone: 'Europe/Rome',
+    weeklyDeadline: 'sun 20:00',
+    declarationLeadMinutes: 120,
+    reminderMinutes: [1440],
+    victoryPlanets: 5,
   });
-  cleanups.push(() => service.stop());
+  await g.startService();
 }, 120_000);
 
 afterAll(async () => {
   await cleanups.run();
 }, 60_000);
 
-// --- the players and the clock ----------------------------------------------------------------
-
-const player = (faction: string) => players.find((p) => p.faction === faction)!;
-
-/** A player writes to their private address; the mail server receives it at the test's now. */
-async function write(faction: string, body: string): Promise<void> {
-  const p = player(faction);
-  const raw = [
-    `From: ${p.email}`,
-    `To: orders+${p.secret}@${DOMAIN}`,
-    `Subject: orders`,
-    `Message-ID: <${faction}-${clock}@example.org>`,
-    `Date: ${now().toUTCString()}`,
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    body,
-    '',
-  ].join('\r\n');
-  await dovecot.append(IMAP.user, 'INBOX', raw, [], now());
-}
-
-/** Waits until `count` more mails have been sent, and adds them to the transcript under `step`. */
-async function sent(step: string, count: number): Promise<CapturedMail[]> {
-  await eventually(() => expect(smtp.messages.length - seen).toBeGreaterThanOrEqual(count), {
-    timeoutMs: 60_000,
-    why: `${step}: ${count} mails`,
-  });
-  // Nothing more comes for this step (the loops run every 100 ms).
-  await new Promise((r) => setTimeout(r, 500));
-  const mails = smtp.messages.slice(seen);
-  expect(mails.length, `${step}: mails sent (${mails.map((m) => `${m.envelope.to.join(',')}: ${m.subject}`).join(' | ')})`).toBe(count);
-  seen = smtp.messages.length;
-  const entries = mails.map(describeMail).sort();
-  transcript.push(`######## ${step}\n`, ...entries);
-  return mails;
-}
-
-/**
- * The HTML part as a reader moving by headings meets it: every heading, then how many tables,
- * preformatted blocks and images (by source) it holds. Entities decoded, so the text reads as shown.
- */
-function htmlOutline(html: string | false | undefined): string[] {
-  if (!html) return ['html: no'];
-  const text = (s: string) =>
-    s
-      .replace(/<[^>]*>/g, '')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&amp;/g, '&');
-  const headings = [...html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/g)].map(
-    (h) => `  ${'  '.repeat(Number(h[1]) - 1)}h${h[1]} ${text(h[2]!)}`,
-  );
-  const count = (re: RegExp) => (html.match(re) ?? []).length;
-  // mailparser inlines a cid image as a data: URL; its type is what tells the image from a stray one.
-  const images =
-    [...html.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((i) => i[1]!.replace(/^(data:[^;,]*)[;,].*$/s, '$1 (inline)')).join(' ') ||
-    'none';
-  return ['html:', ...headings, `  tables: ${count(/<table\b/g)}, pre: ${count(/<pre\b/g)}, images: ${images}`];
-}
-
-/** A mail as the golden file keeps it: what the player sees, our Message-IDs replaced by numbers. */
-function describeMail(m: CapturedMail): string {
-  const ids = (v: string | string[] | undefined) =>
-    [v ?? []]
-      .flat()
-      .map((id) => (id.includes(`@${DOMAIN}`) && !id.startsWith('<game.') ? '<ours>' : id))
-      .join(' ');
-  const files = m.parsed.attachments.map((a) => {
-    const what =
-      a.contentType === 'application/json'
-        ? createHash('sha256').update(a.content).digest('hex').slice(0, 16)
-        : `${a.content.length > 0 ? 'non-empty' : 'empty'}`;
-    return `${a.filename ?? '-'} ${a.contentType}${a.cid ? ` cid:${a.cid}` : ''} ${what}`;
-  });
-  return [
-    `==== to: ${m.envelope.to.join(', ')}`,
-    `subject: ${m.subject}`,
-    `in-reply-to: ${ids(m.inReplyTo)}`,
-    `references: ${ids(m.references)}`,
-    ...(files.length ? [`attachments: ${files.join('; ')}`] : []),
-    ...htmlOutline(m.parsed.html),
-    '',
-    (m.text ?? '').replace(/\r\n/g, '\n').trimEnd(),
-    '',
-    '',
-  ].join('\n');
-}
-
-async function at(when: Date): Promise<void> {
-  clock = when.getTime();
-}
-
-async function deadlineOf(turn: number) {
-  return (await findTurn(db.db, gameId, turn))!;
-}
+const player = (faction: string) => g.player(faction);
+const write = (faction: string, body: string) => g.write(faction, body);
+const sent = (step: string, count: number) => g.sent(step, count);
+const at = (when: Date) => g.at(when);
+const deadlineOf = (turn: number) => g.deadlineOf(turn);
 
 // --- the game ---------------------------------------------------------------------------------
 
@@ -252,7 +96,7 @@ describe('a whole game through real mail', () => {
     await sent('turn 1: late voter acknowledged', 1);
     await at(new Date(t1.deadline.getTime() + MINUTE));
     await sent('turn 1: edict', 4);
-    expect((await findGame(db.db, gameId))!.currentTurn).toBe(2);
+    expect((await findGame(g.db.db, g.gameId))!.currentTurn).toBe(2);
     expect((await deadlineOf(2)).state.chancellor).toBe('hutt');
 
     // Turn 2: the Chancellor declares first (broadcast, R-TURN-3); a late joiner (R-SETUP-4).
@@ -274,8 +118,8 @@ describe('a whole game through real mail', () => {
     await sent('turn 2: an absence recorded, the deadline moved', 5);
     const t2moved = await deadlineOf(2);
     expect(t2moved.deadline.getTime() - t2.deadline.getTime()).toBe(24 * HOUR);
-    const joined = await joinGame(db.db, { gameId, email: 'merchants@example.org', lang: 'en' }, ctx());
-    players.push(joined.player);
+    const joined = await joinGame(g.db.db, { gameId: g.gameId, email: 'merchants@example.org', lang: 'en' }, g.ctx());
+    g.players.push(joined.player);
     await sent('turn 2: the late joiner welcomed', 1);
     await at(new Date(t2moved.deadline.getTime() + MINUTE));
     await sent('turn 2: edict', 5);
@@ -327,17 +171,17 @@ describe('a whole game through real mail', () => {
     expect(final.every((m) => /game is over|partita è finita/.test(m.text ?? ''))).toBe(true);
     // No next turn: no orders address to write to, no election to expect (the JSON keeps the engine's reasons).
     for (const m of final) expect(m.text ?? '').not.toMatch(/orders address|indirizzo per gli ordini|Next turn is|prossimo turno (non )?è/);
-    const [lastEdict] = await db.db
+    const [lastEdict] = await g.db.db
       .select()
       .from(edicts)
-      .where(and(eq(edicts.gameId, gameId), eq(edicts.turn, 5)));
+      .where(and(eq(edicts.gameId, g.gameId), eq(edicts.turn, 5)));
     expect((lastEdict!.json as Edict).electionReasons).toContain('politics');
-    const game = (await findGame(db.db, gameId))!;
+    const game = (await findGame(g.db.db, g.gameId))!;
     expect(game.status).toBe('finished');
-    expect(await findTurn(db.db, gameId, 6)).toBeNull();
-    expect((await listPlayers(db.db, gameId)).length).toBe(5);
+    expect(await findTurn(g.db.db, g.gameId, 6)).toBeNull();
+    expect((await listPlayers(g.db.db, g.gameId)).length).toBe(5);
     // sf turn replay's check: every turn adjudicates again exactly as stored (R-EDICT-2).
-    const replay = await replayTurns(db.db, gameId);
+    const replay = await replayTurns(g.db.db, g.gameId);
     expect(replay.turns.map((t) => [t.turn, t.same])).toEqual([
       [1, true],
       [2, true],
@@ -348,7 +192,7 @@ describe('a whole game through real mail', () => {
 
     // R-EDICT-4: what a player wrote besides their orders reached nobody but its writer: not in any
     // other player's mail, its text, HTML or attached edict.
-    for (const m of smtp.messages) {
+    for (const m of g.smtp.messages) {
       const to = m.envelope.to.join(' ');
       const seenBy = [
         m.text ?? '',
@@ -364,7 +208,7 @@ describe('a whole game through real mail', () => {
     // language, the Italian and the English ones different.
     for (const turn of [1, 2, 3, 4, 5]) {
       const maps = new Map<string, Set<string>>();
-      for (const m of smtp.messages.filter((x) =>
+      for (const m of g.smtp.messages.filter((x) =>
         new RegExp(`(Imperial Edict|Editto Imperiale), (turn|turno) ${turn}$`).test(x.subject ?? ''),
       )) {
         const png = m.parsed.attachments.find((a) => a.contentType === 'image/png')!;
@@ -378,12 +222,6 @@ describe('a whole game through real mail', () => {
     }
 
     // Every mail any player received, as the golden file has it.
-    const text = transcript.join('');
-    if (process.env.UPDATE_GOLDEN) {
-      mkdirSync(path.dirname(GOLDEN), { recursive: true });
-      writeFileSync(GOLDEN, text);
-    }
-    expect(existsSync(GOLDEN), `${GOLDEN} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
-    expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
+    g.matchGolden(GOLDEN);
   }, 600_000);
 });
