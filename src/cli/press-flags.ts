@@ -44,10 +44,7 @@ const shownDefault = (k: Key): string => {
 /** The options of the settings, `--<prefix>mode` …; with their defaults for a new game. */
 export function pressOptions(prefix: string, withDefaults: boolean): Record<string, { value: string; help: string; default?: string }> {
   return Object.fromEntries(
-    (Object.keys(FLAG) as Key[]).map((k) => [
-      `${prefix}${FLAG[k]}`,
-      { ...HELP[k], ...(withDefaults ? { default: shownDefault(k) } : {}) },
-    ]),
+    (Object.keys(FLAG) as Key[]).map((k) => [`${prefix}${FLAG[k]}`, { ...HELP[k], ...(withDefaults ? { default: shownDefault(k) } : {}) }]),
   );
 }
 
@@ -55,7 +52,8 @@ function choice<K extends keyof typeof CHOICES>(flag: string, k: K, v: string | 
   if (v === undefined) return undefined;
   const t = v.trim().toLowerCase();
   const allowed: readonly string[] = CHOICES[k];
-  if (!allowed.includes(t)) throw new UsageError(`--${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not ${JSON.stringify(v)}`);
+  if (!allowed.includes(t))
+    throw new UsageError(`--${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not ${JSON.stringify(v)}`);
   return t as (typeof CHOICES)[K][number];
 }
 

@@ -28,7 +28,10 @@ export const press: Leaf = {
     const patch = readPressFlags(p, '');
     if (Object.keys(patch).length === 0)
       throw new UsageError('say what to change: --mode, --private, --open, --observers, --reveal, --max-chars or --per-hour');
-    const r = (await inPressFlags(perform('sf referee press', 'referee.press', { gameId, press: patch, reason: str(p, 'reason') }), '')) as {
+    const r = (await inPressFlags(
+      perform('sf referee press', 'referee.press', { gameId, press: patch, reason: str(p, 'reason') }),
+      '',
+    )) as {
       changed: (keyof PressSettings)[];
       from: PressSettings;
       settings: PressSettings;

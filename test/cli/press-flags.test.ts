@@ -104,7 +104,18 @@ describe('sf game create --press-… and sf referee press', () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect((await sf(...create, '--name', 'Bad', '--press-mode', 'loud')).stderr).toContain('--press-mode must be off, signed');
 
-    const made = await sf(...create, '--name', 'Quiet', '--press-mode', 'signed', '--press-private', 'no', '--press-per-hour', '3', '--json');
+    const made = await sf(
+      ...create,
+      '--name',
+      'Quiet',
+      '--press-mode',
+      'signed',
+      '--press-private',
+      'no',
+      '--press-per-hour',
+      '3',
+      '--json',
+    );
     expect(made.code, made.stderr).toBe(0);
     expect(JSON.parse(made.stdout).game.press).toEqual({
       mode: 'signed',

@@ -37,8 +37,7 @@ export async function changePressSettings(
   return db.transaction(async (tx) => {
     const game = await lockGame(tx, gameId);
     if (!game) throw new GameError('no-game', `there is no game ${gameId}`);
-    if (game.status === 'finished')
-      throw new GameError('game-finished', `game ${gameId} is over: its press settings can no longer change`);
+    if (game.status === 'finished') throw new GameError('game-finished', `game ${gameId} is over: its press settings can no longer change`);
     const from = pressSettingsOf(game.pressSettings);
     const { settings, changed } = applyPressPatch(from, checked);
     // D-PRESS-NEW-settings-1: a change that changes nothing is no change: nothing stored, logged or mailed.

@@ -180,7 +180,12 @@ function settingWords(key: keyof PressSettings, s: PressSettings, lang: Lang): {
 }
 
 /** What a referee's change changed, one line a setting: `Messages: old → new` (the mail to every player). */
-export function describePressChange(from: PressSettings, to: PressSettings, changed: readonly (keyof PressSettings)[], lang: Lang): string[] {
+export function describePressChange(
+  from: PressSettings,
+  to: PressSettings,
+  changed: readonly (keyof PressSettings)[],
+  lang: Lang,
+): string[] {
   return changed.map((k) => {
     const a = settingWords(k, from, lang);
     return `${a.label}: ${a.value} → ${settingWords(k, to, lang).value}`;

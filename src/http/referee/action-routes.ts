@@ -197,7 +197,8 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     const b = req.body;
     const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
     const priv = given(b.private);
-    if (priv !== undefined && priv !== 'yes' && priv !== 'no') throw new GameError('invalid-input', 'messages to some factions: say yes or no');
+    if (priv !== undefined && priv !== 'yes' && priv !== 'no')
+      throw new GameError('invalid-input', 'messages to some factions: say yes or no');
     const maxChars = given(b.maxChars);
     const perHour = given(b.perHour);
     const a = actionInput('press', {

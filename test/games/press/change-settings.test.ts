@@ -31,7 +31,12 @@ describe('a referee changes the press settings', () => {
     const [entry] = await listAudit(db, { gameId: 'andromeda', action: 'game.press' });
     expect(entry).toMatchObject({
       actor: 'referee:ref@example.org',
-      detail: { reason: 'a quiet turn', changed: ['mode', 'perHour'], from: { mode: 'both', perHour: 20 }, to: { mode: 'off', perHour: 5 } },
+      detail: {
+        reason: 'a quiet turn',
+        changed: ['mode', 'perHour'],
+        from: { mode: 'both', perHour: 20 },
+        to: { mode: 'off', perHour: 5 },
+      },
     });
 
     const told = await mails('press-settings');
@@ -85,7 +90,9 @@ describe('a referee changes the press settings', () => {
     expect(await refused(changePressSettings(db, 'andromeda', { maxChars: 10 }, 'r', ctx))).toBe('maxChars: must be at least 200');
     expect(await refused(changePressSettings(db, 'nowhere', { mode: 'off' }, 'r', ctx))).toBe('there is no game nowhere');
     await updateGame(db, 'andromeda', { status: 'finished' });
-    expect(await refused(changePressSettings(db, 'andromeda', { mode: 'off' }, 'r', ctx))).toMatch(/is over: its press settings can no longer change/);
+    expect(await refused(changePressSettings(db, 'andromeda', { mode: 'off' }, 'r', ctx))).toMatch(
+      /is over: its press settings can no longer change/,
+    );
     expect(pressSettingsOf((await findGame(db, 'andromeda'))!.pressSettings).mode).toBe('both');
     expect(await mails('press-settings')).toHaveLength(0);
   });
