@@ -7,7 +7,8 @@ import { listAudit } from '../../../src/db/audit.ts';
 import { findGame, updateGame } from '../../../src/db/games.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { pressMessages } from '../../../src/db/schema.ts';
-import { changePressSettings, GameError, pressSettingsOf, type GamesContext } from '../../../src/games/index.ts';
+import { changePressSettings, createGame, GameError, pressSettingsOf, resendWelcome, type GamesContext } from '../../../src/games/index.ts';
+import { addReferee, assignReferee } from '../../../src/referee/accounts.ts';
 import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from '../../mail/intake/world.ts';
 
 // Players: 0 Hutt (it), 1 Aristocrats (en), 2 Sith (it), 3 Knights (en).
@@ -108,5 +109,33 @@ describe('the welcome (D-PRESS-17)', () => {
     expect(en).toContain('    At most 20 messages an hour\n');
     expect(it_).toContain('La partita non ha ancora un arbitro');
     expect(it_).toContain('  In questa partita:\n    Messaggi: firmati, oppure anonimi se il messaggio dice ANONIMO\n');
+  });
+
+  it('names the game’s referees once one is assigned (a resent welcome)', async () => {
+    const db = world.database.db;
+    await addReferee(db, 'ref@example.org', 'test');
+    await assignReferee(db, 'andromeda', 'ref@example.org', 'test');
+    await resendWelcome(db, 'andromeda', world.created.players[1]!.id, 'lost it', ctx);
+    const resent = (await mails('welcome')).filter((m) => m.toAddress === ADDRESSES[1]).at(-1)!;
+    expect(resent.bodyText).toContain("Disputes are settled by the game's referees.");
+  });
+
+  it('names the service’s operator when OPERATOR_ADDRESS is set, and shows the settings the game was created with', async () => {
+    const db = world.database.db;
+    await createGame(
+      db,
+      {
+        name: 'Gagarin',
+        players: ['e@x.org', 'f@x.org', 'g@x.org', 'h@x.org'].map((email) => ({ email, lang: 'en' as const })),
+        timeZone: 'Europe/Rome',
+        weeklyDeadline: 'sun 20:00',
+        press: { mode: 'signed', private: false },
+      },
+      { ...ctx, operatorAddress: 'op@sf.example' },
+    );
+    expect(pressSettingsOf((await findGame(db, 'gagarin'))!.pressSettings)).toMatchObject({ mode: 'signed', private: false, perHour: 20 });
+    const [welcome] = (await listOutbox(db, { gameId: 'gagarin' })).filter((m) => m.kind === 'welcome');
+    expect(welcome!.bodyText).toContain("Disputes are settled by the service's operator: no referee is assigned to this game yet.");
+    expect(welcome!.bodyText).toContain('    Messages: signed only: readers see the faction that wrote\n    To whom: everyone only\n');
   });
 });
