@@ -1,6 +1,8 @@
 // What `sf game …` receives from its operations (plain JSON), and how an error about an input
 // field is said in terms of the command's flags.
 import { OperationError } from '../control/operations.ts';
+import type { PressSettings } from '../games/index.ts';
+import { pressFlagOf } from './press-flags.ts';
 
 export interface GameView {
   id: string;
@@ -20,6 +22,13 @@ export interface GameView {
   victoryPlanets: number;
   lastTurn: number | null;
   nmrHostility: string;
+  /** Absent from a service older than the command. */
+  press?: PressSettings;
+}
+
+/** The press settings in the words of their flags, as `sf game show` prints them. */
+export function pressLine(s: PressSettings): string {
+  return `press: mode ${s.mode}, private ${s.private ? 'yes' : 'no'}, open ${s.open}, observers ${s.observers}, reveal ${s.reveal}, at most ${s.maxChars} characters and ${s.perHour} messages an hour`;
 }
 
 /** Every schedule setting of a game, as `sf game show` prints them. */
@@ -79,11 +88,12 @@ export function inFlagTerms(err: OperationError, joining: boolean): string {
   if (!err.field) return err.message;
   const [top, index, sub] = err.field.split('.');
   const flag =
-    top === 'players' && sub
+    pressFlagOf(err.field, 'press-') ??
+    (top === 'players' && sub
       ? (PLAYER_FLAGS[sub] ?? '--players')
       : joining && top !== 'gameId' && top !== 'email'
         ? (PLAYER_FLAGS[top!] ?? FLAGS[top!])
-        : FLAGS[top!];
+        : FLAGS[top!]);
   const which = top === 'players' && index !== undefined ? ` (player ${Number(index) + 1})` : '';
   let message = err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message;
   for (const [re, plain] of PLAIN) message = message.replace(re, plain);

@@ -5,7 +5,8 @@
 import { formatInstant } from '../games/index.ts';
 import { list, str, UsageError, wholeNumber, type Parsed } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
-import { inFlags, scheduleLines, type GameView, type PlayerView } from './game-format.ts';
+import { inFlags, pressLine, scheduleLines, type GameView, type PlayerView } from './game-format.ts';
+import { pressOptions, readPressFlags } from './press-flags.ts';
 import { printableLine } from './terminal.ts';
 
 const showSecrets = { help: 'also print each player’s secret and private orders address' };
@@ -67,13 +68,19 @@ const create: Leaf = {
       grace: { value: '<minutes>', help: 'sheets are still accepted this many minutes after the deadline (D-TURN-6)', default: '0' },
       'absence-days': { value: '<days>', help: 'days an absence (ABSENCE) may move deadlines, per player (D-ABS-1)', default: '14' },
       'absence-days-game': { value: '<days>', help: 'the same, for the whole game', default: '28' },
+      // Press between players (docs/press.md §3); a referee changes them later with sf referee press.
+      ...pressOptions('press-', true),
       'show-secrets': showSecrets,
       json,
     },
-    notes: ['Turn 1 (the election) ends at the first weekly deadline at least 24 hours away.'],
+    notes: [
+      'Turn 1 (the election) ends at the first weekly deadline at least 24 hours away.',
+      'The --press-… options set what players may write to each other; messages to the referees are always allowed.',
+    ],
     examples: [
       "sf game create --name 'Test Galaxy' --players ann@example.com,bob@example.com,cy@example.com,di@example.com --tz Europe/Rome --deadline 'sun 20:00'",
       "sf game create --name Andromeda --players a@x.it,b@y.it,c@z.it,d@w.it --lang it --tz Europe/Rome --deadline 'fri 21:30' --reminders 720",
+      "sf game create --name Gagarin --players a@x.it,b@y.it,c@z.it,d@w.it --tz Europe/Rome --deadline 'sun 20:00' --press-mode signed --press-private no --press-open until-declaration",
     ],
   },
   async run(p) {
@@ -100,6 +107,7 @@ const create: Leaf = {
       graceMinutes: wholeNumber('grace', 'minutes', str(p, 'grace')),
       absenceDaysPerPlayer: wholeNumber('absence-days', 'days', str(p, 'absence-days')),
       absenceDaysPerGame: wholeNumber('absence-days-game', 'days', str(p, 'absence-days-game')),
+      press: readPressFlags(p, 'press-'),
       showSecrets: p.values['show-secrets'] === true,
     };
     const r = (await inFlags(perform('sf game create', 'game.create', args))) as {
@@ -224,6 +232,7 @@ const show: Leaf = {
         ...(current ? [`Chancellor declares by ${when(current.declarationDeadline, g)} (R-TURN-3)`] : []),
         ...scheduleLines(g),
         `victory at ${g.victoryPlanets} planets${g.lastTurn === null ? ', no last turn' : `, or the most planets at the end of turn ${g.lastTurn} (R-WIN-2)`}; hostility without orders: ${g.nmrHostility}`,
+        ...(g.press ? [pressLine(g.press)] : []),
         `players (${r.players.length}):`,
         ...r.players.map((pl) => `${playerLine(pl)}${pl.joinedTurn > 1 ? `  from turn ${pl.joinedTurn}` : ''}`),
         ...(p.values['show-secrets'] ? [] : ['(secrets and private addresses: --show-secrets)']),

@@ -1,4 +1,4 @@
-// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|remove|address|…`: referee
+// `sf referee add|passwd|assign|extend|resend-welcome|resend-edict|retry-mail|drop-mail|amend|remove|address|press|…`: referee
 // accounts and the referee's actions from a terminal, through the same operations as the console
 // (src/control/referee-operations.ts). A one-time password is printed once and stored only as its hash.
 import { createInterface } from 'node:readline';
@@ -6,6 +6,7 @@ import { InputError, str, wholeNumber } from './args.ts';
 import { out, perform, type Group, type Leaf } from './command.ts';
 import { amend, dispute, disputes, length, pause, positionals, reason, replace, resume, rollback } from './referee-disputes.ts';
 import { address, remove } from './referee-players.ts';
+import { press } from './referee-press.ts';
 
 /** A new password from standard input: typed without echo on a terminal, or the first line of a pipe. */
 async function readPassword(): Promise<string> {
@@ -211,6 +212,7 @@ export const group: Group = {
     pause,
     resume,
     length,
+    press,
     disputes,
     dispute,
   },

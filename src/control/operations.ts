@@ -10,7 +10,7 @@ import { listOutbox, type OutboxMail } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
 import { listTurns } from '../db/turns.ts';
 import { AppError, noSuchGame } from '../errors.ts';
-import { createGame, GameError, joinGame, privateAddress, replayTurns } from '../games/index.ts';
+import { actionInputs, createGame, GameError, joinGame, pressSettingsOf, privateAddress, replayTurns } from '../games/index.ts';
 import { gamesContext, op, type Operation, type OperationContext } from './operation.ts';
 import { refereeOperations } from './referee-operations.ts';
 
@@ -56,6 +56,7 @@ const gameView = (g: Game) => ({
   victoryPlanets: g.victoryPlanets,
   lastTurn: g.lastTurn,
   nmrHostility: g.nmrHostility,
+  press: pressSettingsOf(g.pressSettings),
 });
 
 const outboxView = (m: OutboxMail) => ({
@@ -95,6 +96,8 @@ export const operations = {
       graceMinutes: int.optional(),
       absenceDaysPerPlayer: int.optional(),
       absenceDaysPerGame: int.optional(),
+      /** The press settings given; the rest take their defaults. */
+      press: actionInputs.press.shape.press.optional(),
       showSecrets: z.boolean().default(false),
     }),
     async run(ctx, { showSecrets, ...input }) {

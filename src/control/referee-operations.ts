@@ -8,6 +8,7 @@ import {
   actionInputs,
   amendTurn,
   changePlayerAddress,
+  changePressSettings,
   checkReason,
   dropMail,
   extendDeadline,
@@ -200,6 +201,14 @@ export const refereeOperations = {
     async run(ctx, { gameId, lastTurn, reason }) {
       const game = await setLastTurn(ctx.db, gameId, lastTurn, checkReason(reason), gamesContext(ctx));
       return { lastTurn: game.lastTurn, currentTurn: game.currentTurn };
+    },
+  }),
+  'referee.press': op({
+    summary: 'change the game’s press settings; every player told what changed',
+    args: actionInputs.press,
+    async run(ctx, { gameId, press, reason }) {
+      const r = await changePressSettings(ctx.db, gameId, press, checkReason(reason), gamesContext(ctx));
+      return { changed: r.changed, from: r.from, settings: r.settings, told: r.told };
     },
   }),
   'referee.resume': op({

@@ -46,7 +46,7 @@ export async function listGames(db: Db): Promise<Game[]> {
 export async function updateGame(
   db: Db,
   id: string,
-  change: Partial<Pick<Game, 'status' | 'currentTurn' | 'pausedAt' | 'lastTurn'>>,
+  change: Partial<Pick<Game, 'status' | 'currentTurn' | 'pausedAt' | 'lastTurn' | 'pressSettings'>>,
 ): Promise<Game | null> {
   const [row] = await db.update(games).set(change).where(eq(games.id, id)).returning();
   return row ?? null;

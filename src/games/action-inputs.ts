@@ -3,6 +3,7 @@
 // (an address, a cell, a reason's length) is checked by the action itself.
 import { z } from 'zod';
 import { GameError } from './errors.ts';
+import { pressSettingsPatch } from './press/settings.ts';
 
 /** A re-opened turn is due at most two weeks from now. */
 export const MAX_ROLLBACK_HOURS = 336;
@@ -40,6 +41,8 @@ export const actionInputs = {
   pause: z.object({ gameId, reason: str }),
   resume: z.object({ gameId, reason: str }),
   length: z.object({ gameId, lastTurn: id.nullable(), reason: str }),
+  /** Any of the press settings (docs/press.md §3); those left out stay as they are. */
+  press: z.object({ gameId, press: pressSettingsPatch, reason: str }),
   disputes: z.object({ gameId }),
   rejectDispute: z.object({ gameId, disputeId: id, reason: str }),
 } as const;

@@ -11,6 +11,7 @@ import { nextWeeklyDeadline } from './deadline.ts';
 import { GameError } from './errors.ts';
 import { initialState } from './initial-state.ts';
 import { boardFor, createGameInput, parseInput, slugify, type CreateGameInput } from './input.ts';
+import { refereesToTell } from './disputes.ts';
 import { welcomeMail } from './welcome.ts';
 
 // Turn 1 ends at the first weekly deadline at least this far away: a game created on Sunday at
@@ -52,6 +53,7 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
       victoryPlanets: input.victoryPlanets,
       lastTurn: input.lastTurn,
       nmrHostility: input.nmrHostility,
+      pressSettings: input.press,
       status: 'active',
       currentTurn: 1,
     });
@@ -72,6 +74,8 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
       status: 'open',
     });
 
+    // D-PRESS-17: a new game has no referee yet; the welcome says who settles its disputes meanwhile.
+    const settledBy = (await refereesToTell(tx, ctx, id)).to;
     const players: Player[] = [];
     const secrets = new Set<string>();
     for (const [i, p] of input.players.entries()) {
@@ -88,7 +92,10 @@ export async function createGame(db: Db, raw: CreateGameInput, ctx: GamesContext
         joinedTurn: 1,
       });
       players.push(player);
-      await enqueue(tx, welcomeMail({ board, game, player, factions, firstTurn: 1, deadline, mail: ctx.mail, publicUrl: ctx.publicUrl }));
+      await enqueue(
+        tx,
+        welcomeMail({ board, game, player, factions, firstTurn: 1, deadline, mail: ctx.mail, publicUrl: ctx.publicUrl, settledBy }),
+      );
     }
 
     const { players: _given, ...settings } = input;

@@ -46,4 +46,14 @@ export { setLastTurn } from './game-length.ts';
 export { replacePlayer } from './replace-player.ts';
 export { removePlayer, type RemovedPlayer } from './remove-player.ts';
 export { changePlayerAddress, MAX_ADDRESSES, type AddressChange, type PlayerAddresses } from './player-addresses.ts';
-export { describePressSettings, pressSettingsOf, pressSettingTexts, type PressSettings } from './press/settings.ts';
+export {
+  DEFAULT_PRESS_SETTINGS,
+  describePressSettings,
+  PRESS_MODES,
+  PRESS_OPEN,
+  pressSettingsOf,
+  pressSettingTexts,
+  type PressSettings,
+  type PressSettingsPatch,
+} from './press/settings.ts';
+export { changePressSettings, type PressSettingsChange } from './press/change-settings.ts';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { classicMap, type Board } from '../adjudicator/map.ts';
 import { formatWeekly, isTimeZone, parseWeekly } from './deadline.ts';
 import { GameError } from './errors.ts';
+import { pressSettingsInput } from './press/settings.ts';
 import { lineProblem } from '../text/typed-text.ts';
 
 const WEEK_MINUTES = 7 * 24 * 60;
@@ -111,6 +112,8 @@ export const createGameInput = z
       .nullable()
       .default(null),
     nmrHostility: z.enum(['keep', 'none'], 'must be keep or none').default('keep'),
+    /** Press between players (docs/press.md §3): any setting left out takes its default. */
+    press: pressSettingsInput.prefault({}),
   })
   .superRefine((g, ctx) => {
     const seen = new Set<string>();

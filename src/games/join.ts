@@ -11,6 +11,7 @@ import { freshSecret, type GamesContext } from './context.ts';
 import { nextWeeklyDeadline } from './deadline.ts';
 import { GameError } from './errors.ts';
 import { boardFor, joinGameInput, parseInput, type JoinGameInput } from './input.ts';
+import { refereesToTell } from './disputes.ts';
 import { welcomeMail } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
 
@@ -66,6 +67,7 @@ export async function joinGame(db: Db, raw: JoinGameInput, ctx: GamesContext): P
         deadline: firstDeadline,
         mail: ctx.mail,
         publicUrl: ctx.publicUrl,
+        settledBy: (await refereesToTell(tx, ctx, game.id)).to,
       }),
     );
     await recordAudit(tx, {

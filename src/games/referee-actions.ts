@@ -13,6 +13,7 @@ import { boardFor } from './input.ts';
 import { declarationDeadlineOf } from './schedule.ts';
 import { playerMail } from './game-mail.ts';
 import { formatInstant } from './time-format.ts';
+import { refereesToTell } from './disputes.ts';
 import { privateAddress, welcomeMail } from './welcome.ts';
 import { refereeTexts } from '../text/referee-mail.ts';
 import { cleanText } from '../text/typed-text.ts';
@@ -131,6 +132,7 @@ export async function resendWelcome(db: Db, gameId: string, playerId: number, ra
       deadline: turn.deadline,
       mail: ctx.mail,
       publicUrl: ctx.publicUrl,
+      settledBy: (await refereesToTell(tx, ctx, game.id)).to,
     });
     return (await enqueue(tx, { ...mail, dedupeKey: `welcome:${player.id}:resend:${audit.id}` })).mail;
   });

@@ -15,6 +15,7 @@ import { GameError } from './errors.ts';
 import { boardFor, parseInput, playerInput, type PlayerInput } from './input.ts';
 import { endAbsences } from './absence-record.ts';
 import { formatInstant } from './time-format.ts';
+import { refereesToTell } from './disputes.ts';
 import { welcomeMail } from './welcome.ts';
 import { noSuchGame } from '../errors.ts';
 import { gameMail } from './game-mail.ts';
@@ -72,6 +73,7 @@ export async function replacePlayer(
         deadline: turn?.deadline ?? new Date(),
         mail: ctx.mail,
         publicUrl: ctx.publicUrl,
+        settledBy: (await refereesToTell(tx, ctx, game.id)).to,
       }),
       dedupeKey: `welcome:${player.id}:${secret}`,
     });

@@ -10,6 +10,7 @@ import { LOCALE } from '../text/locale.ts';
 import { welcomeTexts } from '../text/welcome.ts';
 import { formatInstant } from './time-format.ts';
 import { gameMail, privateAddress, type MailAddressing } from './game-mail.ts';
+import { describePressSettings, pressSettingsOf } from './press/settings.ts';
 
 export { privateAddress, type MailAddressing };
 
@@ -41,6 +42,8 @@ export interface WelcomeArgs {
   mail: MailAddressing;
   /** PUBLIC_URL, for the link to the game's page. */
   publicUrl?: string | undefined;
+  /** Who settles disputes (D-PRESS-17), as refereesToTell answers it. */
+  settledBy: 'referees' | 'operator' | 'kept';
 }
 
 export function welcomeMail(a: WelcomeArgs): OutboxInput {
@@ -72,6 +75,8 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     commonAddress: `${mail.ordersLocalPart}@${mail.domain}`,
     secret: player.secret,
     page: gamePageUrl(a.publicUrl, game.id),
+    press: describePressSettings(pressSettingsOf(game.pressSettings), lang),
+    settledBy: a.settledBy,
   });
   // Replying to the welcome mail reaches the private address: the easiest first sheet. It starts
   // the player's own conversation rather than the game's thread.

@@ -45,6 +45,23 @@ Il turno in corso è il ${v.turn}.
 Motivo: ${v.reason}
 `,
       ),
+    /** `changes`: `label: old → new`, one a setting; `now`: the settings as they are now (describePressSettings). */
+    pressChanged: (v: GameValues & { changes: string[]; now: string[]; reason: string }): MailText =>
+      mail(
+        `[SF ${v.game}] Nuove regole per i messaggi tra giocatori`,
+        `
+L'arbitro ha cambiato le regole dei messaggi tra giocatori di "${v.gameName}".
+Valgono dal prossimo messaggio.
+
+Cosa cambia:
+${v.changes.map((l) => `  ${l}`).join('\n')}
+
+Ora le regole sono:
+${v.now.map((l) => `  ${l}`).join('\n')}
+
+Motivo: ${v.reason}
+`,
+      ),
     seatLeft: (v: GameValues & { since: string; reason: string }): MailText =>
       mail(
         `[SF ${v.game}] Hai lasciato "${v.gameName}"`,
@@ -171,6 +188,22 @@ The referee has changed the length of "${v.gameName}" (R-WIN-2). ${
             : `The last turn is turn ${v.lastTurn}: at its end, unless someone has already won, the faction controlling the most planets wins; tied, they share the victory.`
         }
 Turn ${v.turn} is open now.
+
+Reason: ${v.reason}
+`,
+      ),
+    pressChanged: (v) =>
+      mail(
+        `[SF ${v.game}] New rules for messages between players`,
+        `
+The referee has changed the rules for messages between the players of "${v.gameName}".
+They apply from the next message.
+
+What changes:
+${v.changes.map((l) => `  ${l}`).join('\n')}
+
+The rules now:
+${v.now.map((l) => `  ${l}`).join('\n')}
 
 Reason: ${v.reason}
 `,

@@ -28,7 +28,13 @@ export interface WelcomeValues {
   secret: string;
   /** The game's public page, when PUBLIC_URL is known. */
   page: string | null;
+  /** The game's press settings, one line each (describePressSettings, in the reader's language). */
+  press: string[];
+  /** Who settles disputes (D-PRESS-17): the game's referees, the service's operator, or nobody assigned yet. */
+  settledBy: 'referees' | 'operator' | 'kept';
 }
+
+const indented = (lines: string[]) => lines.map((l) => `    ${l}`).join('\n');
 
 export const welcomeTexts = defineTexts({
   it: {
@@ -116,6 +122,16 @@ DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail de
   CONTESTA: il motivo        contesti l'ultimo editto, entro il tempo indicato (anche DISPUTE)
   Per rispondere a un messaggio basta "Rispondi", dal tuo indirizzo registrato. Ogni messaggio
   riceve una conferma: a chi è andato, o perché no.
+  ${
+    v.settledBy === 'referees'
+      ? 'Le contestazioni le decidono gli arbitri della partita.'
+      : v.settledBy === 'operator'
+        ? 'Le contestazioni le decide il gestore del servizio: la partita non ha ancora un arbitro.'
+        : 'La partita non ha ancora un arbitro: le contestazioni restano in attesa del primo.'
+  }
+
+  In questa partita:
+${indented(v.press)}
 ${
   v.page
     ? `
@@ -221,6 +237,16 @@ DIPLOMACY AND DISPUTES (to your private address, also in the same mail as your o
   DISPUTE: your reason       you dispute the latest edict, within the time it gives
   To answer a message just press Reply, from your registered address. Every message is
   acknowledged: to whom it went, or why not.
+  ${
+    v.settledBy === 'referees'
+      ? "Disputes are settled by the game's referees."
+      : v.settledBy === 'operator'
+        ? "Disputes are settled by the service's operator: no referee is assigned to this game yet."
+        : 'No referee is assigned to this game yet: disputes wait for the first one.'
+  }
+
+  In this game:
+${indented(v.press)}
 ${
   v.page
     ? `

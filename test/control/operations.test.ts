@@ -77,6 +77,26 @@ describe('the operation registry', () => {
     });
   });
 
+  it('checks the press settings of a new game and of a referee’s change before any database work, said in flag terms', async () => {
+    const game = {
+      name: 'g',
+      players: [1, 2, 3, 4].map((i) => ({ email: `p${i}@x.it` })),
+      timeZone: 'Europe/Rome',
+      weeklyDeadline: 'sun 20:00',
+    };
+    const mode = await failure('game.create', { ...game, press: { mode: 'grey' } });
+    expect(mode).toMatchObject({ code: 'bad-arguments', field: 'press.mode' });
+    expect(inFlagTerms(mode, false)).toBe('--press-mode: must be off, signed, anonymous or both');
+    const chars = await failure('game.create', { ...game, press: { maxChars: 100_000 } });
+    expect(inFlagTerms(chars, false)).toBe('--press-max-chars: must be at most 50000');
+    const hourly = await failure('referee.press', { gameId: 'g', press: { perHour: 0 }, reason: 'why' });
+    expect(hourly).toMatchObject({ code: 'bad-arguments', field: 'press.perHour', message: 'press.perHour: must be at least 1' });
+    // The console's form is read into the same schema.
+    expect(() => actionInput('press', { gameId: 'g', press: { perHour: 0 }, reason: 'why' })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', field: 'press.perHour', message: 'must be at least 1' }),
+    );
+  });
+
   it('puts a game’s own validation (src/games) in the same typed error', async () => {
     // createGame validates before its transaction: the database is not reached.
     const err = await failure('game.create', { name: '', players: [], timeZone: 'Europe/Rome', weeklyDeadline: 'sun 20:00' });

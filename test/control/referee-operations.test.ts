@@ -43,6 +43,7 @@ describe('sf referee operations', () => {
       'referee.length',
       'referee.passwd',
       'referee.pause',
+      'referee.press',
       'referee.remove',
       'referee.replace',
       'referee.resend-edict',

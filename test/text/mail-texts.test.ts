@@ -43,8 +43,12 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
       firstTurn: 43,
       lastTurn: 44,
       victoryPlanets: 45,
+      press: ['<press>'],
+      settledBy: 'referees',
     };
-    return [welcomeTexts[l].welcome(v), v];
+    // settledBy chooses a sentence (tested below); every other value is inserted.
+    const { settledBy: _chosen, ...inserted } = v;
+    return [welcomeTexts[l].welcome(v), inserted];
   },
   reminder: (l) => {
     const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') };
@@ -121,6 +125,10 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
     const v = { ...game, ...values('deadline', 'reason') };
     return [refereeTexts[l].turnRolledBack(v), v];
   },
+  pressChanged: (l) => {
+    const v = { ...values('game', 'gameName', 'reason'), changes: ['<change>'], now: ['<now>'] };
+    return [refereeTexts[l].pressChanged(v), v];
+  },
   deadlineExtended: (l) => {
     const v = { ...game, ...values('player', 'deadline', 'previous', 'declaration', 'reason', 'address') };
     return [refereeTexts[l].deadlineExtended(v), v];
@@ -150,6 +158,20 @@ describe('mail texts', () => {
     }
   });
 
+  it('the welcome names who settles disputes (D-PRESS-17) and shows the press settings', () => {
+    const [, v] = mails.welcome!('en');
+    const welcome = (lang: Lang, settledBy: 'referees' | 'operator' | 'kept') =>
+      welcomeTexts[lang].welcome({ ...(v as WelcomeValues), press: ['<press 1>', '<press 2>'], settledBy }).text;
+    expect(welcome('en', 'referees')).toContain("Disputes are settled by the game's referees.");
+    expect(welcome('en', 'operator')).toContain("Disputes are settled by the service's operator");
+    expect(welcome('en', 'kept')).toContain('No referee is assigned to this game yet');
+    expect(welcome('it', 'referees')).toContain('Le contestazioni le decidono gli arbitri della partita.');
+    expect(welcome('it', 'operator')).toContain('il gestore del servizio');
+    expect(welcome('it', 'kept')).toContain('La partita non ha ancora un arbitro');
+    expect(welcome('en', 'referees')).toContain('  In this game:\n    <press 1>\n    <press 2>\n');
+    expect(welcome('it', 'referees')).toContain('  In questa partita:\n    <press 1>\n    <press 2>\n');
+  });
+
   it('a display name is inserted as written: placeholders in it are not expanded', () => {
     const [base] = mails.welcome!('en');
     const v = {
@@ -174,6 +196,8 @@ describe('mail texts', () => {
       firstTurn: 1,
       lastTurn: null,
       victoryPlanets: 12,
+      press: [],
+      settledBy: 'kept' as const,
     };
     const mail = welcomeTexts.en.welcome({ ...v, player: '{{secret}} ${v.secret} $&', secret: 'S3CRET' });
     expect(mail.text).toContain('Hello {{secret}} ${v.secret} $&,\n');

@@ -15,35 +15,46 @@ const count = (what: string, min: number, max: number) =>
 export const PRESS_MODES = ['off', 'signed', 'anonymous', 'both'] as const;
 export const PRESS_OPEN = ['always', 'until-declaration', 'until-deadline'] as const;
 
-export const pressSettingsInput = z.object({
+/** Each setting's values, without its default: a referee's change names only what it changes. */
+const fields = {
   /**
    * Which messages players may send each other: none, signed only (the writer's faction shown),
    * anonymous only, or both (signed unless the message says ANONYMOUS, D-PRESS-3). Messages to
    * the referees are always allowed and always signed (D-PRESS-4).
    */
-  mode: z.enum(PRESS_MODES, 'must be off, signed, anonymous or both').default('both'),
+  mode: z.enum(PRESS_MODES, 'must be off, signed, anonymous or both'),
   /** Messages to one or some factions; false: only messages to everyone. */
-  private: z.boolean('must be true or false').default(true),
+  private: z.boolean('must be true or false'),
   /**
    * When players may write to each other: always; until the Chancellor's declaration deadline
    * (the rulebook's order: diplomacy, then the declaration, D-PRESS-5); or until the orders
    * deadline. A closed turn's press opens again with the next turn.
    */
-  open: z.enum(PRESS_OPEN, 'must be always, until-declaration or until-deadline').default('always'),
+  open: z.enum(PRESS_OPEN, 'must be always, until-declaration or until-deadline'),
   /** What observers (and the public game page) see: the messages to everyone, or nothing. */
-  observers: z.enum(['broadcasts', 'nothing'], 'must be broadcasts or nothing').default('nothing'),
+  observers: z.enum(['broadcasts', 'nothing'], 'must be broadcasts or nothing'),
   /** Private and group messages published to every player when the game ends, or never. */
-  reveal: z.enum(['at-end', 'never'], 'must be at-end or never').default('never'),
+  reveal: z.enum(['at-end', 'never'], 'must be at-end or never'),
   /** A message's text, at most, in characters (after quotes and signature are gone). */
-  maxChars: count('characters', 200, 50_000).default(8_000),
+  maxChars: count('characters', 200, 50_000),
   /** Messages a player may send in an hour (a reply counts; messages to the referees do not). */
-  perHour: count('messages', 1, 1_000).default(20),
+  perHour: count('messages', 1, 1_000),
+};
+
+export const pressSettingsInput = z.object({
+  mode: fields.mode.default('both'),
+  private: fields.private.default(true),
+  open: fields.open.default('always'),
+  observers: fields.observers.default('nothing'),
+  reveal: fields.reveal.default('never'),
+  maxChars: fields.maxChars.default(8_000),
+  perHour: fields.perHour.default(20),
 });
 export type PressSettingsInput = z.input<typeof pressSettingsInput>;
 export type PressSettings = z.output<typeof pressSettingsInput>;
 
-/** A referee's change: any of the settings, the others kept. */
-export const pressSettingsPatch = pressSettingsInput.partial();
+/** A referee's change: any of the settings, the others kept (no defaults here, or a change would reset them). */
+export const pressSettingsPatch = z.object(fields).partial();
 export type PressSettingsPatch = z.input<typeof pressSettingsPatch>;
 
 export const DEFAULT_PRESS_SETTINGS: PressSettings = pressSettingsInput.parse({});
@@ -92,6 +103,11 @@ export const pressSettingTexts = defineTexts({
     },
     maxChars: (n: number) => `Lunghezza massima: ${n} caratteri per messaggio`,
     perHour: (n: number) => `Al massimo ${n} messaggi all'ora`,
+    /** The two limits as a change names them (`label: old → new`). */
+    limits: {
+      maxChars: { label: 'Lunghezza massima', value: (n: number) => `${n} caratteri per messaggio` },
+      perHour: { label: "Messaggi all'ora", value: (n: number) => `al massimo ${n}` },
+    },
     referee: 'I messaggi agli arbitri sono sempre possibili, e sempre firmati.',
   },
   en: {
@@ -118,6 +134,10 @@ export const pressSettingTexts = defineTexts({
     },
     maxChars: (n: number) => `At most ${n} characters per message`,
     perHour: (n: number) => `At most ${n} messages an hour`,
+    limits: {
+      maxChars: { label: 'Length of a message', value: (n: number) => `at most ${n} characters` },
+      perHour: { label: 'Messages an hour', value: (n: number) => `at most ${n}` },
+    },
     referee: 'Messages to the referees are always allowed, and always signed.',
   },
 });
@@ -136,4 +156,38 @@ export function describePressSettings(s: PressSettings, lang: Lang): string[] {
     t.perHour(s.perHour),
     t.referee,
   ];
+}
+
+/** One setting as a change names it: its label and its value, in the words of describePressSettings. */
+function settingWords(key: keyof PressSettings, s: PressSettings, lang: Lang): { label: string; value: string } {
+  const t = pressSettingTexts[lang];
+  switch (key) {
+    case 'mode':
+      return { label: t.mode.label, value: t.mode[s.mode] };
+    case 'private':
+      return { label: t.private.label, value: s.private ? t.private.true : t.private.false };
+    case 'open':
+      return { label: t.open.label, value: t.open[s.open] };
+    case 'observers':
+      return { label: t.observers.label, value: t.observers[s.observers] };
+    case 'reveal':
+      return { label: t.reveal.label, value: t.reveal[s.reveal] };
+    case 'maxChars':
+      return { label: t.limits.maxChars.label, value: t.limits.maxChars.value(s.maxChars) };
+    case 'perHour':
+      return { label: t.limits.perHour.label, value: t.limits.perHour.value(s.perHour) };
+  }
+}
+
+/** What a referee's change changed, one line a setting: `Messages: old → new` (the mail to every player). */
+export function describePressChange(
+  from: PressSettings,
+  to: PressSettings,
+  changed: readonly (keyof PressSettings)[],
+  lang: Lang,
+): string[] {
+  return changed.map((k) => {
+    const a = settingWords(k, from, lang);
+    return `${a.label}: ${a.value} → ${settingWords(k, to, lang).value}`;
+  });
 }

@@ -9,6 +9,7 @@ import {
   actionInput,
   amendTurn,
   changePlayerAddress,
+  changePressSettings,
   checkReason,
   dropMail,
   extendDeadline,
@@ -189,6 +190,34 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     });
     await setLastTurn(app.db, a.gameId, a.lastTurn, a.reason, ctx(req));
     return 'length';
+  });
+
+  // docs/press.md §3: every field is sent with its current value; only what differs changes.
+  action('/games/:game/press-settings', async (req, gameId) => {
+    const b = req.body;
+    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+    const priv = given(b.private);
+    if (priv !== undefined && priv !== 'yes' && priv !== 'no')
+      throw new GameError('invalid-input', 'messages to some factions: say yes or no');
+    const maxChars = given(b.maxChars);
+    const perHour = given(b.perHour);
+    const a = actionInput('press', {
+      gameId,
+      press: Object.fromEntries(
+        Object.entries({
+          mode: given(b.mode),
+          private: priv === undefined ? undefined : priv === 'yes',
+          open: given(b.open),
+          observers: given(b.observers),
+          reveal: given(b.reveal),
+          maxChars: maxChars === undefined ? undefined : whole(maxChars, 'the longest message'),
+          perHour: perHour === undefined ? undefined : whole(perHour, 'messages an hour'),
+        }).filter(([, v]) => v !== undefined),
+      ),
+      reason: checkReason(b.reason),
+    });
+    const r = await changePressSettings(app.db, a.gameId, a.press, a.reason, ctx(req));
+    return r.changed.length ? 'press-settings' : 'press-unchanged';
   });
 
   action('/games/:game/resume', async (req, gameId) => {

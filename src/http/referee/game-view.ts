@@ -12,6 +12,7 @@ import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../.
 import { disputeSection } from './dispute-view.ts';
 import { disputesList } from './disputes-list.ts';
 import { playersSection } from './players-view.ts';
+import { pressSettingsSection } from './press-settings-view.ts';
 import { html, when, type Html } from './html.ts';
 
 /** How much of a mail is shown inline; the rest is one link away. */
@@ -149,6 +150,7 @@ export function gamePage({ o, last, mailStarts, csrf, notice, disputes = [] }: G
     disputesList(base(o), disputes, csrf),
     html`<p><a href="${base(o)}/press">The game's press</a>: every message with its writer, reported ones first.</p>`,
     disputeSection(o, last, csrf),
+    pressSettingsSection(o, csrf),
     sheetsSection(o, mailStarts),
     playersSection(o, csrf),
     unprocessableSection(o),

@@ -37,6 +37,8 @@ export const NOTICES: Record<string, string> = {
   resumed: 'The game runs again and every player will be told the new deadline.',
   length: 'The length of the game is changed and every player will be told.',
   'dispute-rejected': 'The dispute is rejected; the player who disputed will be told.',
+  'press-settings': 'The press settings are changed and every player will be told what changed.',
+  'press-unchanged': 'The press settings are already so: nothing changed and nobody was mailed.',
 };
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, title: string, body: Html, code = 200): FastifyReply {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyPressPatch,
   DEFAULT_PRESS_SETTINGS,
+  describePressChange,
   describePressSettings,
   pressSettingsInput,
   pressSettingsOf,
@@ -41,6 +42,24 @@ describe('press settings', () => {
     expect(settings).toMatchObject({ mode: 'signed', private: true, reveal: 'at-end', perHour: 20 });
     expect(changed).toEqual(['mode', 'reveal']);
     expect(() => applyPressPatch(DEFAULT_PRESS_SETTINGS, { perHour: 0 })).toThrow();
+  });
+
+  it('a change keeps every setting it does not name (none falls back to its default)', () => {
+    const current = { ...DEFAULT_PRESS_SETTINGS, private: false, perHour: 3, observers: 'broadcasts' as const };
+    const { settings, changed } = applyPressPatch(current, { mode: 'off' });
+    expect(settings).toEqual({ ...current, mode: 'off' });
+    expect(changed).toEqual(['mode']);
+  });
+
+  it('says a change as label: old → new, in the words of the description, in both languages', () => {
+    const to = { ...DEFAULT_PRESS_SETTINGS, private: false, maxChars: 2000 };
+    expect(describePressChange(DEFAULT_PRESS_SETTINGS, to, ['private', 'maxChars'], 'en')).toEqual([
+      'To whom: one or more factions, or everyone → everyone only',
+      'Length of a message: at most 8000 characters → at most 2000 characters',
+    ]);
+    expect(describePressChange(DEFAULT_PRESS_SETTINGS, to, ['private'], 'it')).toEqual([
+      'Destinatari: a una o più fazioni, oppure a tutti → solo a tutti',
+    ]);
   });
 
   it('describes the settings to players in Italian and English', () => {
