@@ -40,7 +40,7 @@ export async function changePressSettings(
     if (game.status === 'finished') throw new GameError('game-finished', `game ${gameId} is over: its press settings can no longer change`);
     const from = pressSettingsOf(game.pressSettings);
     const { settings, changed } = applyPressPatch(from, checked);
-    // D-PRESS-NEW-settings-1: a change that changes nothing is no change: nothing stored, logged or mailed.
+    // D-PRESS-20: a change that changes nothing is no change: nothing stored, logged or mailed.
     if (changed.length === 0) return { changed, from, settings, told: 0 };
     await updateGame(tx, gameId, { pressSettings: settings });
     await recordAudit(tx, {

@@ -1,7 +1,7 @@
 // A referee changes a game's press settings (docs/press.md §3) on PGlite, through the real intake
 // afterwards: one transaction stores them, logs old and new, and mails every seated player in their
 // language which settings changed, old → new; the next press mail obeys them. A change that
-// changes nothing is nothing (D-PRESS-NEW-settings-1); a finished game keeps its settings.
+// changes nothing is nothing (D-PRESS-20); a finished game keeps its settings.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../../../src/db/audit.ts';
 import { findGame, updateGame } from '../../../src/db/games.ts';
