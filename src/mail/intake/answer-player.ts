@@ -43,8 +43,8 @@ export interface PlayerMailContext {
   board: Board;
   replyCtx: ReplyContext;
   thread: Thread;
-  /** Takes a dispute block (src/games/disputes.ts); without one, disputes are answered as not open yet. */
-  fileDispute?: FileDispute;
+  /** Takes a dispute block (src/games/disputes.ts). */
+  fileDispute: FileDispute;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -93,7 +93,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   // What the stored outcome says of the press: filled in when the batch is written.
   const summary = {};
   const read = { sheet: press.hasSheet };
-  relayLater(c, press, turn, reply, read, summary);
+  relayLater(c, press, reply, read, summary);
   if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
   const answered = answerSheet(press.sheetText);
   // Chatter around a message ("Ciao,") is no sheet, and no refusal either: the press acknowledgement
@@ -154,23 +154,21 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
 function relayLater(
   c: PlayerMailContext,
   press: PressReading,
-  turn: Turn | null,
   reply: (kind: ReplyKind, text: string) => boolean,
   read: { sheet: boolean },
   summary: object,
 ): void {
   const { store, row, player, game } = c;
   store.later(async (tx) => {
-    const open = turn && turn.status === 'open' ? turn : null;
     const r = await relayPress(
       tx,
-      { mail: addressingOf(c), ...(c.fileDispute ? { fileDispute: c.fileDispute } : {}) },
+      { mail: addressingOf(c), fileDispute: c.fileDispute },
       {
         game,
         board: c.board,
         writer: player,
         seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: pressTurnOf(open),
+        turn: pressTurnOf(openTurnOf(store, game)),
         inboundId: row.id,
         receivedAt: row.receivedAt,
       },
@@ -182,6 +180,12 @@ function relayLater(
     store.relayed(r.messageIds, r.held);
     reply('press-ack', r.ack.join('\n'));
   });
+}
+
+/** The game's current turn as this batch locked it, when open: what press is decided against (D-PRESS-5). */
+export function openTurnOf(store: IntakeStore, game: Game): Turn | null {
+  const turn = store.turn(game.id, game.currentTurn);
+  return turn && turn.status === 'open' ? turn : null;
 }
 
 interface Answering {
