@@ -63,7 +63,7 @@ export function pressTurnOf(open: Turn | null): PressTurn | null {
 }
 
 /** What the disputes module answers for one dispute block (it stores it and mails the referees). */
-export type DisputeOutcome = FiledDispute | { kind: 'refused'; why: 'not-open'; turn?: number; endedAt?: Date };
+export type DisputeOutcome = FiledDispute;
 
 export type FileDispute = (
   db: Db,
@@ -731,7 +731,5 @@ function disputeText(lang: Lang, o: DisputeOutcome, currentTurn: number, tz: str
       return T.disputeRefusal.windowClosed(o.turn ?? currentTurn - 1, o.endedAt ? formatInstant(o.endedAt, tz, lang) : '—');
     case 'too-many':
       return T.disputeRefusal.tooMany(MAX_DISPUTES_PER_TURN);
-    case 'not-open':
-      return T.disputeRefusal.notOpen;
   }
 }

@@ -31,6 +31,8 @@ import {
 import { gameMail } from '../../games/game-mail.ts';
 import { pressTurnOf, readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
+import { applyPressCommand } from '../../games/press/press-choices.ts';
+import type { PressCommand } from '../../games/press/press-commands.ts';
 
 export interface PlayerMailContext {
   store: IntakeStore;
@@ -128,6 +130,8 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
           detail: { absence, answered: reply('status', absenceText(lang, absence)) },
         };
       }
+      case 'press':
+        return answerPressCommand(c, decision.command, reply);
       case 'refused':
         return refuse({ outcome: decision.reason });
       case 'late':
@@ -180,6 +184,20 @@ function relayLater(
     store.relayed(r.messageIds, r.held);
     reply('press-ack', r.ack.join('\n'));
   });
+}
+
+/**
+ * MUTE / UNMUTE / DIGEST / IMMEDIATE (D-PRESS-11): applied in the batch's transaction and answered
+ * with the player's mutes and delivery as they now stand. Nobody else is told.
+ */
+function answerPressCommand(c: PlayerMailContext, command: PressCommand, reply: (kind: ReplyKind, text: string) => boolean): InboundOutcome {
+  const { store, row, player, game } = c;
+  const detail: { command: PressCommand['kind']; answered?: boolean } = { command: command.kind };
+  store.later(async (tx) => {
+    const text = await applyPressCommand(tx, { playerId: player.id, lang: player.lang, board: c.board, command, at: row.receivedAt });
+    detail.answered = reply('status', text);
+  });
+  return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-command', detail };
 }
 
 /** The game's current turn as this batch locked it, when open: what press is decided against (D-PRESS-5). */
