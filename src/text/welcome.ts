@@ -114,9 +114,9 @@ DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail de
   STAMPA ANONIMA A Sith      senza il tuo nome (se la partita lo permette)
   STAMPA ALL'ARBITRO         agli arbitri, sempre possibile
   CONTESTA: il motivo        contesti l'ultimo editto, entro il tempo indicato (anche DISPUTE)
-  SILENZIA Sith              da sola in una mail: i messaggi dei Sith non ti arrivano più (chi
+  SILENZIA Sith              da solo in una mail: i messaggi dei Sith non ti arrivano più (chi
                              scrive non lo sa); SILENZIA ANONIMI per quelli anonimi; RIATTIVA Sith
-  RIEPILOGO                  da sola in una mail: i messaggi in una mail al giorno, alle 7;
+  RIEPILOGO                  da solo in una mail: i messaggi in una mail al giorno, alle 7;
                              SUBITO per riceverli di nuovo uno per uno (anche MUTE, UNMUTE, DIGEST,
                              IMMEDIATE)
   Per rispondere a un messaggio basta "Rispondi", dal tuo indirizzo registrato. Ogni messaggio
