@@ -448,33 +448,12 @@ export async function markDigested(
   return rows.length;
 }
 
-/** Messages a muted writer sent the player since `since` (D-PRESS-11: the digest counts them). */
-export async function countMutedSince(db: Db, playerId: number, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(pressRecipients)
-    .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
-    .where(
-      and(
-        eq(pressRecipients.recipientKind, 'player'),
-        eq(pressRecipients.recipientId, playerId),
-        eq(pressRecipients.delivery, 'muted'),
-        gte(pressMessages.visibleAt, since),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
 /**
  * The messages a player's mutes kept from them, visible in (`after`, `upTo`] and not yet counted
  * in a digest (D-PRESS-11). `mark`: count them now (their `digested_at` set), so the next digest
  * counts only newer ones.
  */
-export async function mutedUncounted(
-  db: Db,
-  playerId: number,
-  q: { after: Date; upTo: Date; mark?: Date },
-): Promise<number> {
+export async function mutedUncounted(db: Db, playerId: number, q: { after: Date; upTo: Date; mark?: Date }): Promise<number> {
   const visible = db
     .select({ id: pressMessages.id })
     .from(pressMessages)
@@ -490,7 +469,10 @@ export async function mutedUncounted(
     const rows = await db.update(pressRecipients).set({ digestedAt: q.mark }).where(which).returning({ id: pressRecipients.messageId });
     return rows.length;
   }
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(pressRecipients).where(which);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(pressRecipients)
+    .where(which);
   return row?.n ?? 0;
 }
 

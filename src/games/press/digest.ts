@@ -50,7 +50,8 @@ export async function sendDigests(db: Db, mail: MailAddressing, game: Game, turn
   // Only seated players: a seat that changed hands is nobody's to write to (D-PRESS-9).
   const seated = new Map((await listPlayers(db, game.id)).map((p) => [p.id, p]));
   const byPlayer = new Map<number, DigestItem[]>();
-  for (const item of waiting) if (seated.has(item.recipientId)) byPlayer.set(item.recipientId, [...(byPlayer.get(item.recipientId) ?? []), item]);
+  for (const item of waiting)
+    if (seated.has(item.recipientId)) byPlayer.set(item.recipientId, [...(byPlayer.get(item.recipientId) ?? []), item]);
   if (byPlayer.size === 0) return 0;
   const chosen = await digestChosenAt(db, [...byPlayer.keys()]);
   const board = boardFor(game.map);

@@ -168,7 +168,14 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
   }
 
   for (const [block, part] of reading.disputes.entries()) {
-    const o = await deps.fileDispute(db, { game, player: writer, inboundId: f.inboundId, block, reason: part.text, receivedAt: f.receivedAt });
+    const o = await deps.fileDispute(db, {
+      game,
+      player: writer,
+      inboundId: f.inboundId,
+      block,
+      reason: part.text,
+      receivedAt: f.receivedAt,
+    });
     result.summary.disputes.push(o.kind === 'filed' ? 'filed' : o.why);
     lines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
   }

@@ -190,7 +190,11 @@ function relayLater(
  * MUTE / UNMUTE / DIGEST / IMMEDIATE (D-PRESS-11): applied in the batch's transaction and answered
  * with the player's mutes and delivery as they now stand. Nobody else is told.
  */
-function answerPressCommand(c: PlayerMailContext, command: PressCommand, reply: (kind: ReplyKind, text: string) => boolean): InboundOutcome {
+function answerPressCommand(
+  c: PlayerMailContext,
+  command: PressCommand,
+  reply: (kind: ReplyKind, text: string) => boolean,
+): InboundOutcome {
   const { store, row, player, game } = c;
   const detail: { command: PressCommand['kind']; answered?: boolean } = { command: command.kind };
   store.later(async (tx) => {

@@ -30,7 +30,10 @@ describe('readPressCommand', () => {
 describe('readPlayerCommand with the game’s factions: a press command is a mail’s only line', () => {
   const cmd = (text: string, subject: string | null = null) => readPlayerCommand(text, subject, () => '2026-03-02', factions);
   it('reads MUTE and DIGEST alone in a mail (a Code: line aside), in either language', () => {
-    expect(cmd('Code: k7Q2\nSILENZIA Sith\n')).toEqual({ kind: 'press', command: { kind: 'mute', target: { kind: 'faction', faction: 'sith' } } });
+    expect(cmd('Code: k7Q2\nSILENZIA Sith\n')).toEqual({
+      kind: 'press',
+      command: { kind: 'mute', target: { kind: 'faction', faction: 'sith' } },
+    });
     expect(cmd('riepilogo')).toEqual({ kind: 'press', command: { kind: 'delivery', delivery: 'digest' } });
     expect(cmd('MUTE Ewoks')).toEqual({ kind: 'press', command: { kind: 'unknown-target', text: 'ewoks' } });
   });
@@ -62,12 +65,12 @@ describe('digestSlot (D-PRESS-11): 07:00 on the reader’s clocks, or the deadli
     expect(digestSlot(now, 'Asia/Tokyo', null).toISOString()).toBe('2026-03-01T22:00:00.000Z');
   });
   it('is the last reminder when it came after 07:00, and not before it comes', () => {
-    const turn = { deadline: new Date('2026-03-02T19:00:00Z'), status: 'open' };
+    const turn = { deadline: new Date('2026-03-02T19:00:00Z'), status: 'open' as const };
     const reminder = lastReminderAt({ reminderMinutes: [1440, 600, 0] }, turn);
     expect(reminder?.toISOString()).toBe('2026-03-02T09:00:00.000Z');
     expect(digestSlot(now, 'Europe/Rome', reminder).toISOString()).toBe('2026-03-02T09:00:00.000Z');
     expect(digestSlot(new Date('2026-03-02T08:00:00Z'), 'Europe/Rome', reminder).toISOString()).toBe('2026-03-02T06:00:00.000Z');
     expect(lastReminderAt({ reminderMinutes: [] }, turn)).toBeNull();
-    expect(lastReminderAt({ reminderMinutes: [60] }, { ...turn, status: 'closed' })).toBeNull();
+    expect(lastReminderAt({ reminderMinutes: [60] }, { ...turn, status: 'adjudicated' as const })).toBeNull();
   });
 });

@@ -60,7 +60,12 @@ describe('relayPress', () => {
   it('D-PRESS-12: the hourly cap counts earlier mails; the refusal says when the next is possible', async () => {
     await world.database.db.execute(sql`update games set press_settings = '{"perHour":2}'::jsonb where id = 'andromeda'`);
     const reading = readMailPress('PRESS TO Sith\nOne.\nENDPRESS\nPRESS TO Sith\nTwo.\nENDPRESS\n', board)!;
-    const first = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(2)), reading);
+    const first = await relayPress(
+      world.database.db,
+      { mail, fileDispute: world.deps.fileDispute },
+      await facts(await inbound(2)),
+      reading,
+    );
     expect(first.summary).toMatchObject({ relayed: 2, refused: 0 });
     world.clock.now = new Date(world.clock.now.getTime() + 10 * 60_000);
     const next = await relayPress(

@@ -49,7 +49,8 @@ export async function makeWorld(opts: { rateLimit?: number; maxBytes?: number } 
       ourAddresses: [`orders@${DOMAIN}`],
     },
     // As intakeDeps wires it: a DISPUTE is filed as a game action by mail.
-    fileDispute: (db, a) => fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => clock.now }, a),
+    fileDispute: (db, a) =>
+      fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => clock.now }, a),
   };
   return { database, deps, created, clock };
 }
