@@ -7,6 +7,7 @@ import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
 import { pressMessages, pressRecipients } from '../../../src/db/schema.ts';
+import { findTurn } from '../../../src/db/turns.ts';
 import { runTurnJob } from '../../../src/games/index.ts';
 import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
@@ -202,6 +203,24 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(digests[1]!.bodyText).toContain('Anonimo.');
     const writer = world.created.players[0]!;
     for (const s of ['hutt', ADDRESSES[0]!, writer.secret.toLowerCase()]) expect(JSON.stringify(digests[1]).toLowerCase()).not.toContain(s);
+  });
+
+  it('D-PRESS-NEW-mutedigest-4: the deadline’s last reminder is a slot of its own, after that day’s 07:00', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(1, 'DIGEST\n');
+    const turn = (await findTurn(world.database.db, 'andromeda', 1))!;
+    // The game's reminders are 1440 and 120 minutes before the deadline: the last is 2 hours before.
+    const reminder = new Date(turn.deadline.getTime() - 120 * 60_000);
+    at(new Date(reminder.getTime() - 10 * 60_000).toISOString());
+    await write(0, 'STAMPA A Aristocratici\nUltima offerta.\nFINE\n');
+    await job();
+    expect(await mails('press-digest')).toHaveLength(0);
+    at(new Date(reminder.getTime() + 30_000).toISOString());
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.bodyText).toContain('Ultima offerta.');
+    expect(digest!.dedupeKey).toBe(`press-digest:${world.created.players[1]!.id}:${reminder.toISOString()}`);
+    expect(to(await mails('reminder'), ADDRESSES[1]!).length).toBeGreaterThan(0);
   });
 
   it('D-PRESS-NEW-mutedigest-1: back to IMMEDIATE, new messages come at once and what waited comes in the next digest', async () => {
