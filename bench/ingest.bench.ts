@@ -37,7 +37,7 @@ import { mailboxCursorStore } from '../src/db/cursors.ts';
 import { inboundMessages, outbox, players, sheets } from '../src/db/schema.ts';
 import { enqueueMany, newMessageId } from '../src/db/outbox.ts';
 import { insertSheets } from '../src/db/sheets.ts';
-import { createGame } from '../src/games/index.ts';
+import { createGame, fileDispute } from '../src/games/index.ts';
 import type { IntakeDeps } from '../src/mail/intake/process-inbound.ts';
 import { BodyReader } from '../src/mail/intake/body-reader.ts';
 import { IntakeQueue } from '../src/mail/intake/intake-queue.ts';
@@ -307,6 +307,7 @@ function intakeDeps(db: Database['db']): IntakeDeps {
       replyRateLimitPerHour: 1_000_000,
       ourAddresses: [`orders@${DOMAIN}`],
     },
+    fileDispute: (tx, a) => fileDispute(tx, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a),
     bodyReader,
   };
 }

@@ -4,7 +4,7 @@
 // The writer of an anonymous message is stored (the referees see them, the hourly cap counts them)
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { pgArray } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
@@ -372,6 +372,8 @@ export interface DigestItem {
   audienceFactions: string[];
   text: string;
   visibleAt: Date;
+  /** The recipient's live token in the message's conversation (the digest writes its reply address); null if none. */
+  replyToken: string | null;
 }
 
 /**
@@ -394,9 +396,19 @@ export async function pendingDigest(db: Db, gameId: string, now: Date = new Date
       audienceFactions: pressMessages.audienceFactions,
       text: pressMessages.text,
       visibleAt: pressMessages.visibleAt,
+      replyToken: pressTokens.token,
     })
     .from(pressRecipients)
     .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
+    .leftJoin(
+      pressTokens,
+      and(
+        eq(pressTokens.threadId, pressMessages.threadId),
+        eq(pressTokens.ownerKind, 'player'),
+        eq(pressTokens.ownerId, pressRecipients.recipientId),
+        isNull(pressTokens.revokedAt),
+      ),
+    )
     .where(
       and(
         eq(pressRecipients.recipientKind, 'player'),
@@ -436,21 +448,42 @@ export async function markDigested(
   return rows.length;
 }
 
-/** Messages a muted writer sent the player since `since` (D-PRESS-11: the digest counts them). */
-export async function countMutedSince(db: Db, playerId: number, since: Date): Promise<number> {
+/**
+ * The messages a player's mutes kept from them, visible in (`after`, `upTo`] and not yet counted
+ * in a digest (D-PRESS-11). `mark`: count them now (their `digested_at` set), so the next digest
+ * counts only newer ones.
+ */
+export async function mutedUncounted(db: Db, playerId: number, q: { after: Date; upTo: Date; mark?: Date }): Promise<number> {
+  const visible = db
+    .select({ id: pressMessages.id })
+    .from(pressMessages)
+    .where(and(gt(pressMessages.visibleAt, q.after), lte(pressMessages.visibleAt, q.upTo)));
+  const which = and(
+    eq(pressRecipients.recipientKind, 'player'),
+    eq(pressRecipients.recipientId, playerId),
+    eq(pressRecipients.delivery, 'muted'),
+    isNull(pressRecipients.digestedAt),
+    inArray(pressRecipients.messageId, visible),
+  );
+  if (q.mark) {
+    const rows = await db.update(pressRecipients).set({ digestedAt: q.mark }).where(which).returning({ id: pressRecipients.messageId });
+    return rows.length;
+  }
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(pressRecipients)
-    .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
-    .where(
-      and(
-        eq(pressRecipients.recipientKind, 'player'),
-        eq(pressRecipients.recipientId, playerId),
-        eq(pressRecipients.delivery, 'muted'),
-        gte(pressMessages.visibleAt, since),
-      ),
-    );
+    .where(which);
   return row?.n ?? 0;
+}
+
+/** When each of these players last chose the digest (no row: never; the muted count starts there). */
+export async function digestChosenAt(db: Db, playerIds: readonly number[]): Promise<Map<number, Date>> {
+  if (playerIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(pressPreferences)
+    .where(and(inArray(pressPreferences.playerId, [...playerIds]), eq(pressPreferences.delivery, 'digest')));
+  return new Map(rows.map((r) => [r.playerId, r.updatedAt]));
 }
 
 // ——— reports ———

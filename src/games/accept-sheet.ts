@@ -9,6 +9,8 @@ import type { FactionId, GameState } from '../adjudicator/types.ts';
 import { localDay, type AbsenceDays } from './absence.ts';
 import { explainAbsenceLines, readPlayerCommand } from './player-commands.ts';
 import { turnClosesAt } from './schedule.ts';
+import type { PressCommand } from './press/press-commands.ts';
+import { pressFactions } from './press/read-press.ts';
 
 /** What the decisions read of a turn; the caller's own turn type comes back in an accepted decision. */
 export interface TurnFacts {
@@ -70,13 +72,20 @@ export type PlayerMailDecision<T extends TurnFacts = TurnFacts> =
   | { kind: 'help' }
   | { kind: 'status' }
   /** D-ABS-1: recorded with the mail; the turn job moves deadlines for it. */
-  | { kind: 'absence'; absence: AbsenceDays };
+  | { kind: 'absence'; absence: AbsenceDays }
+  /** MUTE / UNMUTE / DIGEST / IMMEDIATE (D-PRESS-11): applied and answered by intake. */
+  | { kind: 'press'; command: PressCommand };
 
 /** What a mail from an identified player comes to: a command, a refusal, or a sheet decision. */
 export function decidePlayerMail<T extends TurnFacts>(f: PlayerMailFacts<T>): PlayerMailDecision<T> {
   if (f.game.status === 'finished') return refused('game-not-active');
   // ABSENCE dates are whole days of the game's zone (D-ABS-1): `1/4` is read from the day it arrived.
-  const command = readPlayerCommand(f.mail.text, f.mail.subject, () => localDay(f.mail.receivedAt, f.game.timeZone));
+  const command = readPlayerCommand(
+    f.mail.text,
+    f.mail.subject,
+    () => localDay(f.mail.receivedAt, f.game.timeZone),
+    pressFactions(f.board.map),
+  );
   if (command?.kind === 'absence-dates') return refused('absence-dates');
   if (command?.kind === 'absence') return { kind: 'absence', absence: command.days };
   if (command) return command;

@@ -118,6 +118,18 @@ export function zonedTimeToInstant(wall: number, tz: string): number {
   return wall - before;
 }
 
+/** The latest instant at or before `at` when the clocks of `timeZone` read `hour:minute` (the digest's 07:00). */
+export function latestDailyTime(at: Date, hour: number, minute: number, timeZone: string): Date {
+  const today = new Date(wallMs(at.getTime(), timeZone));
+  const dayStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  // Today's, else yesterday's (a day without that time, across a change, sends to the day before).
+  for (const back of [0, 1, 2]) {
+    const instant = zonedTimeToInstant(dayStart - back * 86_400_000 + (hour * 60 + minute) * 60_000, timeZone);
+    if (instant <= at.getTime()) return new Date(instant);
+  }
+  throw new Error('unreachable: a daily time always came within two days');
+}
+
 /**
  * The first weekly deadline strictly after `after`: the next time it is `weekly` (`sun 20:00`)
  * on the clocks of `timeZone`.

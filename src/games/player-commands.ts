@@ -1,25 +1,36 @@
-// What a player's mail may say besides a sheet: STATUS (STATO), HELP (AIUTO) and
-// ABSENCE <from> <to> (ASSENZA, D-ABS-1). A command is a mail's only line (a `Code:` line aside,
+// What a player's mail may say besides a sheet: STATUS (STATO), HELP (AIUTO),
+// ABSENCE <from> <to> (ASSENZA, D-ABS-1) and the press commands MUTE, UNMUTE, DIGEST, IMMEDIATE
+// (SILENZIA, RIATTIVA, RIEPILOGO, SUBITO: press-commands.ts, D-PRESS-11). A command is a mail's only line (a `Code:` line aside,
 // D-PARSE-13); STATUS and HELP may also be the subject of an otherwise empty mail. Pure.
 import type { Problem } from '../adjudicator/types.ts';
 import { inBoth } from '../text/define.ts';
 import { replyTexts } from '../text/replies.ts';
 import { readAbsenceCommand, type AbsenceDays } from './absence.ts';
+import { readPressCommand, type PressCommand } from './press/press-commands.ts';
+import type { PressFaction } from './press/read-press.ts';
 
 export type PlayerCommand =
   | { kind: 'help' }
   | { kind: 'status' }
   | { kind: 'absence'; days: AbsenceDays }
   /** An ABSENCE line whose dates cannot be read, or end before they start. */
-  | { kind: 'absence-dates' };
+  | { kind: 'absence-dates' }
+  /** MUTE / UNMUTE / DIGEST / IMMEDIATE, or a MUTE of something that is no faction. */
+  | { kind: 'press'; command: PressCommand };
 
 const WORDS: Record<string, 'status' | 'help'> = { status: 'status', stato: 'status', help: 'help', aiuto: 'help' };
 
 /**
  * The command a mail gives, or null when it is anything else (a sheet, chatter). `today`: YYYY-MM-DD,
  * for `1/4`, asked for only when a line may be an absence (working it out costs more than the rest).
+ * `factions`: the game's, for MUTE <faction>; without them the press commands are not read.
  */
-export function readPlayerCommand(text: string, subject: string | null, today: () => string): PlayerCommand | null {
+export function readPlayerCommand(
+  text: string,
+  subject: string | null,
+  today: () => string,
+  factions?: readonly PressFaction[],
+): PlayerCommand | null {
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -27,6 +38,8 @@ export function readPlayerCommand(text: string, subject: string | null, today: (
   if (lines.length === 1) {
     const word = WORDS[lines[0]!.toLowerCase()];
     if (word) return { kind: word };
+    const press = factions ? readPressCommand(lines[0]!, factions) : null;
+    if (press) return { kind: 'press', command: press };
     const absence = readAbsenceCommand(lines[0]!, today);
     if (!absence) return null;
     return 'error' in absence ? { kind: 'absence-dates' } : { kind: 'absence', days: absence };

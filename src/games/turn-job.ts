@@ -24,6 +24,7 @@ import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress } from './welcome.ts';
 import { problemLine } from '../text/replies.ts';
 import { playerMail } from './game-mail.ts';
+import { sendDigests } from './press/digest.ts';
 
 export interface TurnJobDeps {
   db: Db;
@@ -41,6 +42,8 @@ export interface TurnJobPass {
   closed: string[];
   waiting: string[];
   notices: number;
+  /** Press digests queued (D-PRESS-11). */
+  digests: number;
 }
 
 /** Games handled at once: each is its own transaction, so a pass over many due games overlaps database round trips. */
@@ -58,7 +61,7 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
       )
     ).map((g) => [g.id, g]),
   );
-  const pass: TurnJobPass = { closed: [], waiting: [], notices: 0 };
+  const pass: TurnJobPass = { closed: [], waiting: [], notices: 0, digests: 0 };
   const work = open.filter((t) => {
     const game = games.get(t.gameId);
     return game && game.status === 'active' && game.currentTurn === t.number;
@@ -78,6 +81,12 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
     while (next < work.length) {
       const turn = work[next++]!;
       const game = games.get(turn.gameId)!;
+      try {
+        // Before the reminders and the close: the digest due with the last reminder leaves first.
+        pass.digests += await sendDigests(deps.db, deps.ctx.mail, game, turn, now);
+      } catch (err) {
+        deps.log.error({ err, game: turn.gameId }, 'press digest failed for this game');
+      }
       try {
         const closesAt = turnClosesAt(game, turn);
         if (closesAt <= now) await closeWhenCaughtUp(shared, game, turn, closesAt, pass);

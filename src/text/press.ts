@@ -44,6 +44,37 @@ export interface ReportValues {
   consoleUrl: string;
 }
 
+/** One message of a digest, as its reader reads it (names in their language, "you" for them). */
+export interface DigestEntry {
+  /** The writer's faction, "Referee", or null when anonymous. */
+  from: string | null;
+  to: string;
+  turn: number;
+  text: string;
+  /** The reader's reply address in this message's conversation (their press token). */
+  replyAddress: string;
+}
+
+export interface DigestValues {
+  game: string;
+  gameName: string;
+  /** Up to when the digest carries what arrived, in the reader's zone. */
+  until: string;
+  entries: DigestEntry[];
+  /** Messages from writers the reader muted since their last digest (D-PRESS-11). */
+  muted: number;
+}
+
+/** What a press command did, and where the player's choices stand now (the answer to MUTE, DIGEST…). */
+export interface PressChoicesValues {
+  /** What this mail did, in the reader's words; null when it changed nothing. */
+  done: string | null;
+  /** Muted factions, in the reader's language; `anonymous`: every anonymous message is muted. */
+  muted: string[];
+  anonymous: boolean;
+  delivery: 'digest' | 'immediate';
+}
+
 /** `a`, `a e b`, `a, b e c`: a list as a sentence reads it. */
 const sentence =
   (and: string) =>
@@ -133,6 +164,58 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       tooManyProblems: 'e altri problemi.',
     },
 
+    // MUTE / UNMUTE / DIGEST / IMMEDIATE (docs/press.md §1, D-PRESS-11).
+    anonymousMessages: 'i messaggi anonimi',
+    muted: (who: string) => `Da ora i messaggi di ${who} non ti arrivano: restano conservati, e chi li scrive non lo sa.`,
+    mutedAnonymous: 'Da ora i messaggi anonimi non ti arrivano: restano conservati, e chi li scrive non lo sa.',
+    unmuted: (who: string) => `Da ora i messaggi di ${who} ti arrivano di nuovo.`,
+    unmutedAnonymous: 'Da ora i messaggi anonimi ti arrivano di nuovo.',
+    notMuted: (who: string) => `Non avevi silenziato ${who}: non cambia nulla.`,
+    nowDigest: 'Da ora ricevi i messaggi in un riepilogo al giorno.',
+    nowImmediate: 'Da ora ricevi ogni messaggio subito, in una mail. Quelli già in attesa arrivano nel prossimo riepilogo.',
+    unknownMuteTarget: (text: string) =>
+      `Non capisco "${text}": non è una fazione di questa partita. Scrivi SILENZIA <fazione> o SILENZIA ANONIMI, da solo in una mail.`,
+    refereesNotMuted: 'Gli arbitri non si possono silenziare: i loro messaggi arrivano sempre, subito.',
+    pressChoices: (v: PressChoicesValues) =>
+      [
+        ...(v.done ? [v.done, ''] : []),
+        v.muted.length || v.anonymous
+          ? `Hai silenziato: ${sentence('e')([...v.muted, ...(v.anonymous ? ['i messaggi anonimi'] : [])])}.`
+          : 'Non hai silenziato nessuno.',
+        v.delivery === 'digest'
+          ? 'Ricevi i messaggi in un riepilogo al giorno: alle 7 del tuo fuso orario e prima dell’ultimo promemoria della scadenza.'
+          : 'Ricevi ogni messaggio subito, in una mail.',
+        '',
+        'Comandi (da soli in una mail al tuo indirizzo personale): SILENZIA <fazione>, SILENZIA ANONIMI, RIATTIVA <fazione>, RIEPILOGO, SUBITO.',
+      ].join('\n'),
+    digest: (v: DigestValues): MailText =>
+      mail(
+        `[SF ${v.game}] Riepilogo dei messaggi (${v.entries.length})`,
+        `
+Partita "${v.gameName}": i messaggi arrivati per te fino al ${v.until}.
+${v.entries
+  .map(
+    (e, i) => `
+——— ${i + 1}. Da: ${e.from ?? 'anonimo'} — A: ${e.to} — turno ${e.turn}
+
+${e.text}
+
+Per rispondere a questa conversazione scrivi a: ${e.replyAddress}
+`,
+  )
+  .join('')}${
+          v.muted
+            ? `
+${v.muted === 1 ? '1 messaggio di chi hai silenziato non ti è stato consegnato.' : `${v.muted} messaggi di chi hai silenziato non ti sono stati consegnati.`}
+`
+            : ''
+        }
+—
+Ricevi i messaggi in un riepilogo al giorno. Per riceverli uno per uno, subito, scrivi SUBITO da solo
+in una mail al tuo indirizzo personale.
+`,
+      ),
+
     // Disputes (R-TURN-2 step 5).
     disputeLine: (line: number, what: string) => `Riga ${line}: contestazione: ${what}`,
     disputeTaken: (turn: number) =>
@@ -143,7 +226,6 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
       tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
-      notOpen: 'le contestazioni per posta non sono ancora attive: scrivi all’arbitro (STAMPA ALL’ARBITRO).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(
@@ -279,6 +361,57 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       tooManyProblems: 'and more problems.',
     },
 
+    anonymousMessages: 'anonymous messages',
+    muted: (who: string) => `From now on messages from ${who} do not reach you: they are kept, and their writers are not told.`,
+    mutedAnonymous: 'From now on anonymous messages do not reach you: they are kept, and their writers are not told.',
+    unmuted: (who: string) => `From now on messages from ${who} reach you again.`,
+    unmutedAnonymous: 'From now on anonymous messages reach you again.',
+    notMuted: (who: string) => `You had not muted ${who}: nothing changes.`,
+    nowDigest: 'From now on you get messages in one digest a day.',
+    nowImmediate: 'From now on you get each message at once, in a mail of its own. Those already waiting come in the next digest.',
+    unknownMuteTarget: (text: string) =>
+      `I do not understand "${text}": it is no faction of this game. Write MUTE <faction> or MUTE ANONYMOUS, alone in a mail.`,
+    refereesNotMuted: 'Referees cannot be muted: their messages always reach you, at once.',
+    pressChoices: (v: PressChoicesValues) =>
+      [
+        ...(v.done ? [v.done, ''] : []),
+        v.muted.length || v.anonymous
+          ? `You have muted: ${sentence('and')([...v.muted, ...(v.anonymous ? ['anonymous messages'] : [])])}.`
+          : 'You have muted nobody.',
+        v.delivery === 'digest'
+          ? 'You get messages in one digest a day: at 07:00 in your time zone, and before the deadline’s last reminder.'
+          : 'You get each message at once, in a mail of its own.',
+        '',
+        'Commands (alone in a mail to your private address): MUTE <faction>, MUTE ANONYMOUS, UNMUTE <faction>, DIGEST, IMMEDIATE.',
+      ].join('\n'),
+    digest: (v: DigestValues): MailText =>
+      mail(
+        `[SF ${v.game}] Press digest (${v.entries.length})`,
+        `
+Game "${v.gameName}": the messages that came for you until ${v.until}.
+${v.entries
+  .map(
+    (e, i) => `
+——— ${i + 1}. From: ${e.from ?? 'anonymous'} — To: ${e.to} — turn ${e.turn}
+
+${e.text}
+
+To reply in this conversation write to: ${e.replyAddress}
+`,
+  )
+  .join('')}${
+          v.muted
+            ? `
+${v.muted === 1 ? '1 message from writers you muted was not delivered.' : `${v.muted} messages from writers you muted were not delivered.`}
+`
+            : ''
+        }
+—
+You get messages in one digest a day. To get each one at once, write IMMEDIATE alone in a mail to
+your private address.
+`,
+      ),
+
     disputeLine: (line: number, what: string) => `Line ${line}: dispute: ${what}`,
     disputeTaken: (turn: number) =>
       `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
@@ -288,7 +421,6 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
       edictFinal: (turn: number) => `the turn after turn ${turn} has closed: that edict can no longer be corrected.`,
       tooMany: (max: number) => `you have already sent ${max} disputes for this turn.`,
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}.`,
-      notOpen: 'disputes by mail are not open yet: write to the referee (PRESS TO REFEREE).',
     },
     disputeToReferee: (v: DisputeValues): MailText =>
       mail(

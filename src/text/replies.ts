@@ -114,6 +114,8 @@ export const replyTexts = defineTexts({
         "  STAMPA ALL'ARBITRO    agli arbitri, sempre",
         "  CONTESTA: motivo      contesti l'ultimo editto, entro il tempo indicato",
         'Per rispondere a un messaggio ricevuto basta "Rispondi" dal tuo indirizzo registrato.',
+        'Da soli in una mail: SILENZIA Sith (o SILENZIA ANONIMI) e RIATTIVA Sith, per non ricevere più i messaggi di una fazione',
+        'e riaverli; RIEPILOGO, per riceverli in una mail al giorno; SUBITO, per riceverli di nuovo uno per uno.',
       ].join('\n') + '\n',
   },
   en: {
@@ -213,6 +215,8 @@ export const replyTexts = defineTexts({
         '  PRESS TO REFEREE      to the referees, always',
         '  DISPUTE: reason       you dispute the latest edict, within the time it gives',
         'To answer a message you received just press Reply, from your registered address.',
+        "Alone in a mail: MUTE Sith (or MUTE ANONYMOUS) and UNMUTE Sith, to stop a faction's messages and have them back;",
+        'DIGEST, to get them in one mail a day; IMMEDIATE, to get each one at once again.',
       ].join('\n') + '\n',
   },
 });

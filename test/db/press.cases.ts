@@ -23,7 +23,6 @@ import { insertPlayer } from '../../src/db/players.ts';
 import { newPressToken } from '../../src/games/press/press-token.ts';
 import {
   addRecipients,
-  countMutedSince,
   deliveryOf,
   findOrCreateThread,
   findToken,
@@ -34,6 +33,7 @@ import {
   listBroadcasts,
   listPressForReferee,
   markDigested,
+  mutedUncounted,
   messageForReply,
   messageTimesSince,
   mute,
@@ -413,7 +413,11 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(items[0]).toMatchObject({ writerFaction: 'sith', sign: 'signed', recipientId: k, threadId: signed.id });
       expect(items[1]).toMatchObject({ writerFaction: null, sign: 'anonymous' });
       expect(JSON.stringify(items)).not.toMatch(/hutt/);
-      expect(await countMutedSince(db, k, minutes(1000))).toBe(1);
+      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now })).toBe(1);
+      expect(await mutedUncounted(db, k, { after: minutes(1200), upTo: now })).toBe(0);
+      // Counted once: marked, it is not counted again.
+      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now, mark: now })).toBe(1);
+      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now })).toBe(0);
 
       expect(
         await markDigested(

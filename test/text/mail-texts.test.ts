@@ -217,9 +217,17 @@ describe('mail texts', () => {
     expect(edictTexts.it.pageNote('https://x/games/g')).toBe('La pagina della partita: https://x/games/g\n');
   });
 
-  it('HELP names every command, ABSENCE too', () => {
+  it('HELP and the welcome name every command, ABSENCE and the press commands too (D-PRESS-11)', () => {
     expect(replyTexts.en.help).toContain('ABSENCE 1/4 10/4');
     expect(replyTexts.it.help).toContain('ASSENZA 1/4 10/4');
+    for (const word of ['MUTE Sith', 'MUTE ANONYMOUS', 'UNMUTE Sith', 'DIGEST', 'IMMEDIATE']) {
+      expect(replyTexts.en.help).toContain(word);
+      expect(mails.welcome!('en')[0].text).toContain(word);
+    }
+    for (const word of ['SILENZIA Sith', 'SILENZIA ANONIMI', 'RIATTIVA Sith', 'RIEPILOGO', 'SUBITO']) {
+      expect(replyTexts.it.help).toContain(word);
+      expect(mails.welcome!('it')[0].text).toContain(word);
+    }
   });
 
   it('a reminder lists a problem with its line named once', () => {

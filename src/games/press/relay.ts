@@ -13,14 +13,17 @@ import type { OutboxInput } from '../../db/outbox.ts';
 import type { Player } from '../../db/players.ts';
 import {
   addRecipients,
+  deliveryOf,
   findOrCreateThread,
   insertPressMessage,
   issueToken,
   messageForReply,
   messageTimesSince,
+  mutedBy,
   relayDedupeKey,
   reportMessage,
   type FoundToken,
+  type MuteTarget,
   type NewRecipient,
   type PressThread,
 } from '../../db/press.ts';
@@ -60,15 +63,12 @@ export function pressTurnOf(open: Turn | null): PressTurn | null {
 }
 
 /** What the disputes module answers for one dispute block (it stores it and mails the referees). */
-export type DisputeOutcome = FiledDispute | { kind: 'refused'; why: 'not-open'; turn?: number; endedAt?: Date };
+export type DisputeOutcome = FiledDispute;
 
 export type FileDispute = (
   db: Db,
   a: { game: Game; player: Player; inboundId: number; block: number; reason: string; receivedAt: Date },
 ) => Promise<DisputeOutcome>;
-
-/** Until disputes by mail are connected, a dispute block is answered as not open yet (nothing stored). */
-export const disputesNotOpen: FileDispute = async () => ({ kind: 'refused', why: 'not-open' });
 
 /**
  * A mail's press and dispute blocks, or null when it has none and no press problem: then the mail
@@ -93,9 +93,13 @@ export interface PressMailFacts {
 
 export interface PressRelayDeps {
   mail: MailAddressing;
-  fileDispute?: FileDispute;
   newToken?: () => string;
   random?: () => number;
+}
+
+/** A new message's deps: its dispute blocks go to the disputes module (src/games/disputes.ts). */
+export interface PressMailDeps extends PressRelayDeps {
+  fileDispute: FileDispute;
 }
 
 export interface PressRelayResult {
@@ -115,7 +119,7 @@ export interface PressRelayResult {
  * Decides, stores and words a mail's press and disputes. `hasSheet`: whether the rest of the mail
  * is read as a sheet (else the acknowledgement says the standing sheet stays, D-PRESS-2).
  */
-export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts, reading: PressReading): Promise<PressRelayResult> {
+export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts, reading: PressReading): Promise<PressRelayResult> {
   const { game, writer } = f;
   const lang = writer.lang;
   const T = pressTexts[lang];
@@ -163,9 +167,15 @@ export async function relayPress(db: Db, deps: PressRelayDeps, f: PressMailFacts
     result.summary.problems++;
   }
 
-  const file = deps.fileDispute ?? disputesNotOpen;
   for (const [block, part] of reading.disputes.entries()) {
-    const o = await file(db, { game, player: writer, inboundId: f.inboundId, block, reason: part.text, receivedAt: f.receivedAt });
+    const o = await deps.fileDispute(db, {
+      game,
+      player: writer,
+      inboundId: f.inboundId,
+      block,
+      reason: part.text,
+      receivedAt: f.receivedAt,
+    });
     result.summary.disputes.push(o.kind === 'filed' ? 'filed' : o.why);
     lines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
   }
@@ -259,6 +269,11 @@ async function relayOne(
     });
   const relays: OutboxInput[] = [];
   const rows: NewRecipient[] = [];
+  const deliveries = await deliveriesOf(
+    db,
+    readers.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])),
+    anonymous ? null : writer.faction,
+  );
   for (const r of readers) {
     const T = pressTexts[r.lang];
     const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
@@ -279,8 +294,9 @@ async function relayOne(
       recipient: r.recipient,
       address: r.address,
       text: m,
+      delivery: r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate',
     });
-    relays.push(one.mail);
+    if (one.mail) relays.push(one.mail);
     rows.push(one.row);
   }
   await addRecipients(db, rows);
@@ -549,27 +565,58 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     address: player.email,
     text: m,
   });
-  result.relays.push(one.mail);
+  // A referee is never muted, nor waits for a digest (D-PRESS-11): their answer goes at once.
+  result.relays.push(one.mail!);
   await addRecipients(db, [one.row]);
   result.messageIds.push(message.id);
   return result;
 }
 
+type Delivery = NewRecipient['delivery'];
+
+/**
+ * How a message of a player reaches each of these players (D-PRESS-11): `muted` when the reader
+ * muted its writer's faction (`signedBy`, null when anonymous: a faction's mute never reaches its
+ * anonymous messages, or the digest's count would name their writer) or, for an anonymous one,
+ * every anonymous message; `digest` when the reader chose the daily digest; else `immediate`.
+ */
+export async function deliveriesOf(db: Db, playerIds: readonly number[], signedBy: string | null): Promise<Map<number, Delivery>> {
+  const [muted, chosen] = await Promise.all([mutedBy(db, playerIds), deliveryOf(db, playerIds)]);
+  const out = new Map<number, Delivery>();
+  const hits = (t: MuteTarget) => (signedBy === null ? t.kind === 'anonymous' : t.kind === 'faction' && t.faction === signedBy);
+  for (const id of playerIds) out.set(id, (muted.get(id) ?? []).some(hits) ? 'muted' : (chosen.get(id) ?? 'immediate'));
+  return out;
+}
+
 /**
  * One recipient's relay of a stored message: the mail, with the recipient's own Reply-To token and
- * thread root in this conversation (D-PRESS-7, D-PRESS-9), and the recipient's row to record.
+ * thread root in this conversation (D-PRESS-7, D-PRESS-9), and the recipient's row to record. A
+ * muted reader gets neither mail nor token; a digest reader gets the token (the digest writes it
+ * as the message's reply address) and no mail now.
  */
 async function relayTo(
   db: Db,
   deps: PressRelayDeps,
-  a: { gameId: string; threadId: number; messageId: number; recipient: Reader['recipient']; address: string; text: MailText },
-): Promise<{ mail: OutboxInput; row: NewRecipient }> {
+  a: {
+    gameId: string;
+    threadId: number;
+    messageId: number;
+    recipient: Reader['recipient'];
+    address: string;
+    text: MailText;
+    delivery?: Delivery;
+  },
+): Promise<{ mail: OutboxInput | null; row: NewRecipient }> {
+  const delivery = a.delivery ?? 'immediate';
+  const row = { messageId: a.messageId, ...a.recipient, address: a.address, delivery };
+  if (delivery === 'muted') return { mail: null, row };
   const token = await issueToken(db, {
     threadId: a.threadId,
     owner: a.recipient,
     domain: deps.mail.domain,
     newToken: deps.newToken ?? (() => newPressToken()),
   });
+  if (delivery === 'digest') return { mail: null, row };
   const mail = gameMail(deps.mail, {
     kind: 'press',
     gameId: a.gameId,
@@ -581,7 +628,7 @@ async function relayTo(
     text: a.text.text,
     dedupeKey: relayDedupeKey(a.messageId, a.recipient),
   });
-  return { mail, row: { messageId: a.messageId, ...a.recipient, address: a.address, delivery: 'immediate' } };
+  return { mail, row };
 }
 
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */
@@ -691,7 +738,5 @@ function disputeText(lang: Lang, o: DisputeOutcome, currentTurn: number, tz: str
       return T.disputeRefusal.windowClosed(o.turn ?? currentTurn - 1, o.endedAt ? formatInstant(o.endedAt, tz, lang) : '—');
     case 'too-many':
       return T.disputeRefusal.tooMany(MAX_DISPUTES_PER_TURN);
-    case 'not-open':
-      return T.disputeRefusal.notOpen;
   }
 }

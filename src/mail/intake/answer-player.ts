@@ -31,6 +31,8 @@ import {
 import { gameMail } from '../../games/game-mail.ts';
 import { pressTurnOf, readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
+import { applyPressCommand } from '../../games/press/press-choices.ts';
+import type { PressCommand } from '../../games/press/press-commands.ts';
 
 export interface PlayerMailContext {
   store: IntakeStore;
@@ -43,8 +45,8 @@ export interface PlayerMailContext {
   board: Board;
   replyCtx: ReplyContext;
   thread: Thread;
-  /** Takes a dispute block (src/games/disputes.ts); without one, disputes are answered as not open yet. */
-  fileDispute?: FileDispute;
+  /** Takes a dispute block (src/games/disputes.ts). */
+  fileDispute: FileDispute;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -93,7 +95,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   // What the stored outcome says of the press: filled in when the batch is written.
   const summary = {};
   const read = { sheet: press.hasSheet };
-  relayLater(c, press, turn, reply, read, summary);
+  relayLater(c, press, reply, read, summary);
   if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
   const answered = answerSheet(press.sheetText);
   // Chatter around a message ("Ciao,") is no sheet, and no refusal either: the press acknowledgement
@@ -128,6 +130,8 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
           detail: { absence, answered: reply('status', absenceText(lang, absence)) },
         };
       }
+      case 'press':
+        return answerPressCommand(c, decision.command, reply);
       case 'refused':
         return refuse({ outcome: decision.reason });
       case 'late':
@@ -154,23 +158,21 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
 function relayLater(
   c: PlayerMailContext,
   press: PressReading,
-  turn: Turn | null,
   reply: (kind: ReplyKind, text: string) => boolean,
   read: { sheet: boolean },
   summary: object,
 ): void {
   const { store, row, player, game } = c;
   store.later(async (tx) => {
-    const open = turn && turn.status === 'open' ? turn : null;
     const r = await relayPress(
       tx,
-      { mail: addressingOf(c), ...(c.fileDispute ? { fileDispute: c.fileDispute } : {}) },
+      { mail: addressingOf(c), fileDispute: c.fileDispute },
       {
         game,
         board: c.board,
         writer: player,
         seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: pressTurnOf(open),
+        turn: pressTurnOf(openTurnOf(store, game)),
         inboundId: row.id,
         receivedAt: row.receivedAt,
       },
@@ -182,6 +184,30 @@ function relayLater(
     store.relayed(r.messageIds, r.held);
     reply('press-ack', r.ack.join('\n'));
   });
+}
+
+/**
+ * MUTE / UNMUTE / DIGEST / IMMEDIATE (D-PRESS-11): applied in the batch's transaction and answered
+ * with the player's mutes and delivery as they now stand. Nobody else is told.
+ */
+function answerPressCommand(
+  c: PlayerMailContext,
+  command: PressCommand,
+  reply: (kind: ReplyKind, text: string) => boolean,
+): InboundOutcome {
+  const { store, row, player, game } = c;
+  const detail: { command: PressCommand['kind']; answered?: boolean } = { command: command.kind };
+  store.later(async (tx) => {
+    const text = await applyPressCommand(tx, { playerId: player.id, lang: player.lang, board: c.board, command, at: row.receivedAt });
+    detail.answered = reply('status', text);
+  });
+  return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-command', detail };
+}
+
+/** The game's current turn as this batch locked it, when open: what press is decided against (D-PRESS-5). */
+export function openTurnOf(store: IntakeStore, game: Game): Turn | null {
+  const turn = store.turn(game.id, game.currentTurn);
+  return turn && turn.status === 'open' ? turn : null;
 }
 
 interface Answering {

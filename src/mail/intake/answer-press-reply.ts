@@ -13,7 +13,7 @@ import type { InboundHead } from '../../db/inbound.ts';
 import type { IntakeStore } from './intake-store.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { ReplyContext, Thread } from './outgoing.ts';
-import { answerPlayer, type PlayerMailContext } from './answer-player.ts';
+import { answerPlayer, openTurnOf, type PlayerMailContext } from './answer-player.ts';
 import { enqueueReply, replySubject } from './outgoing.ts';
 
 export interface PressReplyContext extends PlayerMailContext {
@@ -32,8 +32,6 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
   const text = mail.sheetSource === 'attachment' ? '' : mail.sheetText;
   const summary: { press?: PressReplyResult['summary'] } = {};
   store.later(async (tx) => {
-    const turn = store.turn(game.id, game.currentTurn);
-    const open = turn && turn.status === 'open' ? turn : null;
     const r = await relayReply(
       tx,
       {
@@ -46,7 +44,7 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
         board: c.board,
         writer: player,
         seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: pressTurnOf(open),
+        turn: pressTurnOf(openTurnOf(store, game)),
         inboundId: row.id,
         receivedAt: row.receivedAt,
         token: c.token,

@@ -41,8 +41,8 @@ export interface IntakeDeps {
    * one they are read in-process, as before (tests, `sf ingest`).
    */
   bodyReader?: BodyReader | null;
-  /** Takes a player's dispute of an edict (src/games/disputes.ts); without one, disputes are answered as not open yet. */
-  fileDispute?: FileDispute;
+  /** Takes a player's dispute of an edict (src/games/disputes.ts; `intakeDeps` wires it). */
+  fileDispute: FileDispute;
   /** Who hears of a reported message when a game has no referee (D-PRESS-17), and the console's public address. */
   operatorAddress?: string;
   publicUrl?: string;
@@ -180,7 +180,7 @@ function decide(
     board,
     replyCtx,
     thread,
-    ...(deps.fileDispute ? { fileDispute: deps.fileDispute } : {}),
+    fileDispute: deps.fileDispute,
   };
   if (who.kind === 'press-reply')
     return answerPressReply({

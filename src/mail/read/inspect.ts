@@ -14,7 +14,7 @@ export interface InspectResult {
    * A command the mail gives (STATUS, HELP, ABSENCE), read as intake reads it; then the mail is not
    * a sheet. `absence-dates`: an ABSENCE whose dates cannot be read.
    */
-  command: 'status' | 'help' | 'absence' | 'absence-dates' | null;
+  command: 'status' | 'help' | 'absence' | 'absence-dates' | 'press' | null;
   gameTag: string | null;
   secret: string | null;
   sheetText: string;

@@ -50,8 +50,8 @@ describe('relayPress', () => {
   it('applies a mail once: the same mail again stores nothing more and makes no relay', async () => {
     const reading = readMailPress('PRESS TO Sith\nHello.\nENDPRESS\n', board)!;
     const id = await inbound(1);
-    const first = await relayPress(world.database.db, { mail }, await facts(id), reading);
-    const second = await relayPress(world.database.db, { mail }, await facts(id), reading);
+    const first = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(id), reading);
+    const second = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(id), reading);
     expect(first.relays).toHaveLength(1);
     expect(second.relays).toHaveLength(0);
     expect(second.ack).toEqual(first.ack);
@@ -60,12 +60,17 @@ describe('relayPress', () => {
   it('D-PRESS-12: the hourly cap counts earlier mails; the refusal says when the next is possible', async () => {
     await world.database.db.execute(sql`update games set press_settings = '{"perHour":2}'::jsonb where id = 'andromeda'`);
     const reading = readMailPress('PRESS TO Sith\nOne.\nENDPRESS\nPRESS TO Sith\nTwo.\nENDPRESS\n', board)!;
-    const first = await relayPress(world.database.db, { mail }, await facts(await inbound(2)), reading);
+    const first = await relayPress(
+      world.database.db,
+      { mail, fileDispute: world.deps.fileDispute },
+      await facts(await inbound(2)),
+      reading,
+    );
     expect(first.summary).toMatchObject({ relayed: 2, refused: 0 });
     world.clock.now = new Date(world.clock.now.getTime() + 10 * 60_000);
     const next = await relayPress(
       world.database.db,
-      { mail },
+      { mail, fileDispute: world.deps.fileDispute },
       await facts(await inbound(3)),
       readMailPress('PRESS TO Sith\nThree.\nENDPRESS\n', board)!,
     );
@@ -77,7 +82,7 @@ describe('relayPress', () => {
 
   it('D-PRESS-17: a message to the referees of a game without one is kept, and the writer told so', async () => {
     const reading = readMailPress('PRESS TO REFEREE\nHelp.\nENDPRESS\n', board)!;
-    const r = await relayPress(world.database.db, { mail }, await facts(await inbound(5), 1), reading);
+    const r = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(5), 1), reading);
     expect(r.relays).toHaveLength(0);
     expect(r.summary.relayed).toBe(1);
     expect(r.ack.join('\n')).toContain('This game has no referee yet');
@@ -88,7 +93,7 @@ describe('relayPress', () => {
     const referee = (await insertReferee(world.database.db, 'ref@example.org', '$argon2id$v=19$m=1,t=1,p=1$x$y'))!;
     await addGameReferee(world.database.db, 'andromeda', referee.id);
     const reading = readMailPress('PRESS ANONYMOUS TO REFEREE\nHelp.\nENDPRESS\n', board)!;
-    const r = await relayPress(world.database.db, { mail }, await facts(await inbound(4), 1), reading);
+    const r = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(4), 1), reading);
     expect(r.relays).toHaveLength(1);
     expect(r.relays[0]).toMatchObject({ toAddress: 'ref@example.org', kind: 'press' });
     expect(r.relays[0]!.bodyText).toContain('Da: Aristocratici');

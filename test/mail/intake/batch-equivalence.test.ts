@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/client.ts';
 import { inboundMessages, outbox, sheets } from '../../../src/db/schema.ts';
-import { createGame } from '../../../src/games/index.ts';
+import { createGame, fileDispute } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail, receiveMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
 import { openTestPglite } from '../../harness/pglite.ts';
@@ -72,6 +72,7 @@ async function openArm(): Promise<Arm> {
     log: silent,
     now: () => NOW,
     mail: { domain: DOMAIN, ordersLocalPart: 'orders', maxBytes: 1_000_000, replyRateLimitPerHour: 3, ourAddresses: [`orders@${DOMAIN}`] },
+    fileDispute: (db, a) => fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => NOW }, a),
   };
   return { database, deps };
 }

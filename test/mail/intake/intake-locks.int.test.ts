@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../../../src/db/client.ts';
 import { listPlayers } from '../../../src/db/players.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
-import { createGame, joinGame } from '../../../src/games/index.ts';
+import { createGame, fileDispute, joinGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMails } from '../../../src/mail/intake/receive.ts';
 import { freshDatabase } from '../../harness/postgres.ts';
@@ -87,6 +87,7 @@ describe('intake and a join at the same moment', () => {
       log: pino({ level: 'silent' }),
       now: () => NOW,
       mail: { ...mailCtx, maxBytes: 1_000_000, replyRateLimitPerHour: 20, ourAddresses: [`orders@${DOMAIN}`] },
+      fileDispute: (tx, a) => fileDispute(tx, { actor: 'mail', mail: mailCtx, now: () => NOW }, a),
     };
     const raw = orderMail({ from: 'anna@example.org', to: `orders+${created.players[0]!.secret}@${DOMAIN}`, body: 'V: Sith\n' });
     const [received] = await receiveMails(deps, [{ raw, source: 'imap', sourceKey: 'locks:1', receivedAt: NOW }]);

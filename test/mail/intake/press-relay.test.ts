@@ -172,10 +172,7 @@ describe('D-PRESS-2: press and the sheet', () => {
 });
 
 describe('R-TURN-2 step 5: a dispute block', () => {
-  it('is answered as not open yet without the disputes module, and with its outcome when there is one', async () => {
-    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'DISPUTE: my unit should have moved\n' }));
-    expect((await mails('press-ack'))[0]!.bodyText).toContain('Line 1: dispute: disputes by mail are not open yet');
-
+  it('goes to the disputes module, and is answered with its outcome', async () => {
     const filed: unknown[] = [];
     world.deps.fileDispute = async (_db, a) => {
       filed.push({ inbound: a.inboundId, block: a.block, reason: a.reason, faction: a.player.faction });

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../../../src/db/client.ts';
 import { rowsOf } from '../../../src/db/arrays.ts';
-import { createGame } from '../../../src/games/index.ts';
+import { createGame, fileDispute } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { processPending, processStored, storeMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
 import { freshDatabase } from '../../harness/postgres.ts';
@@ -54,6 +54,7 @@ describe('two instances on one PostgreSQL', () => {
         replyRateLimitPerHour: 10_000,
         ourAddresses: [`orders@${DOMAIN}`],
       },
+      fileDispute: (tx, a) => fileDispute(tx, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => NOW }, a),
     });
     const players = await rowsOf<{ secret: string; email: string }>(a.db, sql`select secret, email from players order by id`);
     const mails: ArrivedMail[] = Array.from({ length: MAILS }, (_, i) => {

@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { Database, Db } from '../../../src/db/client.ts';
 import { updateGame } from '../../../src/db/games.ts';
 import { findTurn, insertTurn, updateTurn, type Turn } from '../../../src/db/turns.ts';
-import { createGame, type CreatedGame } from '../../../src/games/index.ts';
+import { createGame, fileDispute, type CreatedGame } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail } from '../../../src/mail/intake/receive.ts';
 import { databasePerFile } from '../../harness/pglite.ts';
@@ -48,6 +48,9 @@ export async function makeWorld(opts: { rateLimit?: number; maxBytes?: number } 
       replyRateLimitPerHour: opts.rateLimit ?? 20,
       ourAddresses: [`orders@${DOMAIN}`],
     },
+    // As intakeDeps wires it: a DISPUTE is filed as a game action by mail.
+    fileDispute: (db, a) =>
+      fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' }, now: () => clock.now }, a),
   };
   return { database, deps, created, clock };
 }
