@@ -205,7 +205,7 @@ describe('D-PRESS-11: DIGEST', () => {
     for (const s of ['hutt', ADDRESSES[0]!, writer.secret.toLowerCase()]) expect(JSON.stringify(digests[1]).toLowerCase()).not.toContain(s);
   });
 
-  it('D-PRESS-NEW-mutedigest-4: the deadline’s last reminder is a slot of its own, after that day’s 07:00', async () => {
+  it('D-PRESS-26: the deadline’s last reminder is a slot of its own, after that day’s 07:00', async () => {
     at('2026-03-02T10:00:00Z');
     await write(1, 'DIGEST\n');
     const turn = (await findTurn(world.database.db, 'andromeda', 1))!;
@@ -223,7 +223,7 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(to(await mails('reminder'), ADDRESSES[1]!).length).toBeGreaterThan(0);
   });
 
-  it('D-PRESS-NEW-mutedigest-1: back to IMMEDIATE, new messages come at once and what waited comes in the next digest', async () => {
+  it('D-PRESS-23: back to IMMEDIATE, new messages come at once and what waited comes in the next digest', async () => {
     at('2026-03-02T10:00:00Z');
     await write(3, 'DIGEST\n');
     await write(0, 'STAMPA A Cavalieri\nPrimo.\nFINE\n');
