@@ -45,6 +45,8 @@ export interface PlayerMailContext {
   thread: Thread;
   /** Takes a dispute block (src/games/disputes.ts); without one, disputes are answered as not open yet. */
   fileDispute?: FileDispute;
+  /** PUBLIC_URL: links in observers' copies of broadcasts. */
+  publicUrl?: string;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -164,7 +166,11 @@ function relayLater(
     const open = turn && turn.status === 'open' ? turn : null;
     const r = await relayPress(
       tx,
-      { mail: addressingOf(c), ...(c.fileDispute ? { fileDispute: c.fileDispute } : {}) },
+      {
+        mail: addressingOf(c),
+        ...(c.fileDispute ? { fileDispute: c.fileDispute } : {}),
+        ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}),
+      },
       {
         game,
         board: c.board,
