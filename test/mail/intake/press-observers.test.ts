@@ -19,7 +19,8 @@ beforeEach(async () => {
 });
 
 const observerMails = async () => (await listOutbox(world.database.db, { gameId: 'andromeda' })).filter((m) => m.kind === 'press-observer');
-const setObservers = (observers: 'broadcasts' | 'nothing') => updateGame(world.database.db, 'andromeda', { pressSettings: { observers } });
+const setObservers = (observers: 'broadcasts' | 'nothing') =>
+  world.database.db.update(games).set({ pressSettings: { observers } }).where(eq(games.id, 'andromeda'));
 
 async function twoObservers() {
   const it = await addObserver(world.database.db, 'andromeda', 'oriana@watch.example', 'it');
