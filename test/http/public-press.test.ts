@@ -123,6 +123,8 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     expect(body).toContain('<strong>Anonymous → Aristocrats and Sith</strong>');
     expect(body).toContain('<strong>Anonymous → everyone</strong>');
     expect(body).toContain('Conversation 4: Anonymous, Aristocrats and Sith');
+    // A conversation keeps its heading in every turn it spoke in.
+    expect(body.match(/Conversation 3: Hutt and Aristocrats<\/h3>/g)).toHaveLength(2);
     expect(body).toContain('A group whisper.');
     expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(body).not.toContain('<script>alert(1)');

@@ -360,21 +360,20 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;
     turn.set(m.conversation, [...(turn.get(m.conversation) ?? []), m]);
   }
-  // A conversation is named by who was in it: everyone, or its writers and readers (an anonymous writer as "Anonymous").
-  const who = (ms: RevealedMessage[]) => {
-    if (ms[0]!.conversationKind === 'all') return s.pressEveryone;
-    const members = new Set<string>();
-    for (const m of ms) {
-      members.add(pressWriter(lang, board, m));
-      for (const f of m.audienceFactions) members.add(sideName(board, f, lang));
-    }
-    return s.pressList([...members]);
-  };
+  // A conversation is named by who was in it over the whole game (the same heading in every turn):
+  // everyone, or its writers and readers, an anonymous writer as "Anonymous".
+  const members = new Map<number, Set<string>>();
+  for (const m of d.messages) {
+    const set = members.get(m.conversation) ?? members.set(m.conversation, new Set()).get(m.conversation)!;
+    if (m.conversationKind === 'all') set.add(s.pressEveryone);
+    else for (const name of [pressWriter(lang, board, m), ...m.audienceFactions.map((f) => sideName(board, f, lang))]) set.add(name);
+  }
+  const who = (k: number) => s.pressList([...(members.get(k) ?? [])]);
   const turns = [...byTurn].map(
     ([turn, conversations]) =>
       html`<section aria-labelledby="press-t${turn}"><h2 id="press-t${turn}">${s.turn(turn)}</h2>${[...conversations].map(
         ([k, ms]) =>
-          html`<h3>${s.conversation(k, who(ms))}</h3><ol class="press">${ms.map((m) => pressItem(lang, board, game.timeZone, m, audience(m)))}</ol>`,
+          html`<h3>${s.conversation(k, who(k))}</h3><ol class="press">${ms.map((m) => pressItem(lang, board, game.timeZone, m, audience(m)))}</ol>`,
       )}</section>`,
   );
   return layout(
