@@ -612,7 +612,7 @@ export interface RevealedMessage extends PublicBroadcast {
 
 /**
  * Every relayed message of the game between players, oldest first, as visible at `now`, for the
- * archive published at the end when `reveal = at-end` (D-PRESS-18). Messages in the referees'
+ * archive published at the end when `reveal = at-end` (D-PRESS-18, D-PRESS-NEW-observers-1). Messages in the referees'
  * conversations are not in it: a player wrote those to the referees alone. An anonymous writer
  * never leaves the database here either (D-PRESS-10).
  */

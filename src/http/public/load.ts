@@ -46,7 +46,7 @@ export interface GameData {
   broadcasts?: { total: number; broadcasts: PublicBroadcast[] } | null;
 }
 
-/** How many messages to everyone the page and its JSON show: the newest. */
+/** How many messages to everyone the page and its JSON show: the newest (D-PRESS-NEW-observers-2). */
 export const BROADCASTS_SHOWN = 50;
 
 /** Today's date in a zone, `YYYY-MM-DD` (en-CA writes dates that way). */
