@@ -5,6 +5,7 @@
 // D-PRESS-10) and a finished game's revealed messages (D-PRESS-18). No page scrolls sideways.
 // Screenshots go to test-artifacts/ (kept by CI).
 import { join } from 'node:path';
+import axe from 'axe-core';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -76,6 +77,12 @@ async function loggedIn(size: { width: number; height: number }): Promise<{ cont
   return { context, page };
 }
 
+async function seriousA11yIssues(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
+
 const shot = (page: Page, name: string, size: { width: number; height: number }) =>
   page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}x${size.height}.png`), fullPage: true });
 
@@ -118,6 +125,7 @@ describe('press in the browser', () => {
       );
       await section.scrollIntoViewIfNeeded();
       await expectFits(page);
+      expect(await seriousA11yIssues(page)).toEqual([]);
       await shot(page, 'public-broadcasts', size);
       await context.close();
     }
@@ -137,6 +145,7 @@ describe('press in the browser', () => {
       expect(main).not.toMatch(HIDDEN);
       expect(main).not.toContain('REFEREE-PLEA');
       await expectFits(page);
+      expect(await seriousA11yIssues(page)).toEqual([]);
       await shot(page, 'public-revealed-press', size);
       await context.close();
     }
