@@ -592,3 +592,93 @@ export async function listBroadcasts(db: Db, gameId: string, now: Date = new Dat
     )
     .orderBy(asc(pressMessages.visibleAt), asc(pressMessages.id));
 }
+
+/**
+ * The newest `limit` visible messages to everyone, newest first, and how many are visible in all:
+ * the public page and its JSON (`listBroadcasts`'s rows, the same care for anonymous writers).
+ */
+export async function latestBroadcasts(
+  db: Db,
+  gameId: string,
+  limit: number,
+  now: Date = new Date(),
+): Promise<{ total: number; broadcasts: PublicBroadcast[] }> {
+  const visible = and(
+    eq(pressMessages.gameId, gameId),
+    eq(pressMessages.audienceKind, 'all'),
+    eq(pressMessages.status, 'relayed'),
+    lte(pressMessages.visibleAt, now),
+  );
+  const [broadcasts, [count]] = await Promise.all([
+    db
+      .select({
+        turn: pressMessages.turn,
+        writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+        byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+        sign: pressMessages.sign,
+        text: pressMessages.text,
+        at: pressMessages.visibleAt,
+      })
+      .from(pressMessages)
+      .where(visible)
+      .orderBy(desc(pressMessages.visibleAt), desc(pressMessages.id))
+      .limit(limit),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(pressMessages)
+      .where(visible),
+  ]);
+  return { total: count?.n ?? 0, broadcasts };
+}
+
+/** A message of a finished game as its revealed archive shows it (D-PRESS-18). */
+export interface RevealedMessage extends PublicBroadcast {
+  /** The conversation, numbered 1, 2, … in the order it first spoke in the game (never a stored id). */
+  conversation: number;
+  /** The conversation's kind; `anonymous` when its writer is hidden (D-PRESS-7). */
+  conversationKind: 'factions' | 'all';
+  anonymousConversation: boolean;
+  /** Who it went to: everyone, or these factions (never an anonymous conversation's hidden writer). */
+  audienceKind: 'factions' | 'all';
+  audienceFactions: string[];
+}
+
+/**
+ * Every relayed message of the game between players, oldest first, as visible at `now`, for the
+ * archive published at the end when `reveal = at-end` (D-PRESS-18, D-PRESS-27). Messages in the referees'
+ * conversations are not in it: a player wrote those to the referees alone. An anonymous writer
+ * never leaves the database here either (D-PRESS-10).
+ */
+export async function revealedPress(db: Db, gameId: string, now: Date = new Date()): Promise<RevealedMessage[]> {
+  const rows = await db
+    .select({
+      threadId: sql<number>`${pressMessages.threadId}`.mapWith(Number),
+      conversationKind: sql<'factions' | 'all'>`${pressThreads.kind}`,
+      anonymousConversation: pressThreads.anonymous,
+      turn: pressMessages.turn,
+      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+      sign: pressMessages.sign,
+      audienceKind: sql<'factions' | 'all'>`${pressMessages.audienceKind}`,
+      audienceFactions: pressMessages.audienceFactions,
+      text: pressMessages.text,
+      at: pressMessages.visibleAt,
+    })
+    .from(pressMessages)
+    .innerJoin(pressThreads, eq(pressThreads.id, pressMessages.threadId))
+    .where(
+      and(
+        eq(pressMessages.gameId, gameId),
+        eq(pressMessages.status, 'relayed'),
+        sql`${pressMessages.audienceKind} <> 'referee'`,
+        sql`${pressThreads.kind} <> 'referee'`,
+        lte(pressMessages.visibleAt, now),
+      ),
+    )
+    .orderBy(asc(pressMessages.visibleAt), asc(pressMessages.id));
+  const numbers = new Map<number, number>();
+  return rows.map(({ threadId, ...r }) => {
+    if (!numbers.has(threadId)) numbers.set(threadId, numbers.size + 1);
+    return { ...r, conversation: numbers.get(threadId)! };
+  });
+}

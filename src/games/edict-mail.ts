@@ -20,6 +20,13 @@ import { escapeHtml } from '../html.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
 import { gameMail } from './game-mail.ts';
+import { pressSettingsOf } from './press/settings.ts';
+
+/** D-PRESS-18: the revealed messages' page, linked from the final edict when the game publishes them. */
+function revealUrl(a: Pick<EdictMailArgs, 'game' | 'publicUrl' | 'nextTurn'>): string | null {
+  const page = gamePageUrl(a.publicUrl, a.game.id);
+  return page && !a.nextTurn && pressSettingsOf(a.game.pressSettings).reveal === 'at-end' ? `${page}/press` : null;
+}
 
 export interface EdictAssets {
   json: AttachmentRef;
@@ -175,7 +182,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       versionNote: T.versionNote(a.version),
       gameOver: T.gameOver(!a.nextTurn),
       unsubscribe: link,
-      pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)),
+      pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)) + T.pressNote(revealUrl(a)),
     };
     const { subject, text } = T.edictObserver({ ...values, edict: renderEdict(a.edict, a.board, lang, deadlines) });
     const intro = T.edictObserver({ ...values, edict: '' }).text;
@@ -221,7 +228,7 @@ function edictMail(
       a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null,
     ),
     addressNote: T.addressNote(a.nextTurn ? privateAddress(a.mail, player.secret) : null),
-    pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)),
+    pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)) + T.pressNote(revealUrl(a)),
     attachmentsNote: T.attachmentsNote,
   };
   const { subject, text: body } = T.edict({ ...values, edict: text });

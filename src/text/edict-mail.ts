@@ -49,6 +49,8 @@ ${v.edict}
         : '',
     /** The game's public page, when PUBLIC_URL is known. */
     pageNote: (url: string | null) => (url ? `La pagina della partita: ${url}\n` : ''),
+    /** D-PRESS-18: the final edict links the game's messages, published now (reveal = at-end). */
+    pressNote: (url: string | null) => (url ? `I messaggi della partita, ora pubblicati: ${url}\n` : ''),
     /** The player's orders address; null once the game is over (no more sheets). */
     addressNote: (address: string | null) => (address ? `Il tuo indirizzo per gli ordini: ${address}\n` : ''),
     // Every edict has its map (D-EDICT-2: in the reader's language).
@@ -85,6 +87,7 @@ ${v.edict}
         ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`
         : '',
     pageNote: (url) => (url ? `The game's page: ${url}\n` : ''),
+    pressNote: (url) => (url ? `The game's messages, published now: ${url}\n` : ''),
     addressNote: (address) => (address ? `Your orders address: ${address}\n` : ''),
     attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
   },

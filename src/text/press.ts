@@ -18,6 +18,16 @@ export interface RelayValues {
   turn: number;
 }
 
+/** A message to everyone as an observer reads it (D-PRESS-10: `from` is null when anonymous). */
+export interface ObserverBroadcastValues {
+  game: string;
+  gameName: string;
+  from: string | null;
+  text: string;
+  turn: number;
+  unsubscribe: string;
+}
+
 export interface DisputeValues {
   game: string;
   gameName: string;
@@ -106,6 +116,25 @@ ${v.text}
 Rispondi a questa mail per scrivere a ${v.replyGoesTo} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
+`,
+      ),
+
+    /** A message to everyone as an observer receives it: no reply address, an unsubscribe link (docs/press.md §4.3). */
+    observerBroadcast: (v: ObserverBroadcastValues): MailText =>
+      mail(
+        `[SF ${v.game}] ${v.from ?? 'Anonimo'} → tutti`,
+        `
+Partita "${v.gameName}", turno ${v.turn}
+Da: ${v.from ?? 'anonimo'}
+A: tutti
+
+
+${v.text}
+
+—
+Ricevi i messaggi a tutti di questa partita come osservatore: non puoi rispondere,
+una risposta a questa mail non arriva a nessun giocatore.
+Per non ricevere più mail di questa partita: ${v.unsubscribe}
 `,
       ),
 
@@ -306,6 +335,24 @@ ${v.text}
 Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
+`,
+      ),
+
+    observerBroadcast: (v: ObserverBroadcastValues): MailText =>
+      mail(
+        `[SF ${v.game}] ${v.from ?? 'Anonymous'} → everyone`,
+        `
+Game "${v.gameName}", turn ${v.turn}
+From: ${v.from ?? 'anonymous'}
+To: everyone
+
+
+${v.text}
+
+—
+You receive this game's messages to everyone as an observer: you cannot reply,
+a reply to this mail reaches no player.
+To stop receiving mail about this game: ${v.unsubscribe}
 `,
       ),
 

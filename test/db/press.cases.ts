@@ -30,7 +30,9 @@ import {
   insertPressMessage,
   issueToken,
   linkRelays,
+  latestBroadcasts,
   listBroadcasts,
+  revealedPress,
   listPressForReferee,
   markDigested,
   mutedUncounted,
@@ -555,6 +557,18 @@ export function pressCases(open: () => Promise<Database>): void {
       const anonymous = JSON.stringify(later.filter((b) => b.sign === 'anonymous'));
       expect(anonymous).not.toMatch(/aristocrat/i);
       expect(anonymous).not.toMatch(new RegExp(`"(id|writerPlayerId)":${seat.aristocrats}`));
+
+      // The game page's newest first, with the count (D-PRESS-28).
+      const newest = await latestBroadcasts(db, GAME, 2, minutes(3010));
+      expect(newest.total).toBe(3);
+      expect(newest.broadcasts.map((b) => b.text)).toEqual(['The Sith lie.', 'Play nice.']);
+      expect((await latestBroadcasts(db, GAME, 50, minutes(3005))).total).toBe(2);
+      // Revealed at the end (D-PRESS-18): the same, oldest first, never the refused one, the anonymous writer unnamed.
+      const revealed = (await revealedPress(db, GAME, minutes(3010))).filter((m) => m.audienceKind === 'all');
+      expect(revealed.map((m) => m.text)).toEqual(['Peace to all.', 'Play nice.', 'The Sith lie.']);
+      expect(revealed[2]).toMatchObject({ writerFaction: null, sign: 'anonymous', byReferee: false });
+      expect(JSON.stringify(revealed[2])).not.toMatch(/aristocrat/i);
+      expect(revealed.every((m) => m.conversation >= 1)).toBe(true);
     });
   });
 

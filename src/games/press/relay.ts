@@ -43,6 +43,7 @@ import {
   type PressProblem,
   type PressReading,
 } from './read-press.ts';
+import { observerRelays } from './observer-relay.ts';
 import { pressSettingsOf } from './settings.ts';
 import { pressConsoleUrl, refereesToTell, type FiledDispute } from '../disputes.ts';
 
@@ -93,6 +94,8 @@ export interface PressMailFacts {
 
 export interface PressRelayDeps {
   mail: MailAddressing;
+  /** PUBLIC_URL: observers' unsubscribe links (without it, observers get no broadcasts). */
+  publicUrl?: string;
   newToken?: () => string;
   random?: () => number;
 }
@@ -299,6 +302,18 @@ async function relayOne(
     if (one.mail) relays.push(one.mail);
     rows.push(one.row);
   }
+  // Observers get broadcasts (docs/press.md §4.3), held with the players' relays below.
+  if (d.to.kind === 'factions' && d.to.everyone)
+    for (const o of await observerRelays(db, deps, {
+      game,
+      board: f.board,
+      messageId: message.id,
+      writerFaction: anonymous ? null : writer.faction,
+      text: part.text,
+    })) {
+      relays.push(o.mail);
+      rows.push(o.row);
+    }
   await addRecipients(db, rows);
   // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
   return { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null };
@@ -325,7 +340,6 @@ export interface PressReplyFacts extends PressMailFacts {
 export interface PressReplyDeps extends PressRelayDeps {
   /** Where reports go when the game has no referee (D-PRESS-17), and the console's address. */
   operatorAddress?: string;
-  publicUrl?: string;
 }
 
 export interface PressReplyResult extends Omit<PressRelayResult, 'summary'> {

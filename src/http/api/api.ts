@@ -94,6 +94,26 @@ const game = {
       properties: { afterTurn: { type: 'integer' }, byFaction: { type: 'object', additionalProperties: { type: 'integer' } } },
     }),
     edicts: { type: 'array', items: edictHeader },
+    broadcasts: nullable({
+      type: 'object',
+      description: 'Messages to everyone, newest first, when the game publishes them (press setting observers = broadcasts); else null',
+      properties: {
+        total: { type: 'integer' },
+        newest: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              turn: { type: 'integer' },
+              writer: { type: ['string', 'null'], description: "The writer's faction, 'referee', or null when anonymous (D-PRESS-10)" },
+              sign: { type: 'string', enum: ['signed', 'anonymous'] },
+              text: { type: 'string' },
+              at: iso,
+            },
+          },
+        },
+      },
+    }),
   },
 } as const;
 const edictVersion = {

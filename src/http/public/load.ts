@@ -5,6 +5,7 @@ import type { Board } from '../../adjudicator/map.ts';
 import type { Db } from '../../db/client.ts';
 import { hasOpenDispute } from '../../db/disputes.ts';
 import { findGame, type Game } from '../../db/games.ts';
+import { latestBroadcasts, type PublicBroadcast } from '../../db/press.ts';
 import {
   chancellorDeclaration,
   edictBefore,
@@ -18,7 +19,7 @@ import {
   type PublicEdict,
   type PublicTurn,
 } from '../../db/public-views.ts';
-import { boardFor, type OrdersReceived, ordersReceivedByFaction } from '../../games/index.ts';
+import { boardFor, type OrdersReceived, ordersReceivedByFaction, pressSettingsOf } from '../../games/index.ts';
 
 /** Game ids are slugs (the games_id_slug check): anything else names no game and costs no query. */
 export const GAME_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
@@ -38,7 +39,15 @@ export interface GameData {
   absences: PublicAbsence[];
   /** The closed turn a dispute is open on, if any: the page says so, never who or why (D-PRESS-16). */
   disputedTurn?: number | null;
+  /**
+   * The newest messages to everyone, newest first, when the game shows them to observers
+   * (`observers = broadcasts`); null when it does not. Only those already visible (D-PRESS-10).
+   */
+  broadcasts?: { total: number; broadcasts: PublicBroadcast[] } | null;
 }
+
+/** How many messages to everyone the page and its JSON show: the newest (D-PRESS-28). */
+export const BROADCASTS_SHOWN = 50;
 
 /** Today's date in a zone, `YYYY-MM-DD` (en-CA writes dates that way). */
 export function todayIn(timeZone: string, now = new Date()): string {
@@ -53,7 +62,8 @@ export async function loadGame(db: Db, id: string, now = new Date()): Promise<Ga
   if (!turn) return null;
   // Disputes are about the last closed turn's edict; older ones lapsed when the next turn closed.
   const lastClosed = game.status === 'finished' ? turn.number : turn.number - 1;
-  const [seats, received, declaration, lastEdict, archive, absences, disputed] = await Promise.all([
+  const showBroadcasts = pressSettingsOf(game.pressSettings).observers === 'broadcasts';
+  const [seats, received, declaration, lastEdict, archive, absences, disputed, broadcasts] = await Promise.all([
     publicSeats(db, id),
     ordersReceivedByFaction(db, id, turn.number, turn.state.factions),
     // Once the turn is closed every sheet is public in the archive's edict; before, only this one.
@@ -63,9 +73,10 @@ export async function loadGame(db: Db, id: string, now = new Date()): Promise<Ga
     edictHeaders(db, id),
     publicAbsences(db, id, todayIn(game.timeZone, now)),
     lastClosed >= 1 ? hasOpenDispute(db, id, lastClosed) : false,
+    showBroadcasts ? latestBroadcasts(db, id, BROADCASTS_SHOWN, now) : null,
   ]);
   const disputedTurn = disputed ? lastClosed : null;
-  return { game, board: boardFor(game.map), turn, seats, received, declaration, lastEdict, archive, absences, disputedTurn };
+  return { game, board: boardFor(game.map), turn, seats, received, declaration, lastEdict, archive, absences, disputedTurn, broadcasts };
 }
 
 /** The JSON of a game's public state (the API and nothing else reads this shape). */
@@ -104,5 +115,18 @@ export function gameJson(d: GameData) {
     planets: d.lastEdict ? { afterTurn: d.lastEdict.turn, byFaction: d.lastEdict.json.planets } : null,
     absences: d.absences,
     edicts: d.archive.map((e) => ({ turn: e.turn, version: e.version, reason: e.reason, createdAt: e.createdAt.toISOString() })),
+    // Messages to everyone, when the game publishes them (observers = broadcasts); else null.
+    broadcasts: d.broadcasts
+      ? {
+          total: d.broadcasts.total,
+          newest: d.broadcasts.broadcasts.map((b) => ({
+            turn: b.turn,
+            writer: b.byReferee ? 'referee' : b.writerFaction,
+            sign: b.sign,
+            text: b.text,
+            at: b.at.toISOString(),
+          })),
+        }
+      : null,
   };
 }

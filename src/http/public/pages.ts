@@ -3,14 +3,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../adjudicator/types.ts';
 import { findGame } from '../../db/games.ts';
+import { revealedPress } from '../../db/press.ts';
 import { edictHeaders, gameSummaries, publicEdict } from '../../db/public-views.ts';
-import { boardFor } from '../../games/index.ts';
+import { boardFor, pressSettingsOf } from '../../games/index.ts';
 import { pageLang } from '../web/lang.ts';
 import { PAGE_CSP, RenderCache, sendRendered } from '../web/respond.ts';
 import { GAME_ID, NUMBER, loadGame } from './load.ts';
 import { edictChanges } from './edict-diff.ts';
 import { mapPicture } from './maps.ts';
-import { edictPage, gamePage, homePage, notFoundPage } from './views.ts';
+import { edictPage, gamePage, homePage, notFoundPage, revealPage } from './views.ts';
 import { classicMap } from '../../adjudicator/map.ts';
 
 export interface PublicOptions {
@@ -50,6 +51,26 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
       return gamePage(lang, d.board, { ...d, game: d.game, map });
     }),
   );
+
+  // D-PRESS-18: a finished game's messages between players, when its press setting reveal = at-end;
+  // otherwise a 404 that says they are not published.
+  app.get<{ Params: { game: string } }>('/games/:game/press', async (req, reply) => {
+    const id = req.params.game;
+    const game = GAME_ID.test(id) ? await findGame(app.db, id) : null;
+    if (game && !(game.status === 'finished' && pressSettingsOf(game.pressSettings).reveal === 'at-end')) {
+      const lang = pageLang(req, reply);
+      const board = boardFor(game.map);
+      return reply
+        .code(404)
+        .header('vary', VARY)
+        .header('content-security-policy', PAGE_CSP)
+        .type(HTML)
+        .send(revealPage(lang, { game, board, messages: null }));
+    }
+    return answer(req, reply, `press ${id}`, async (lang) =>
+      game ? revealPage(lang, { game, board: boardFor(game.map), messages: await revealedPress(app.db, game.id) }) : null,
+    );
+  });
 
   const edictRoute =
     (version: (p: { k?: string }) => number | undefined | null) =>

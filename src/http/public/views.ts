@@ -6,6 +6,7 @@ import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
 import type { Game } from '../../db/games.ts';
+import type { PublicBroadcast, RevealedMessage } from '../../db/press.ts';
 import { describePressSettings, formatInstant, pressSettingsOf, pressSettingTexts, type OrdersReceived } from '../../games/index.ts';
 import { edictTexts } from '../../text/edict-mail.ts';
 import { webTexts } from '../../text/web.ts';
@@ -96,6 +97,8 @@ export interface GamePageData {
   archive: EdictHeader[];
   absences: PublicAbsence[];
   disputedTurn?: number | null;
+  /** Messages to everyone, newest first, when the game publishes them (observers = broadcasts); else null. */
+  broadcasts?: { total: number; broadcasts: PublicBroadcast[] } | null;
 }
 
 function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
@@ -191,6 +194,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     orders,
     declarationHeading: s.declarationHeading,
     declaration: declarationBlock(lang, board, d),
+    broadcasts: broadcastsSection(lang, board, game, d.broadcasts ?? null),
     planetsHeading: s.planetsHeading,
     planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn),
     archiveHeading: s.archiveHeading,
@@ -294,6 +298,87 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
       ],
     },
     body,
+  );
+}
+
+/** Who wrote a published message: their faction, "Referee", or "Anonymous" (D-PRESS-10: nothing more). */
+function pressWriter(lang: Lang, board: Board, m: PublicBroadcast): string {
+  const s = webTexts[lang];
+  return m.byReferee ? s.pressReferee : m.writerFaction ? sideName(board, m.writerFaction, lang) : s.pressAnonymous;
+}
+
+/** One published message: who, when (the turn and when players could read it), and the text with its line breaks (site.css). */
+function pressItem(lang: Lang, board: Board, timeZone: string, m: PublicBroadcast, to: string | null): Html {
+  const s = webTexts[lang];
+  const head = to === null ? pressWriter(lang, board, m) : `${pressWriter(lang, board, m)} → ${to}`;
+  return html`<li class="press-message"><p class="press-head"><strong>${head}</strong> · ${s.turn(m.turn)} · ${instant(m.at, timeZone, lang)}</p><p class="press-text">${m.text}</p></li>`;
+}
+
+/** The game page's messages to everyone (observers = broadcasts), newest first; nothing otherwise. */
+function broadcastsSection(
+  lang: Lang,
+  board: Board,
+  game: GamePageData['game'],
+  b: { total: number; broadcasts: PublicBroadcast[] } | null,
+): Html {
+  const s = webTexts[lang];
+  const reveal = game.status === 'finished' && pressSettingsOf(game.pressSettings).reveal === 'at-end';
+  const link = reveal ? html`<p><a href="/games/${game.id}/press">${s.revealLink}</a></p>` : html``;
+  if (!b) return reveal ? html`<section aria-labelledby="press-h"><h2 id="press-h">${s.revealLink}</h2>${link}</section>` : html``;
+  const list = b.broadcasts.length
+    ? html`${b.total > b.broadcasts.length ? html`<p>${s.broadcastsNewest(b.broadcasts.length, b.total)}</p>` : ''}<ol class="press" reversed>${b.broadcasts.map((m) => pressItem(lang, board, game.timeZone, m, null))}</ol>`
+    : html`<p>${s.broadcastsNone}</p>`;
+  return html`<section aria-labelledby="press-h"><h2 id="press-h">${s.broadcastsHeading}</h2>${link}${list}</section>`;
+}
+
+export interface RevealPageData {
+  game: { id: string; name: string; timeZone: string };
+  board: Board;
+  /** Null: not published (the game goes on, or its messages stay with their readers). */
+  messages: RevealedMessage[] | null;
+}
+
+/**
+ * A finished game's messages between players when `reveal = at-end` (D-PRESS-18): by turn, then by
+ * conversation, each with its writer (or "Anonymous") and who it went to.
+ */
+export function revealPage(lang: Lang, d: RevealPageData): string {
+  const s = webTexts[lang];
+  const { game, board } = d;
+  const frame = {
+    lang,
+    title: `${game.name} — ${s.revealTitle}`,
+    path: `/games/${game.id}/press`,
+    crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+  };
+  if (d.messages === null)
+    return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
+  const names = (fs: readonly string[]) => s.pressList(fs.map((f) => sideName(board, f, lang)));
+  const audience = (m: RevealedMessage) => (m.audienceKind === 'all' ? s.pressEveryone : names(m.audienceFactions));
+  const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
+  for (const m of d.messages) {
+    const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;
+    turn.set(m.conversation, [...(turn.get(m.conversation) ?? []), m]);
+  }
+  // A conversation is named by who was in it over the whole game (the same heading in every turn):
+  // everyone, or its writers and readers, an anonymous writer as "Anonymous".
+  const members = new Map<number, Set<string>>();
+  for (const m of d.messages) {
+    const set = members.get(m.conversation) ?? members.set(m.conversation, new Set()).get(m.conversation)!;
+    if (m.conversationKind === 'all') set.add(s.pressEveryone);
+    else for (const name of [pressWriter(lang, board, m), ...m.audienceFactions.map((f) => sideName(board, f, lang))]) set.add(name);
+  }
+  const who = (k: number) => s.pressList([...(members.get(k) ?? [])]);
+  const turns = [...byTurn].map(
+    ([turn, conversations]) =>
+      html`<section aria-labelledby="press-t${turn}"><h2 id="press-t${turn}">${s.turn(turn)}</h2>${[...conversations].map(
+        ([k, ms]) =>
+          html`<h3>${s.conversation(k, who(k))}</h3><ol class="press">${ms.map((m) => pressItem(lang, board, game.timeZone, m, audience(m)))}</ol>`,
+      )}</section>`,
+  );
+  return layout(
+    frame,
+    html`<h1>${game.name} — ${s.revealTitle}</h1><p>${s.revealLead}</p>${d.messages.length ? turns : html`<p>${s.revealNone}</p>`}`,
   );
 }
 

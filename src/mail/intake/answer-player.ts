@@ -47,6 +47,8 @@ export interface PlayerMailContext {
   thread: Thread;
   /** Takes a dispute block (src/games/disputes.ts). */
   fileDispute: FileDispute;
+  /** PUBLIC_URL: links in observers' copies of broadcasts. */
+  publicUrl?: string;
 }
 
 export function answerPlayer(c: PlayerMailContext): InboundOutcome {
@@ -166,7 +168,7 @@ function relayLater(
   store.later(async (tx) => {
     const r = await relayPress(
       tx,
-      { mail: addressingOf(c), fileDispute: c.fileDispute },
+      { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
       {
         game,
         board: c.board,

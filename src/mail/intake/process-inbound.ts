@@ -181,13 +181,13 @@ function decide(
     replyCtx,
     thread,
     fileDispute: deps.fileDispute,
+    ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   };
   if (who.kind === 'press-reply')
     return answerPressReply({
       ...ctx,
       token: who.token,
       ...(deps.operatorAddress ? { operatorAddress: deps.operatorAddress } : {}),
-      ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
     });
   return answerPlayer(ctx);
 }

@@ -1,0 +1,55 @@
+// D-PRESS-18: the final edict's mail links the game's published messages, in both languages, when
+// the game's press setting reveal = at-end — and only then, and only in the final edict.
+import { describe, expect, it } from 'vitest';
+import type { Lang } from '../../src/adjudicator/types.ts';
+import type { Game } from '../../src/db/games.ts';
+import type { Observer } from '../../src/db/observers.ts';
+import type { Player } from '../../src/db/players.ts';
+import { edictMails, observerMails, type EdictMailArgs } from '../../src/games/edict-mail.ts';
+import { board, electionEdict } from './edict-html-fixture.ts';
+
+const NEXT = { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') };
+
+function args(pressSettings: object, nextTurn: EdictMailArgs['nextTurn']): EdictMailArgs {
+  const game = { id: 'g1', name: 'Orione', timeZone: 'Europe/Rome', pressSettings } as Game;
+  const player = (id: number, lang: Lang) =>
+    ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
+  return {
+    board,
+    game,
+    edict: electionEdict(),
+    version: 1,
+    reason: null,
+    players: [player(1, 'it'), player(2, 'en')],
+    nextTurn,
+    assets: {
+      json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
+      map: { png: () => ({ assetId: 2, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: () => 'alt' },
+    },
+    mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
+    publicUrl: 'https://sf.example/',
+  };
+}
+const observer = (lang: Lang) => ({ id: 7, lang, email: 'o@example.com', token: 'tok' }) as Observer;
+const LINK = 'https://sf.example/games/g1/press';
+
+describe('D-PRESS-18: the final edict links the revealed messages', () => {
+  it('in both languages, for players and observers, text and HTML, when reveal = at-end and the game is over', () => {
+    const a = args({ reveal: 'at-end' }, null);
+    const [it_, en] = edictMails(a);
+    expect(it_!.bodyText).toContain(`I messaggi della partita, ora pubblicati: ${LINK}`);
+    expect(en!.bodyText).toContain(`The game's messages, published now: ${LINK}`);
+    expect(en!.bodyHtml).toContain(LINK);
+    const [o] = observerMails(a, [observer('en')], 'https://sf.example');
+    expect(o!.bodyText).toContain(LINK);
+  });
+
+  it('not while the game goes on, and never with reveal = never (the default)', () => {
+    for (const a of [args({ reveal: 'at-end' }, NEXT), args({}, null), args({ reveal: 'never' }, null)]) {
+      for (const m of [...edictMails(a), ...observerMails(a, [observer('it')], 'https://sf.example')]) {
+        expect(m.bodyText).not.toContain('/press');
+        expect(m.bodyHtml ?? '').not.toContain('/press');
+      }
+    }
+  });
+});
