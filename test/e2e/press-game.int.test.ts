@@ -1,24 +1,29 @@
 // A short game of press through real mail (docs/press.md §1, §4, §5): four players, two writing
 // in Italian and two in English, a referee, the real service on PostgreSQL reading a real
 // Dovecot mailbox, everything it sends captured by an SMTP server, and a clock the test moves
-// from deadline to deadline. The game lasts three turns (R-WIN-2) with the default press
-// settings (signed and anonymous, private messages allowed).
+// from deadline to deadline. The game lasts three turns (R-WIN-2) with press settings named at
+// creation (signed and anonymous, private messages allowed, nothing revealed at the end).
 //
 // Turn 1 (the election): the Hutt send a signed message to the Sith and the Knights in the same
 // mail as their vote; the Aristocrats an anonymous broadcast with theirs; the Sith reply to the
 // Hutt's message by mail (relayed to the Hutt and the Knights), and the same reply address used
 // from a stranger's address is refused, the Sith warned (D-PRESS-9); the Knights write to the
 // referee; the Sith report the anonymous broadcast. Turn 2: the Knights dispute the first edict
-// and the referee rejects the dispute with a reason. Turn 3, the last: the Knights dispute the
-// second edict, the referee settles it by an amendment (everyone gets the amended edict, the
-// disputer is told), and the turn closes with nobody at R-WIN-1's planets: the Hutt, with the most
-// planets, win (R-WIN-2) and the game is over.
+// and the referee rejects the dispute with a reason; the Sith mute the Hutt (SILENZIA Hutt) and
+// the Hutt's next message to both reaches the Knights alone; the Knights, on London's clocks,
+// choose the digest (DIGEST): three messages wait for them (signed, anonymous, a broadcast), none
+// at 07:00 in Rome, all in one digest at 07:00 in London, and their answer through the digest's
+// reply address is relayed to the Hutt (D-PRESS-11, D-PRESS-26). Turn 3, the last: the Knights
+// dispute the second edict, the referee settles it by an amendment (everyone gets the amended
+// edict, the disputer is told), and the turn closes with nobody at R-WIN-1's planets: the Hutt,
+// with the most planets, win (R-WIN-2) and the game is over.
 //
 // Then the anonymity test (D-PRESS-10): every mail a player other than the anonymous writer
-// received, and every public page and API answer, searched for that writer's faction names,
-// address, private code and reply tokens: none found. The same search finds the Hutt in their
-// signed relay, so it is able to fail. Every mail sent is compared with test/e2e/golden/press-game.txt
-// (Message-IDs and reply tokens normalised); UPDATE_GOLDEN=1 rewrites it.
+// received (the digest carrying their anonymous message among them), and every public page and
+// API answer, searched for that writer's faction names, address, private code and reply tokens:
+// none found. The same search finds the Hutt in their signed relay, so it is able to fail. Every
+// mail sent is compared with test/e2e/golden/press-game.txt (Message-IDs and reply tokens
+// normalised); UPDATE_GOLDEN=1 rewrites it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +48,15 @@ const ANONYMOUS = { faction: 'aristocrats', email: 'arist@example.org', secret: 
 const ANONYMOUS_TEXT = 'Do not trust the Hutt: they will break every truce before turn 3.';
 /** The Hutt's answer to it, in its conversation: its mails never name the hidden writer either. */
 const ANSWER_TEXT = 'Chi scrive senza firmarsi non merita risposta.';
+/** The Hutt's message the Sith muted: it reaches the Knights only. */
+const MUTED_TEXT = 'Sith e Cavalieri: la flotta Hutt resta a casa questo turno.';
+/** What waits for the Knights' digest, by writer. */
+const DIGEST_TEXTS = {
+  hutt: 'Cavalieri, una tregua fino al turno 3?',
+  anonymous: 'The Hutt promised the Sith your home planet.',
+  sith: 'I Sith non dichiarano ostilità a nessuno questo turno.',
+};
+const DIGEST_REPLY_TEXT = 'A truce until turn 3, agreed.';
 
 const cleanups = new Cleanups();
 let g: MailGame;
@@ -66,13 +80,16 @@ beforeAll(async () => {
         { email: 'hutt@example.org', lang: 'it', name: 'Jabba' },
         { email: ANONYMOUS.email, lang: 'en', name: 'Amidala' },
         { email: 'sith@example.org', lang: 'it' },
-        { email: 'knights@example.org', lang: 'en' },
+        // On London's clocks: their digest comes at 07:00 there, 08:00 in Rome.
+        { email: 'knights@example.org', lang: 'en', timeZone: 'Europe/London' },
       ],
       timeZone: 'Europe/Rome',
       weeklyDeadline: 'sun 20:00',
       declarationLeadMinutes: 120,
       reminderMinutes: [],
       lastTurn: 3,
+      // Named, not left to the defaults: signed and anonymous, private messages, nothing revealed at the end.
+      press: { mode: 'both', private: true, reveal: 'never' },
     },
     true,
   );
@@ -107,9 +124,9 @@ const quoted = (m: CapturedMail) =>
 const later = (minutes: number) => g.at(new Date(g.clock + minutes * MINUTE));
 
 describe('a game of press through real mail', () => {
-  it('relays signed, anonymous, group and broadcast messages and replies, refuses a forged reply, files and settles disputes, and ends at its last turn', async () => {
+  it('relays signed, anonymous, group and broadcast messages and replies, refuses a forged reply, keeps a mute and a digest, files and settles disputes, and ends at its last turn', async () => {
     const settings = pressSettingsOf((await findGame(g.db.db, g.gameId))!.pressSettings);
-    expect(settings).toMatchObject({ mode: 'both', private: true });
+    expect(settings).toMatchObject({ mode: 'both', private: true, reveal: 'never' });
     await g.sent('welcome', 4);
 
     // --- Turn 1: the election, and the first messages ------------------------------------------
@@ -207,11 +224,72 @@ describe('a game of press through real mail', () => {
     const rejected = await g.sent('turn 2: the dispute rejected, the disputer told', 1);
     expect(rejected[0]!.envelope.to).toEqual(['knights@example.org']);
 
-    // MUTE and DIGEST go here, one step each like those above: the Sith write `SILENZIA Hutt`
-    // (answered with their mutes) and a later message of the Hutt's to the Sith and the Knights
-    // reaches the Knights alone, its writer not told (D-PRESS-11); the Knights write `DIGEST` and
-    // the digest job's daily mail is a step of its own before the deadline. Not on this branch
-    // yet: their commands are being wired into intake.
+    // The Sith mute the Hutt (docs/press.md §1): the answer lists their mutes.
+    later(30);
+    await g.write('sith', 'SILENZIA Hutt');
+    const muted = await g.sent('turn 2: the Sith mute the Hutt, answered with their mutes', 1);
+    expect(muted[0]!.envelope.to).toEqual(['sith@example.org']);
+    expect(muted[0]!.text).toMatch(/silenziato: Hutt\./);
+
+    // The Hutt's next message to the Sith and the Knights reaches the Knights alone; its writer
+    // is not told (D-PRESS-11): the acknowledgement and a relay, nothing to the Sith.
+    later(30);
+    await g.write('hutt', `STAMPA A Sith e Cavalieri\n${MUTED_TEXT}\nFINE`);
+    const mutedRelay = await g.sent('turn 2: a signed message to a faction that muted its writer', 2);
+    expect(mutedRelay.filter((m) => m.envelope.to.includes('sith@example.org'))).toEqual([]);
+    expect(to(mutedRelay, 'knights@example.org').text).toContain(MUTED_TEXT);
+    expect(to(mutedRelay, 'hutt@example.org').text).not.toContain(MUTED_TEXT); // the acknowledgement, not a relay
+    expect(to(mutedRelay, 'hutt@example.org').text).not.toMatch(/silenziat|mute/i);
+
+    // The Knights (on London's clocks) choose the digest: answered with their choices.
+    later(30);
+    await g.write('knights', 'DIGEST');
+    const digestChosen = await g.sent('turn 2: the Knights choose the digest, answered', 1);
+    expect(digestChosen[0]!.envelope.to).toEqual(['knights@example.org']);
+
+    // Three messages for the Knights: a private one of the Hutt's, an anonymous one of the
+    // Aristocrats' (D-PRESS-10) and a broadcast of the Sith's. None is mailed to the Knights now.
+    later(30);
+    await g.write('hutt', `STAMPA A Cavalieri\n${DIGEST_TEXTS.hutt}\nFINE`);
+    const forDigest = await g.sent('turn 2: a private message to a digest reader: the acknowledgement only', 1);
+    later(30);
+    await g.write(ANONYMOUS.faction, `PRESS TO Knights ANONYMOUS\n${DIGEST_TEXTS.anonymous}\nENDPRESS`);
+    forDigest.push(...(await g.sent('turn 2: an anonymous message to a digest reader: the acknowledgement only', 1)));
+    later(30);
+    await g.write('sith', `STAMPA A TUTTI\n${DIGEST_TEXTS.sith}\nFINE`);
+    const broadcast = await g.sent('turn 2: a broadcast: relayed at once to all but the digest reader', 3);
+    forDigest.push(...broadcast);
+    expect(forDigest.filter((m) => m.envelope.to.includes('knights@example.org'))).toEqual([]);
+    expect(to(broadcast, 'hutt@example.org').text).toContain(DIGEST_TEXTS.sith); // the Sith muted the Hutt, not the other way
+    expect(to(broadcast, ANONYMOUS.email).text).toContain(DIGEST_TEXTS.sith);
+
+    // 07:00 in Rome is 06:00 in London: no digest yet. At 07:00 in London the turn job sends it:
+    // one mail with the three messages, each with its reply address (D-PRESS-26).
+    const day = new Date(Date.UTC(2025, 2, 24));
+    g.at(new Date(day.getTime() + 6 * HOUR + 30 * MINUTE)); // 07:30 in Rome, 06:30 in London
+    await g.sent('turn 2: 07:30 in Rome, 06:30 in London: no digest', 0);
+    g.at(new Date(day.getTime() + 7 * HOUR + MINUTE)); // 07:01 in London
+    const [digest] = await g.sent('turn 2: the daily digest at 07:00 in London', 1);
+    expect(digest!.envelope.to).toEqual(['knights@example.org']);
+    for (const text of Object.values(DIGEST_TEXTS)) expect(digest!.text).toContain(text);
+    expect(digest!.text).not.toContain(MUTED_TEXT); // relayed before the digest was chosen
+    expect(digest!.text).toMatch(/From: anonymous/);
+    const replyAddresses = [...(digest!.text ?? '').matchAll(/orders\+p-[a-z2-7]{26}@[a-z.]+/g)].map((r) => r[0]);
+    expect(new Set(replyAddresses).size).toBe(3);
+    // A digest carries what waited until its slot: the next pass of the turn job sends nothing more.
+    later(5);
+    await g.sent('turn 2: the digest sent once', 0);
+
+    // The Knights answer the Hutt through the reply address the digest gives for their message.
+    later(25);
+    // Each entry's reply address follows its text.
+    const fromDigest = digest!.text ?? '';
+    const huttAddress = fromDigest.slice(fromDigest.indexOf(DIGEST_TEXTS.hutt)).match(/orders\+p-[a-z2-7]{26}@[a-z.]+/)?.[0];
+    expect(huttAddress).toBeDefined();
+    await g.write('knights', DIGEST_REPLY_TEXT, { to: huttAddress!, subject: `Re: ${digest!.subject}`, headers: replyHeaders(digest!) });
+    const digestReply = await g.sent('turn 2: a reply through the digest, relayed to the Hutt', 2);
+    expect(to(digestReply, 'hutt@example.org').text).toContain(DIGEST_REPLY_TEXT);
+    expect(to(digestReply, 'knights@example.org').text).not.toContain(DIGEST_REPLY_TEXT);
 
     const t2 = await g.deadlineOf(2);
     g.at(new Date(t2.declarationDeadline.getTime() - 25 * HOUR));
@@ -261,7 +339,7 @@ describe('a game of press through real mail', () => {
     // --- Anonymity (D-PRESS-10) ---------------------------------------------------------------
     const pages = await publicPages();
     const signedRelay = to(signed, 'sith@example.org');
-    await anonymityHolds(g.smtp.messages, pages, signedRelay);
+    await anonymityHolds(g.smtp.messages, pages, signedRelay, digest!);
 
     g.matchGolden(GOLDEN);
   }, 600_000);
@@ -323,7 +401,12 @@ function whatNames(faction: string, email: string, secret: string, tokens: strin
   };
 }
 
-async function anonymityHolds(mails: CapturedMail[], pages: Map<string, string>, signedRelay: CapturedMail): Promise<void> {
+async function anonymityHolds(
+  mails: CapturedMail[],
+  pages: Map<string, string>,
+  signedRelay: CapturedMail,
+  digest: CapturedMail,
+): Promise<void> {
   const writer = g.player(ANONYMOUS.faction);
   expect([writer.email, writer.secret]).toEqual([ANONYMOUS.email, ANONYMOUS.secret]);
   // The writer's reply tokens: the Reply-To of what they were sent.
@@ -339,9 +422,11 @@ async function anonymityHolds(mails: CapturedMail[], pages: Map<string, string>,
 
   const players = new Set(g.players.map((p) => p.email));
   const toOthers = mails.filter((m) => m.envelope.to.some((a) => players.has(a)) && !m.envelope.to.includes(writer.email));
-  // The anonymous conversation's mails: the broadcast and the answer in its thread.
-  const carriers = toOthers.filter((m) => [ANONYMOUS_TEXT, ANSWER_TEXT].some((t) => (m.text ?? '').includes(t)));
-  expect(carriers.length, 'the anonymous broadcast reached the other three, the answer the other two').toBeGreaterThanOrEqual(3 + 2);
+  // The anonymous conversations' mails: the broadcast and the answer in its thread, and the
+  // Knights' digest carrying the anonymous message to them.
+  const carriers = toOthers.filter((m) => [ANONYMOUS_TEXT, ANSWER_TEXT, DIGEST_TEXTS.anonymous].some((t) => (m.text ?? '').includes(t)));
+  expect(carriers.length, 'the anonymous broadcast reached the other three, the answer the other two').toBeGreaterThanOrEqual(3 + 2 + 1);
+  expect(carriers, 'the digest is searched as a carrier of an anonymous message').toContain(digest);
   for (const m of toOthers) {
     const seen = seenIn(m);
     const what = `the mail to ${m.envelope.to.join(',')}: ${m.subject}`;
