@@ -25,9 +25,14 @@
 //
 // Measured on the shared 2-core machine (Node 24, PostgreSQL 127.0.0.1), see the end of the file's
 // history for the run's load: figures in the report of the commit that added this bench.
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { ImapFlow } from 'imapflow';
+import pg from 'pg';
 import pino from 'pino';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { mailboxCursorStore } from '../src/db/cursors.ts';
@@ -324,6 +329,77 @@ async function burst(settings: ImapSettings, intake: Intake, box: string, count:
   return start;
 }
 
+/**
+ * Statements sent to PostgreSQL, by their first words (pg's Client.query wrapped): each is a round
+ * trip, and intake's transaction sends them one after another.
+ */
+const statements = new Map<string, number>();
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const q = args[0] as string | { text?: string };
+  const text = (typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').slice(0, 70);
+  statements.set(text, (statements.get(text) ?? 0) + 1);
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+/** CPU seconds of every PostgreSQL server process on this machine (Linux /proc; 0 elsewhere). */
+function postgresCpu(): number {
+  let total = 0;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** Runs a burst with its CPU noted: this process's and PostgreSQL's, µs a mail. */
+async function withCpu<T>(mails: number, fn: () => Promise<T>): Promise<{ result: T; cpu: string }> {
+  statements.clear();
+  const node0 = process.cpuUsage();
+  const pg0 = postgresCpu();
+  const result = await fn();
+  const node = process.cpuUsage(node0);
+  const server = postgresCpu() - pg0;
+  const sent = [...statements].sort((a, b) => b[1] - a[1]);
+  const total = sent.reduce((a, [, n]) => a + n, 0);
+  const top = sent.slice(0, 12).map(([text, n]) => `\n    ${(n / mails).toFixed(2)}  ${text}`);
+  return {
+    result,
+    cpu: `CPU µs/mail: Node ${Math.round((node.user + node.system) / mails)}, PostgreSQL ${Math.round((server * 1e6) / mails)}; ${(total / mails).toFixed(1)} statements/mail${process.env.BENCH_STATEMENTS ? `, the most sent:${top.join('')}` : ''}`,
+  };
+}
+
+/** BENCH_PROFILE=<dir>: a CPU profile of each burst alone, for DevTools (where intake's time goes). */
+async function startProfile(): Promise<{ stop(name: string): Promise<void> } | null> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((res, rej) => session.post(method, (err, out) => (err ? rej(err) : res(out))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(name) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '—');
 
 async function main(): Promise<void> {
@@ -413,21 +489,23 @@ async function main(): Promise<void> {
         'burst-press',
         (n) => new Date(from + Math.floor((n * 3 * 3_600_000) / BURST_MAILS)),
       );
-      const startA = await burst(settings, intake, 'BurstSheets', BURST_MAILS);
+      const profA = await startProfile();
+      const { result: startA, cpu: cpuA } = await withCpu(BURST_MAILS, () => burst(settings, intake, 'BurstSheets', BURST_MAILS));
+      await profA?.stop('burst-sheets');
       const a = await outcomesOf(database, intake, 'burst-sheet');
       const endA = Math.max(...a.ack.values());
       rateA = (a.ack.size / (endA - startA)) * 1_000;
-      lines.push(`at once, A sheets: ${a.ack.size} acknowledgements in ${((endA - startA) / 1000).toFixed(2)} s; ${a.outcomes}`);
-      const cpu0 = process.cpuUsage();
-      const startB = await burst(settings, intake, 'BurstPress', BURST_MAILS);
-      const cpu = process.cpuUsage(cpu0);
+      lines.push(`at once, A sheets: ${a.ack.size} acknowledgements in ${((endA - startA) / 1000).toFixed(2)} s; ${cpuA}; ${a.outcomes}`);
+      const profB = await startProfile();
+      const { result: startB, cpu: cpuB } = await withCpu(BURST_MAILS, () => burst(settings, intake, 'BurstPress', BURST_MAILS));
+      await profB?.stop('burst-press');
       const b = await outcomesOf(database, intake, 'burst-press');
       const endB = Math.max(...[...b.relays.values()].map((r) => r.at));
       const complete = [...b.relays.values()].filter((r) => Number.isFinite(r.at)).length;
       rateB = (complete / (endB - startB)) * 1_000;
       const relayed = [...b.relays.values()].reduce((x, r) => x + r.n, 0);
       lines.push(
-        `at once, B press: ${complete} mails with every relay queued (${relayed} relays) in ${((endB - startB) / 1000).toFixed(2)} s; Node CPU ${Math.round((cpu.user + cpu.system) / BURST_MAILS)} µs/mail; ${b.outcomes}`,
+        `at once, B press: ${complete} mails with every relay queued (${relayed} relays) in ${((endB - startB) / 1000).toFixed(2)} s; ${cpuB}; ${b.outcomes}`,
       );
     }
     await intake.stop();
