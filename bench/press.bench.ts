@@ -51,6 +51,8 @@ const LATENCY_MAILS = Number(process.env.BENCH_LATENCY_MAILS ?? 2_000);
 const BURST_MAILS = Number(process.env.BENCH_MAILS ?? 10_000);
 const WARMUP_MAILS = Number(process.env.BENCH_WARMUP ?? 500);
 const PER_SECOND = 20;
+/** Mails of one kind in a row in the latency run (10 s at 20 a second). */
+const LATENCY_BLOCK = 200;
 const LATENCY_TARGET_MS = 50; // p99 of the relays over p99 of the sheets' acknowledgements
 const RATE_TARGET = 0.5; // press relays complete / acknowledgements alone
 const WAIT_MS = 10 * 60_000;
@@ -283,16 +285,22 @@ function latencyOf(ms: number[]): Latency {
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s[s.length - 1]! };
 }
 
-/** APPENDs `count` mails at 20 a second, each on the clock; returns when each APPEND was issued, by id. */
-async function appendSteadily(settings: ImapSettings, count: number, make: (n: number, id: string) => Buffer, prefix: string) {
+/** APPENDs mails `first`… (`count` of them) at 20 a second, each on the clock; returns when each APPEND was issued, by id. */
+async function appendSteadily(
+  settings: ImapSettings,
+  first: number,
+  count: number,
+  make: (n: number, id: string) => Buffer,
+  prefix: string,
+) {
   const sent = new Map<string, number>();
   await withImap(settings, async (c) => {
     const start = performance.now() + 100;
     for (let n = 0; n < count; n++) {
       const wait = start + (n * 1_000) / PER_SECOND - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const id = `${prefix}-${n}`;
-      const raw = make(n, id);
+      const id = `${prefix}-${first + n}`;
+      const raw = make(first + n, id);
       sent.set(id, performance.now());
       if (!(await c.append(WATCHED, raw))) throw new Error(`APPEND ${id} failed`);
     }
@@ -342,43 +350,67 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-/** CPU seconds of every PostgreSQL server process on this machine (Linux /proc; 0 elsewhere). */
-function postgresCpu(): number {
-  let total = 0;
+/** CPU seconds of each PostgreSQL server process on this machine, by pid (Linux /proc; none elsewhere). */
+function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
   let pids: string[] = [];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
   } catch {
-    return 0;
+    return out;
   }
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) / 100;
+      out.set(pid, (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       // gone meanwhile
     }
   }
+  return out;
+}
+
+/** CPU seconds spent between two snapshots by the processes still there at the second (others' servers included). */
+function spentSince(before: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, s] of postgresCpu()) total += s - (before.get(pid) ?? 0);
   return total;
 }
 
-/** Runs a burst with its CPU noted: this process's and PostgreSQL's, µs a mail. */
-async function withCpu<T>(mails: number, fn: () => Promise<T>): Promise<{ result: T; cpu: string }> {
-  statements.clear();
-  const node0 = process.cpuUsage();
-  const pg0 = postgresCpu();
-  const result = await fn();
-  const node = process.cpuUsage(node0);
-  const server = postgresCpu() - pg0;
-  const sent = [...statements].sort((a, b) => b[1] - a[1]);
-  const total = sent.reduce((a, [, n]) => a + n, 0);
-  const top = sent.slice(0, 12).map(([text, n]) => `\n    ${(n / mails).toFixed(2)}  ${text}`);
-  return {
-    result,
-    cpu: `CPU µs/mail: Node ${Math.round((node.user + node.system) / mails)}, PostgreSQL ${Math.round((server * 1e6) / mails)}; ${(total / mails).toFixed(1)} statements/mail${process.env.BENCH_STATEMENTS ? `, the most sent:${top.join('')}` : ''}`,
-  };
+/** This process's and PostgreSQL's CPU, and the statements sent, over the runs measured with it. */
+class Costs {
+  private node = 0;
+  private server = 0;
+  private mails = 0;
+  private readonly sent = new Map<string, number>();
+
+  async measure<T>(mails: number, fn: () => Promise<T>): Promise<T> {
+    statements.clear();
+    const node0 = process.cpuUsage();
+    const pg0 = postgresCpu();
+    const result = await fn();
+    const node = process.cpuUsage(node0);
+    this.node += node.user + node.system;
+    this.server += spentSince(pg0) * 1e6;
+    this.mails += mails;
+    for (const [text, n] of statements) this.sent.set(text, (this.sent.get(text) ?? 0) + n);
+    return result;
+  }
+
+  toString(): string {
+    const per = (x: number) => x / this.mails;
+    const sent = [...this.sent].sort((a, b) => b[1] - a[1]);
+    const total = sent.reduce((a, [, n]) => a + n, 0);
+    const top = process.env.BENCH_STATEMENTS
+      ? `, the most sent:${sent
+          .slice(0, 12)
+          .map(([text, n]) => `\n    ${per(n).toFixed(2)}  ${text}`)
+          .join('')}`
+      : '';
+    return `CPU µs/mail: Node ${Math.round(per(this.node))}, PostgreSQL ${Math.round(per(this.server))}; ${per(total).toFixed(1)} statements/mail${top}`;
+  }
 }
 
 /** BENCH_PROFILE=<dir>: a CPU profile of each burst alone, for DevTools (where intake's time goes). */
@@ -458,21 +490,41 @@ async function main(): Promise<void> {
     let pressAck: Latency | null = null;
     let pressRelays: Latency | null = null;
     if (LATENCY_MAILS > 0) {
-      const sheetsTaken = intake.expect(LATENCY_MAILS);
-      const sheetSent = await appendSteadily(settings, LATENCY_MAILS, sheetMail, 'lat-sheet');
-      await sheetsTaken;
+      // In alternating blocks, each taken in before the next starts: both kinds see the same
+      // neighbours' load (on this shared machine it moves within a minute), never each other.
+      const sheetCosts = new Costs();
+      const pressCosts = new Costs();
+      const sheetSent = new Map<string, number>();
+      const pressSent = new Map<string, number>();
+      const block = async (
+        costs: Costs,
+        sent: Map<string, number>,
+        first: number,
+        count: number,
+        make: (n: number, id: string) => Buffer,
+        prefix: string,
+      ) => {
+        for (const [id, at] of await costs.measure(count, async () => {
+          const taken = intake.expect(count);
+          const out = await appendSteadily(settings, first, count, make, prefix);
+          await taken;
+          return out;
+        }))
+          sent.set(id, at);
+      };
+      for (let first = 0; first < LATENCY_MAILS; first += LATENCY_BLOCK) {
+        const count = Math.min(LATENCY_BLOCK, LATENCY_MAILS - first);
+        await block(sheetCosts, sheetSent, first, count, sheetMail, 'lat-sheet');
+        await block(pressCosts, pressSent, first, count, (n, id) => pressMail(n, id, tokens), 'lat-press');
+      }
       const so = await outcomesOf(database, intake, 'lat-sheet');
       sheetsLat = latencyOf([...sheetSent].map(([id, at]) => (so.ack.get(id) ?? Infinity) - at));
-      lines.push(`latency, sheets: ${so.outcomes}`);
-
-      const pressTaken = intake.expect(LATENCY_MAILS);
-      const pressSent = await appendSteadily(settings, LATENCY_MAILS, (n, id) => pressMail(n, id, tokens), 'lat-press');
-      await pressTaken;
+      lines.push(`latency, sheets: ${so.outcomes}; ${sheetCosts}`);
       const po = await outcomesOf(database, intake, 'lat-press');
       pressAck = latencyOf([...pressSent].map(([id, at]) => (po.ack.get(id) ?? Infinity) - at));
       pressRelays = latencyOf([...pressSent].map(([id, at]) => (po.relays.get(id)?.at ?? Infinity) - at));
       const relayed = [...po.relays.values()].reduce((a, r) => a + r.n, 0);
-      lines.push(`latency, press: ${po.outcomes}; ${relayed} relays (${(relayed / LATENCY_MAILS).toFixed(2)} a mail)`);
+      lines.push(`latency, press: ${po.outcomes}; ${relayed} relays (${(relayed / LATENCY_MAILS).toFixed(2)} a mail); ${pressCosts}`);
     }
 
     // 2. At once: A sheets, B press (INTERNALDATEs spread over the 3 hours before: the hourly cap).
@@ -490,14 +542,16 @@ async function main(): Promise<void> {
         (n) => new Date(from + Math.floor((n * 3 * 3_600_000) / BURST_MAILS)),
       );
       const profA = await startProfile();
-      const { result: startA, cpu: cpuA } = await withCpu(BURST_MAILS, () => burst(settings, intake, 'BurstSheets', BURST_MAILS));
+      const cpuA = new Costs();
+      const startA = await cpuA.measure(BURST_MAILS, () => burst(settings, intake, 'BurstSheets', BURST_MAILS));
       await profA?.stop('burst-sheets');
       const a = await outcomesOf(database, intake, 'burst-sheet');
       const endA = Math.max(...a.ack.values());
       rateA = (a.ack.size / (endA - startA)) * 1_000;
       lines.push(`at once, A sheets: ${a.ack.size} acknowledgements in ${((endA - startA) / 1000).toFixed(2)} s; ${cpuA}; ${a.outcomes}`);
       const profB = await startProfile();
-      const { result: startB, cpu: cpuB } = await withCpu(BURST_MAILS, () => burst(settings, intake, 'BurstPress', BURST_MAILS));
+      const cpuB = new Costs();
+      const startB = await cpuB.measure(BURST_MAILS, () => burst(settings, intake, 'BurstPress', BURST_MAILS));
       await profB?.stop('burst-press');
       const b = await outcomesOf(database, intake, 'burst-press');
       const endB = Math.max(...[...b.relays.values()].map((r) => r.at));
