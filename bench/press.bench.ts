@@ -25,7 +25,7 @@
 //
 // Measured on the shared 2-core machine (Node 24, PostgreSQL 127.0.0.1), see the end of the file's
 // history for the run's load: figures in the report of the commit that added this bench.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
@@ -350,16 +350,16 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-/** CPU seconds of each PostgreSQL server process on this machine, by pid (Linux /proc; none elsewhere). */
-function postgresCpu(): Map<string, number> {
+/**
+ * CPU seconds of the PostgreSQL server processes serving the bench's database, by pid, when the
+ * server is on this machine (Linux /proc; none elsewhere): others' databases on the server are not counted.
+ */
+async function postgresCpu(database: Database): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
+  const { rows } = (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as {
+    rows: Array<{ pid: number }>;
+  };
+  for (const pid of rows.map((r) => String(r.pid))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
@@ -373,9 +373,9 @@ function postgresCpu(): Map<string, number> {
 }
 
 /** CPU seconds spent between two snapshots by the processes still there at the second (others' servers included). */
-function spentSince(before: Map<string, number>): number {
+async function spentSince(database: Database, before: Map<string, number>): Promise<number> {
   let total = 0;
-  for (const [pid, s] of postgresCpu()) total += s - (before.get(pid) ?? 0);
+  for (const [pid, s] of await postgresCpu(database)) total += s - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -386,14 +386,16 @@ class Costs {
   private mails = 0;
   private readonly sent = new Map<string, number>();
 
+  constructor(private readonly database: Database) {}
+
   async measure<T>(mails: number, fn: () => Promise<T>): Promise<T> {
     statements.clear();
     const node0 = process.cpuUsage();
-    const pg0 = postgresCpu();
+    const pg0 = await postgresCpu(this.database);
     const result = await fn();
     const node = process.cpuUsage(node0);
     this.node += node.user + node.system;
-    this.server += spentSince(pg0) * 1e6;
+    this.server += (await spentSince(this.database, pg0)) * 1e6;
     this.mails += mails;
     for (const [text, n] of statements) this.sent.set(text, (this.sent.get(text) ?? 0) + n);
     return result;
@@ -492,8 +494,8 @@ async function main(): Promise<void> {
     if (LATENCY_MAILS > 0) {
       // In alternating blocks, each taken in before the next starts: both kinds see the same
       // neighbours' load (on this shared machine it moves within a minute), never each other.
-      const sheetCosts = new Costs();
-      const pressCosts = new Costs();
+      const sheetCosts = new Costs(database);
+      const pressCosts = new Costs(database);
       const sheetSent = new Map<string, number>();
       const pressSent = new Map<string, number>();
       const block = async (
@@ -542,7 +544,7 @@ async function main(): Promise<void> {
         (n) => new Date(from + Math.floor((n * 3 * 3_600_000) / BURST_MAILS)),
       );
       const profA = await startProfile();
-      const cpuA = new Costs();
+      const cpuA = new Costs(database);
       const startA = await cpuA.measure(BURST_MAILS, () => burst(settings, intake, 'BurstSheets', BURST_MAILS));
       await profA?.stop('burst-sheets');
       const a = await outcomesOf(database, intake, 'burst-sheet');
@@ -550,7 +552,7 @@ async function main(): Promise<void> {
       rateA = (a.ack.size / (endA - startA)) * 1_000;
       lines.push(`at once, A sheets: ${a.ack.size} acknowledgements in ${((endA - startA) / 1000).toFixed(2)} s; ${cpuA}; ${a.outcomes}`);
       const profB = await startProfile();
-      const cpuB = new Costs();
+      const cpuB = new Costs(database);
       const startB = await cpuB.measure(BURST_MAILS, () => burst(settings, intake, 'BurstPress', BURST_MAILS));
       await profB?.stop('burst-press');
       const b = await outcomesOf(database, intake, 'burst-press');
