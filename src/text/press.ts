@@ -16,6 +16,11 @@ export interface RelayValues {
   /** Where a plain Reply goes: the other participants, as `audience` writes them. */
   replyGoesTo: string;
   turn: number;
+  /**
+   * Who reads it: a player; the hidden writer of the anonymous message it answers (told that a
+   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4).
+   */
+  reader?: 'player' | 'hidden-writer' | 'referee';
 }
 
 export interface DisputeValues {
@@ -81,6 +86,24 @@ const sentence =
   (items: readonly string[]): string =>
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
+/**
+ * Italian `a` before a name or a phrase: articulated with its article (`a` + `gli arbitri` →
+ * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`.
+ */
+export function italianA(x: string): string {
+  const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
+  if (articled) return `${{ il: 'al', lo: 'allo', la: 'alla', i: 'ai', gli: 'agli', le: 'alle' }[articled[1]!]} ${articled[2]}`;
+  if (/^l['’]/.test(x)) return `all${x.slice(1)}`;
+  return /^[aA]/.test(x) ? `ad ${x}` : `a ${x}`;
+}
+
+/** The relayed text quoted in its writer's acknowledgement, whole (docs/press.md §4.7). */
+const quoted = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+
 export const pressTexts = defineTexts({
   it: {
     list: sentence('e'),
@@ -98,25 +121,32 @@ export const pressTexts = defineTexts({
 Partita "${v.gameName}", turno ${v.turn}
 Da: ${v.from ?? 'anonimo'}
 A: ${v.to}
-
+${v.reader === 'hidden-writer' ? '\nÈ una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.\n' : ''}
 
 ${v.text}
 
 —
-Rispondi a questa mail per scrivere a ${v.replyGoesTo} (solo dal tuo indirizzo registrato).
+${
+          v.reader === 'referee'
+            ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
+            : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
-STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
+STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.`
+        }
 `,
       ),
 
     // A reply by token (docs/press.md §4.6).
-    replySent: (to: string, anonymous: boolean) => `La tua risposta è stata inviata a ${to}, ${anonymous ? 'anonima' : 'firmata'}.`,
+    replySent: (to: string, anonymous: boolean, text: string) =>
+      `La tua risposta è stata inviata ${italianA(to)}, ${anonymous ? 'anonima' : 'firmata'}:\n\n${quoted(text)}`,
     replyNotSent: (why: string) => `La tua risposta non è stata inviata: ${why}`,
     conversation: 'la conversazione',
     replyEmpty: 'la risposta è vuota (il testo citato della mail a cui rispondi non conta).',
     replyNothingToAnswer: 'in questa conversazione non ti è arrivato ancora nessun messaggio.',
-    forgedReply: (at: string, sender: string, reach: string) =>
-      `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta di una tua conversazione. Non è stato inoltrato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    // A reply address used from an address not the owner's (D-PRESS-9): named by its conversation, not the code.
+    forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
+    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
+      `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
     reportTaken: (kept: boolean) =>
       kept
         ? 'La tua segnalazione è registrata: la partita non ha ancora un arbitro, il primo assegnato la leggerà. Chi ha scritto il messaggio non ne sa nulla.'
@@ -125,14 +155,15 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
 
     // The acknowledgement: one line per block.
     ackHeading: 'MESSAGGI',
-    sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `${first === last ? `Riga ${first}` : `Righe ${first}–${last}`}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
+    sent: (first: number, last: number, to: string, anonymous: boolean, text: string) =>
+      `${first === last ? `Riga ${first}` : `Righe ${first}–${last}`}: inviato ${italianA(to)}, ${anonymous ? 'anonimo' : 'firmato'}:\n${quoted(text)}`,
     sentDelayed: 'I messaggi anonimi partono dopo qualche minuto, a caso: così l’ora di arrivo non dice chi li ha scritti.',
     anonymousReminder: 'Il testo è inoltrato esattamente come lo hai scritto: se contiene il tuo nome, chi lo riceve lo legge.',
     noRefereeYet: 'La partita non ha ancora un arbitro: il messaggio è conservato e lo leggerà il primo arbitro assegnato.',
     signedAnyway: 'Ai messaggi agli arbitri il nome è sempre indicato: è stato inviato firmato.',
     notSent: (line: number, why: string) => `Riga ${line}: non inviato: ${why}`,
-    noSheetWithPress: 'La mail contiene solo messaggi: il tuo foglio di ordini precedente resta valido.',
+    noSheetWithPress: 'La mail non contiene ordini: il tuo foglio di ordini precedente resta valido.',
+    noSheetYet: (turn: number) => `La mail non contiene ordini: per il turno ${turn} non ne hai ancora mandati.`,
     attachmentsDropped: 'Gli allegati non vengono inoltrati; una mail in HTML è inoltrata come testo.',
 
     refusal: {
@@ -141,11 +172,11 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       anonymousNotAllowed: 'in questa partita i messaggi sono solo firmati: togli ANONIMO.',
       signedNotAllowed: 'in questa partita i messaggi sono solo anonimi: togli FIRMATO.',
       privateNotAllowed: 'in questa partita si scrive solo a tutti: A TUTTI … FINE.',
-      pressClosed: (since: string, turn: number) => `i messaggi sono chiusi dal ${since}; riaprono con il turno ${turn}.`,
+      pressClosed: (since: string, turn: number) => `i messaggi sono chiusi da ${since}; riaprono con il turno ${turn}.`,
       notInPlay: (factions: string) => `senza giocatore: ${factions}. Il messaggio non è partito per nessuno.`,
       onlyYourself: 'il messaggio nomina solo la tua fazione.',
       tooLong: (chars: number, max: number) => `è lungo ${chars} caratteri, al massimo ${max}: non è stato inviato né tagliato.`,
-      tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo dalle ${nextAt}.`,
+      tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo da ${nextAt}.`,
     },
 
     // The reader's problems (src/games/press/read-press.ts), with how to write it.
@@ -192,7 +223,7 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
       mail(
         `[SF ${v.game}] Riepilogo dei messaggi (${v.entries.length})`,
         `
-Partita "${v.gameName}": i messaggi arrivati per te fino al ${v.until}.
+Partita "${v.gameName}": i messaggi arrivati per te fino a ${v.until}.
 ${v.entries
   .map(
     (e, i) => `
@@ -217,12 +248,13 @@ in una mail al tuo indirizzo personale.
       ),
 
     // Disputes (R-TURN-2 step 5).
-    disputeLine: (line: number, what: string) => `Riga ${line}: contestazione: ${what}`,
+    disputeHeading: 'CONTESTAZIONI',
+    disputeLine: (line: number, what: string) => `Riga ${line}: ${what}`,
     disputeTaken: (turn: number) =>
       `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
     disputeRefusal: {
       noEdict: 'non c’è ancora un editto da contestare.',
-      windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito il ${endedAt}.`,
+      windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito ${endedAt}.`,
       edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
       tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
@@ -298,24 +330,30 @@ del turno ${v.turn} resta com'è.
 Game "${v.gameName}", turn ${v.turn}
 From: ${v.from ?? 'anonymous'}
 To: ${v.to}
-
+${v.reader === 'hidden-writer' ? '\nThis answers your anonymous message: if you reply to this mail, you stay anonymous.\n' : ''}
 
 ${v.text}
 
 —
-Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+${
+          v.reader === 'referee'
+            ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
+            : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
-PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
+PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.`
+        }
 `,
       ),
 
-    replySent: (to: string, anonymous: boolean) => `Your reply was sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    replySent: (to: string, anonymous: boolean, text: string) =>
+      `Your reply was sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}:\n\n${quoted(text)}`,
     replyNotSent: (why: string) => `Your reply was not sent: ${why}`,
     conversation: 'the conversation',
     replyEmpty: 'the reply is empty (the quoted text of the mail you answer does not count).',
     replyNothingToAnswer: 'no message has reached you in this conversation yet.',
-    forgedReply: (at: string, sender: string, reach: string) =>
-      `Warning: on ${at} someone wrote from ${sender} to the reply address of one of your conversations. Nothing was relayed. If it was not you, tell the referee${reach}.\n`,
+    forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Someone wrote in your conversation with ${conversation}`,
+    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
+      `Warning: on ${at} someone wrote from ${sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
     reportTaken: (kept: boolean) =>
       kept
         ? 'Your report is recorded: this game has no referee yet, the first one assigned will read it. The writer is not told.'
@@ -323,14 +361,15 @@ PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply w
     reportAgain: 'You had reported this message already: your report stands.',
 
     ackHeading: 'MESSAGES',
-    sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `${first === last ? `Line ${first}` : `Lines ${first}–${last}`}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    sent: (first: number, last: number, to: string, anonymous: boolean, text: string) =>
+      `${first === last ? `Line ${first}` : `Lines ${first}–${last}`}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}:\n${quoted(text)}`,
     sentDelayed: 'Anonymous messages leave after a few minutes, at random, so that their arrival time does not tell who wrote them.',
     anonymousReminder: 'The text is relayed exactly as you wrote it: if it names you, its readers will know.',
     noRefereeYet: 'This game has no referee yet: the message is kept, and the first referee assigned will read it.',
     signedAnyway: 'Messages to the referees always show who wrote them: it was sent signed.',
     notSent: (line: number, why: string) => `Line ${line}: not sent: ${why}`,
-    noSheetWithPress: 'This mail holds only messages: your earlier order sheet stands.',
+    noSheetWithPress: 'This mail holds no orders: your earlier order sheet stands.',
+    noSheetYet: (turn: number) => `This mail holds no orders: you have not sent orders for turn ${turn} yet.`,
     attachmentsDropped: 'Attachments are not relayed; an HTML mail is relayed as its text.',
 
     refusal: {
@@ -412,7 +451,8 @@ your private address.
 `,
       ),
 
-    disputeLine: (line: number, what: string) => `Line ${line}: dispute: ${what}`,
+    disputeHeading: 'DISPUTES',
+    disputeLine: (line: number, what: string) => `Line ${line}: ${what}`,
     disputeTaken: (turn: number) =>
       `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
     disputeRefusal: {

@@ -23,6 +23,8 @@ export interface WelcomeValues {
   /** The game's zone when it is not the player's: the weekly time may then shift with summer time. */
   gameTimeZone: string | null;
   declarationLead: string;
+  /** How long after each edict it may be disputed (the game's dispute window, as `leadTime` writes it). */
+  disputeWindow: string;
   address: string;
   commonAddress: string;
   secret: string;
@@ -119,7 +121,7 @@ DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail de
   A TUTTI                    un messaggio a tutti i giocatori (anche BROADCAST)
   STAMPA ANONIMA A Sith      senza il tuo nome (se la partita lo permette)
   STAMPA ALL'ARBITRO         agli arbitri, sempre possibile
-  CONTESTA: il motivo        contesti l'ultimo editto, entro il tempo indicato (anche DISPUTE)
+  CONTESTA: il motivo        contesti l'ultimo editto, entro ${v.disputeWindow} dall'editto (anche DISPUTE)
   SILENZIA Sith              da solo in una mail: i messaggi dei Sith non ti arrivano più (chi
                              scrive non lo sa); SILENZIA ANONIMI per quelli anonimi; RIATTIVA Sith
   RIEPILOGO                  da solo in una mail: i messaggi in una mail al giorno, alle 7;
@@ -239,7 +241,7 @@ DIPLOMACY AND DISPUTES (to your private address, also in the same mail as your o
   BROADCAST                  a message to every player (also PRESS TO ALL)
   PRESS ANONYMOUS TO Sith    without your name (when the game allows it)
   PRESS TO REFEREE           to the referees, always possible
-  DISPUTE: your reason       you dispute the latest edict, within the time it gives
+  DISPUTE: your reason       you dispute the latest edict, within ${v.disputeWindow} of it
   MUTE Sith                  alone in a mail: the Sith's messages no longer reach you (the writer
                              is not told); MUTE ANONYMOUS for anonymous ones; UNMUTE Sith
   DIGEST                     alone in a mail: messages in one mail a day, at 07:00; IMMEDIATE to

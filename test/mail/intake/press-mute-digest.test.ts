@@ -81,8 +81,8 @@ describe('D-PRESS-11: MUTE', () => {
     expect(await world.database.db.select().from(pressMessages)).toHaveLength(2);
     // The writer is not told (D-PRESS-11): the same words as for any message.
     const acks = to(await mails('press-ack'), ADDRESSES[2]!);
-    expect(acks[0]!.bodyText).toContain('Riga 2: inviato a Hutt e Aristocratici, firmato.');
-    expect(acks[1]!.bodyText).toContain('Riga 2: inviato a tutti, firmato.');
+    expect(acks[0]!.bodyText).toContain('Riga 2: inviato a Hutt e Aristocratici, firmato:\n> Tregua?');
+    expect(acks[1]!.bodyText).toContain('Riga 2: inviato a tutti, firmato:\n> Viva i Sith.');
     for (const a of acks) expect(a.bodyText.toLowerCase()).not.toMatch(/silenz|mute/);
 
     // Other factions still reach the muting player; UNMUTE lets the Sith through again.
@@ -117,7 +117,8 @@ describe('D-PRESS-11: MUTE', () => {
     expect(r.result).toMatchObject({ outcome: 'press-reply' });
     expect(to(await mails('press'), ADDRESSES[0]!)).toHaveLength(0);
     const [ack] = to(await mails('press-ack'), ADDRESSES[2]!).slice(-1);
-    expect(ack!.bodyText).toContain('La tua risposta è stata inviata a la conversazione, firmata.');
+    // "a" + "la conversazione" is "alla conversazione"; the reply is quoted back.
+    expect(ack!.bodyText).toBe('La tua risposta è stata inviata alla conversazione, firmata:\n\n> Nessuno.');
   });
 
   it('an unknown faction, or a referee, is answered by name; nothing is muted', async () => {
