@@ -127,12 +127,12 @@ ${v.text}
 
 —
 ${
-          v.reader === 'referee'
-            ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
-            : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
+  v.reader === 'referee'
+    ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
+    : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.`
-        }
+}
 `,
       ),
 
@@ -144,7 +144,8 @@ STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispond
     replyEmpty: 'la risposta è vuota (il testo citato della mail a cui rispondi non conta).',
     replyNothingToAnswer: 'in questa conversazione non ti è arrivato ancora nessun messaggio.',
     // A reply address used from an address not the owner's (D-PRESS-9): named by its conversation, not the code.
-    forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
+    forgedReplySubject: (game: string, conversation: string) =>
+      `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
     forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
       `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
     reportTaken: (kept: boolean) =>
@@ -336,12 +337,12 @@ ${v.text}
 
 —
 ${
-          v.reader === 'referee'
-            ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
-            : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+  v.reader === 'referee'
+    ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
+    : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.`
-        }
+}
 `,
       ),
 

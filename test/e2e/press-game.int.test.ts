@@ -118,7 +118,8 @@ describe('a game of press through real mail', () => {
 
     // A signed message to two factions, in the same mail as the vote (D-PRESS-2).
     await g.write('hutt', 'V: Hutt\n\nSTAMPA A Sith e Cavalieri\nVotate Hutt e vi lascio in pace fino alla fine.\nFINE');
-    const signed = await g.sent('turn 1: a signed message to the Sith and the Knights, with a vote', 4);
+    // One acknowledgement for the mail: the sheet's part, then its message (docs/press.md §4).
+    const signed = await g.sent('turn 1: a signed message to the Sith and the Knights, with a vote', 3);
     const toSith = to(signed, 'sith@example.org');
     expect(toSith.subject).toBe('[SF press-game] Hutt → te e Cavalieri');
     expect(to(signed, 'knights@example.org').text).toContain('Votate Hutt e vi lascio in pace fino alla fine.');
@@ -127,7 +128,7 @@ describe('a game of press through real mail', () => {
     later(7);
     await g.write(ANONYMOUS.faction, `V: Hutt\n\nBROADCAST ANONYMOUS\n${ANONYMOUS_TEXT}\nENDPRESS`);
     later(21);
-    const anonymous = await g.sent('turn 1: an anonymous broadcast, with a vote', 5);
+    const anonymous = await g.sent('turn 1: an anonymous broadcast, with a vote', 4);
     const anonymousToSith = to(anonymous, 'sith@example.org');
     expect(anonymousToSith.text).toContain(ANONYMOUS_TEXT);
 
@@ -142,6 +143,10 @@ describe('a game of press through real mail', () => {
     });
     const answer = await g.sent('turn 1: an answer to the anonymous broadcast, its hidden writer included', 4);
     expect(to(answer, ANONYMOUS.email).text).toContain(ANSWER_TEXT);
+    // Its hidden writer is told it answers their message, and that replying keeps them anonymous.
+    expect(to(answer, ANONYMOUS.email).text).toContain(
+      'This answers your anonymous message: if you reply to this mail, you stay anonymous.',
+    );
 
     // The Sith reply to the Hutt's message by mail: it goes to the Hutt and the Knights.
     later(30);

@@ -79,8 +79,12 @@ describe('Italian prepositions before a name (a + article)', () => {
     expect(italianA('tutti')).toBe('a tutti');
   });
   it('are used wherever a text says to whom', () => {
-    expect(pressTexts.it.replySent('la conversazione', false, 'Ciao')).toBe('La tua risposta è stata inviata alla conversazione, firmata:\n\n> Ciao');
-    expect(pressTexts.it.sent(2, 2, 'gli arbitri', false, 'Aiuto\n\nGrazie')).toBe('Riga 2: inviato agli arbitri, firmato:\n> Aiuto\n>\n> Grazie');
+    expect(pressTexts.it.replySent('la conversazione', false, 'Ciao')).toBe(
+      'La tua risposta è stata inviata alla conversazione, firmata:\n\n> Ciao',
+    );
+    expect(pressTexts.it.sent(2, 2, 'gli arbitri', false, 'Aiuto\n\nGrazie')).toBe(
+      'Riga 2: inviato agli arbitri, firmato:\n> Aiuto\n>\n> Grazie',
+    );
     expect(pressTexts.it.relay({ ...relay, from: null, replyGoesTo: 'anonimo e Cavalieri' }).text).toContain(
       'Rispondi a questa mail per scrivere ad anonimo e Cavalieri',
     );
@@ -100,6 +104,8 @@ describe('a relay as its reader reads it', () => {
   it('the hidden writer of an anonymous message is told that a reply keeps them anonymous; nobody else is', () => {
     const hidden = pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone', reader: 'hidden-writer' });
     expect(hidden.text).toContain('This answers your anonymous message: if you reply to this mail, you stay anonymous.');
-    expect(pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone' }).text).not.toContain('anonymous message');
+    expect(pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone' }).text).not.toContain(
+      'anonymous message',
+    );
   });
 });

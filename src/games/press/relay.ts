@@ -196,8 +196,7 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
   }
   if (disputeLines.length) result.ack.push(...(lines.length ? [''] : []), T.disputeHeading, '', ...disputeLines.map((l) => l.text));
   // D-PRESS-2: a mail without a sheet leaves the standing one; a player without one is not told it stands.
-  if (!reading.hasSheet && f.turn)
-    result.ack.push('', f.hasStandingSheet === false ? T.noSheetYet(f.turn.number) : T.noSheetWithPress);
+  if (!reading.hasSheet && f.turn) result.ack.push('', f.hasStandingSheet === false ? T.noSheetYet(f.turn.number) : T.noSheetWithPress);
   return result;
 }
 
@@ -297,10 +296,8 @@ async function relayOne(
     const others =
       d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
     // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
-    const replyGoesTo =
-      d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
-    const reader =
-      r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
+    const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
+    const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
     const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
     const one = await relayTo(db, deps, {
       gameId: game.id,
@@ -478,11 +475,12 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
   }
   const name = (x: string) => sideName(f.board, x, writer.lang);
-  // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom.
+  // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
+  // (but for a broadcast's: everyone is no one in particular).
   const to =
     visible.to.kind === 'referees'
       ? T.referees
-      : thread.anonymous && !writerHidden
+      : thread.anonymous && !writerHidden && thread.kind !== 'all'
         ? T.conversation
         : visible.to.everyone
           ? T.everyone

@@ -70,7 +70,12 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       // A forged reply to a press conversation is said as such, naming the conversation: the code itself was not used.
       const conversation = who.viaToken && who.game ? conversationName(who.viaToken, owner, c.boardFor(who.game.map)) : null;
       const text = conversation
-        ? pressTexts[owner.lang].forgedReply(when(row.receivedAt), mail.from ?? '?', conversation, referees.length ? ` (${referees.join(', ')})` : '')
+        ? pressTexts[owner.lang].forgedReply(
+            when(row.receivedAt),
+            mail.from ?? '?',
+            conversation,
+            referees.length ? ` (${referees.join(', ')})` : '',
+          )
         : spoofWarningText(
             owner.lang,
             mail.from ?? '?',

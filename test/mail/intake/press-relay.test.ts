@@ -169,7 +169,9 @@ describe('D-PRESS-2: press and the sheet', () => {
     expect(await mails('press-ack')).toHaveLength(0);
     const [ack, ...more] = to(await mails('ack'), ADDRESSES[1]!);
     expect(more).toHaveLength(0);
-    expect(ack!.bodyText).toMatch(/^Orders received: Aristocrats[\s\S]*\n\nMESSAGES\n\nLine 4: sent to Sith, signed:\n> Vote for me next time\.$/);
+    expect(ack!.bodyText).toMatch(
+      /^Orders received: Aristocrats[\s\S]*\n\nMESSAGES\n\nLine 4: sent to Sith, signed:\n> Vote for me next time\.$/,
+    );
     expect(ack!.bodyText).not.toContain('earlier order sheet stands');
     expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
   });

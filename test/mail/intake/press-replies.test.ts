@@ -177,6 +177,26 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
 });
 
 describe('D-PRESS-10: an anonymous conversation', () => {
+  it('an answer to an anonymous broadcast tells its hidden writer so, and their reply from it stays anonymous', async () => {
+    await write(2, 'A TUTTI ANONIMO\nGli Hutt mentono.\nFINE\n'); // Sith, carla
+    const [toAnna] = await relaysTo(0);
+    await reply(toAnna!, 'Chi parla?');
+    const toCarla = await relaysTo(2);
+    expect(toCarla).toHaveLength(1);
+    expect(toCarla[0]!.subject).toBe('[SF andromeda] Hutt → tutti');
+    expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
+    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere a tutti (solo');
+    expect((await relaysTo(1)).at(-1)!.bodyText).not.toContain('anonymous message');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[0]!);
+    expect(ack!.bodyText).toBe('La tua risposta è stata inviata a tutti, firmata:\n\n> Chi parla?');
+
+    await reply(toCarla[0]!, 'Un amico.');
+    const last = (await relaysTo(1)).at(-1)!;
+    expect(last.subject).toBe('[SF andromeda] Anonymous → everyone');
+    expect(last.bodyText).toContain('Un amico.');
+    expect(JSON.stringify(last).toLowerCase()).not.toMatch(/sith|carla/);
+  });
+
   it('a reply reaches the hidden writer, and nothing the repliers receive names them', async () => {
     const writer = world.created.players[2]!; // Sith, carla
     await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
