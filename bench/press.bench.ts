@@ -57,7 +57,7 @@ import pino from 'pino';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { mailboxCursorStore } from '../src/db/cursors.ts';
 import { games, outbox, players, pressTokens } from '../src/db/schema.ts';
-import { createGame } from '../src/games/index.ts';
+import { createGame, fileDispute } from '../src/games/index.ts';
 import type { IntakeDeps } from '../src/mail/intake/process-inbound.ts';
 import { BodyReader } from '../src/mail/intake/body-reader.ts';
 import { IntakeQueue } from '../src/mail/intake/intake-queue.ts';
@@ -207,6 +207,7 @@ class Intake {
         ourAddresses: [`orders@${DOMAIN}`],
       },
       bodyReader,
+      fileDispute: (tx, a) => fileDispute(tx, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a),
     };
     this.queue = new IntakeQueue(deps);
   }

@@ -23,11 +23,13 @@ import { findPlayer, listSeats, type Player } from '../db/players.ts';
 import { refereeAddressesOf } from '../db/referee-addresses.ts';
 import { findTurn } from '../db/turns.ts';
 import { noSuchGame } from '../errors.ts';
+import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { pressTexts } from '../text/press.ts';
 import { cleanText } from '../text/typed-text.ts';
 import type { GamesContext } from './context.ts';
 import { GameError } from './errors.ts';
 import { gameMail, playerMail } from './game-mail.ts';
+import { boardFor } from './input.ts';
 import { decideDispute } from './press/decide-press.ts';
 import type { DisputePart } from './press/read-press.ts';
 import { pressSettingsOf } from './press/settings.ts';
@@ -140,11 +142,11 @@ export async function fileDispute(
     if (duplicate) return { kind: 'filed', disputeId: dispute.id, turn: dispute.turn, to: await toldOf(tx, ctx, a.game.id) } as const;
     const referees = (await refereeAddressesOf(tx, [a.game.id])).get(a.game.id) ?? [];
     const to = referees.length ? referees : ctx.operatorAddress ? [ctx.operatorAddress] : [];
-    // Referees read the console in English; so do its mails.
+    // Referees read the console in English; so do its mails (D-PRESS-29), the faction by its name.
     const rendered = pressTexts.en.disputeToReferee({
       game: a.game.id,
       gameName: a.game.name,
-      faction: a.player.faction,
+      faction: sideName(boardFor(a.game.map), a.player.faction, 'en'),
       turn: dispute.turn,
       version: dispute.edictVersion,
       reason,

@@ -71,6 +71,7 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     timeZone: tz,
     gameTimeZone: tz === game.timeZone ? null : game.timeZone,
     declarationLead: welcomeTexts[lang].leadTime(game.declarationLeadMinutes),
+    disputeWindow: welcomeTexts[lang].leadTime(game.disputeWindowMinutes),
     address: privateAddress(mail, player.secret),
     commonAddress: `${mail.ordersLocalPart}@${mail.domain}`,
     secret: player.secret,

@@ -16,6 +16,11 @@ export interface RelayValues {
   /** Where a plain Reply goes: the other participants, as `audience` writes them. */
   replyGoesTo: string;
   turn: number;
+  /**
+   * Who reads it: a player; the hidden writer of the anonymous message it answers (told that a
+   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4).
+   */
+  reader?: 'player' | 'hidden-writer' | 'referee';
 }
 
 /** A message to everyone as an observer reads it (D-PRESS-10: `from` is null when anonymous). */
@@ -73,6 +78,8 @@ export interface DigestValues {
   entries: DigestEntry[];
   /** Messages from writers the reader muted since their last digest (D-PRESS-11). */
   muted: number;
+  /** The reader's private address (the digest's Reply-To): where IMMEDIATE goes. */
+  privateAddress: string;
 }
 
 /** What a press command did, and where the player's choices stand now (the answer to MUTE, DIGEST…). */
@@ -83,6 +90,10 @@ export interface PressChoicesValues {
   muted: string[];
   anonymous: boolean;
   delivery: 'digest' | 'immediate';
+  /** The player's time zone, for the digest's 07:00. */
+  timeZone: string;
+  /** Whether the game sends reminders before its deadline (the digest's second slot). */
+  reminders: boolean;
 }
 
 /** `a`, `a e b`, `a, b e c`: a list as a sentence reads it. */
@@ -90,6 +101,24 @@ const sentence =
   (and: string) =>
   (items: readonly string[]): string =>
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+
+/**
+ * Italian `a` before a name or a phrase: articulated with its article (`a` + `gli arbitri` →
+ * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`.
+ */
+export function italianA(x: string): string {
+  const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
+  if (articled) return `${{ il: 'al', lo: 'allo', la: 'alla', i: 'ai', gli: 'agli', le: 'alle' }[articled[1]!]} ${articled[2]}`;
+  if (/^l['’]/.test(x)) return `all${x.slice(1)}`;
+  return /^[aA]/.test(x) ? `ad ${x}` : `a ${x}`;
+}
+
+/** The relayed text quoted in its writer's acknowledgement, whole (docs/press.md §4.7). */
+const quoted = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
 
 export const pressTexts = defineTexts({
   it: {
@@ -108,14 +137,18 @@ export const pressTexts = defineTexts({
 Partita "${v.gameName}", turno ${v.turn}
 Da: ${v.from ?? 'anonimo'}
 A: ${v.to}
-
+${v.reader === 'hidden-writer' ? '\nÈ una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.\n' : ''}
 
 ${v.text}
 
 —
-Rispondi a questa mail per scrivere a ${v.replyGoesTo} (solo dal tuo indirizzo registrato).
+${
+  v.reader === 'referee'
+    ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
+    : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
-STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.
+STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.`
+}
 `,
       ),
 
@@ -139,13 +172,17 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
       ),
 
     // A reply by token (docs/press.md §4.6).
-    replySent: (to: string, anonymous: boolean) => `La tua risposta è stata inviata a ${to}, ${anonymous ? 'anonima' : 'firmata'}.`,
+    replySent: (to: string, anonymous: boolean, text: string) =>
+      `La tua risposta è stata inviata ${italianA(to)}, ${anonymous ? 'anonima' : 'firmata'}:\n\n${quoted(text)}`,
     replyNotSent: (why: string) => `La tua risposta non è stata inviata: ${why}`,
     conversation: 'la conversazione',
     replyEmpty: 'la risposta è vuota (il testo citato della mail a cui rispondi non conta).',
     replyNothingToAnswer: 'in questa conversazione non ti è arrivato ancora nessun messaggio.',
-    forgedReply: (at: string, sender: string, reach: string) =>
-      `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta di una tua conversazione. Non è stato inoltrato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    // A reply address used from an address not the owner's (D-PRESS-9): named by its conversation, not the code.
+    forgedReplySubject: (game: string, conversation: string) =>
+      `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
+    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
+      `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
     reportTaken: (kept: boolean) =>
       kept
         ? 'La tua segnalazione è registrata: la partita non ha ancora un arbitro, il primo assegnato la leggerà. Chi ha scritto il messaggio non ne sa nulla.'
@@ -154,14 +191,15 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
 
     // The acknowledgement: one line per block.
     ackHeading: 'MESSAGGI',
-    sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `${first === last ? `Riga ${first}` : `Righe ${first}–${last}`}: inviato a ${to}, ${anonymous ? 'anonimo' : 'firmato'}.`,
+    sent: (first: number, last: number, to: string, anonymous: boolean, text: string) =>
+      `${first === last ? `Riga ${first}` : `Righe ${first}–${last}`}: inviato ${italianA(to)}, ${anonymous ? 'anonimo' : 'firmato'}:\n${quoted(text)}`,
     sentDelayed: 'I messaggi anonimi partono dopo qualche minuto, a caso: così l’ora di arrivo non dice chi li ha scritti.',
     anonymousReminder: 'Il testo è inoltrato esattamente come lo hai scritto: se contiene il tuo nome, chi lo riceve lo legge.',
     noRefereeYet: 'La partita non ha ancora un arbitro: il messaggio è conservato e lo leggerà il primo arbitro assegnato.',
     signedAnyway: 'Ai messaggi agli arbitri il nome è sempre indicato: è stato inviato firmato.',
     notSent: (line: number, why: string) => `Riga ${line}: non inviato: ${why}`,
-    noSheetWithPress: 'La mail contiene solo messaggi: il tuo foglio di ordini precedente resta valido.',
+    noSheetWithPress: 'La mail non contiene ordini: il tuo foglio di ordini precedente resta valido.',
+    noSheetYet: (turn: number) => `La mail non contiene ordini: per il turno ${turn} non ne hai ancora mandati.`,
     attachmentsDropped: 'Gli allegati non vengono inoltrati; una mail in HTML è inoltrata come testo.',
 
     refusal: {
@@ -170,11 +208,11 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
       anonymousNotAllowed: 'in questa partita i messaggi sono solo firmati: togli ANONIMO.',
       signedNotAllowed: 'in questa partita i messaggi sono solo anonimi: togli FIRMATO.',
       privateNotAllowed: 'in questa partita si scrive solo a tutti: A TUTTI … FINE.',
-      pressClosed: (since: string, turn: number) => `i messaggi sono chiusi dal ${since}; riaprono con il turno ${turn}.`,
+      pressClosed: (since: string, turn: number) => `i messaggi sono chiusi da ${since}; riaprono con il turno ${turn}.`,
       notInPlay: (factions: string) => `senza giocatore: ${factions}. Il messaggio non è partito per nessuno.`,
       onlyYourself: 'il messaggio nomina solo la tua fazione.',
       tooLong: (chars: number, max: number) => `è lungo ${chars} caratteri, al massimo ${max}: non è stato inviato né tagliato.`,
-      tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo dalle ${nextAt}.`,
+      tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo da ${nextAt}.`,
     },
 
     // The reader's problems (src/games/press/read-press.ts), with how to write it.
@@ -200,7 +238,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     unmuted: (who: string) => `Da ora i messaggi di ${who} ti arrivano di nuovo.`,
     unmutedAnonymous: 'Da ora i messaggi anonimi ti arrivano di nuovo.',
     notMuted: (who: string) => `Non avevi silenziato ${who}: non cambia nulla.`,
-    nowDigest: 'Da ora ricevi i messaggi in un riepilogo al giorno.',
+    nowDigest: 'Fatto: da ora niente più una mail per messaggio.',
     nowImmediate: 'Da ora ricevi ogni messaggio subito, in una mail. Quelli già in attesa arrivano nel prossimo riepilogo.',
     unknownMuteTarget: (text: string) =>
       `Non capisco "${text}": non è una fazione di questa partita. Scrivi SILENZIA <fazione> o SILENZIA ANONIMI, da solo in una mail.`,
@@ -212,7 +250,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
           ? `Hai silenziato: ${sentence('e')([...v.muted, ...(v.anonymous ? ['i messaggi anonimi'] : [])])}.`
           : 'Non hai silenziato nessuno.',
         v.delivery === 'digest'
-          ? 'Ricevi i messaggi in un riepilogo al giorno: alle 7 del tuo fuso orario e prima dell’ultimo promemoria della scadenza.'
+          ? `Ricevi i messaggi in un riepilogo al giorno, alle 7 (${v.timeZone})${v.reminders ? ', e prima dell’ultimo promemoria della scadenza' : ''}.`
           : 'Ricevi ogni messaggio subito, in una mail.',
         '',
         'Comandi (da soli in una mail al tuo indirizzo personale): SILENZIA <fazione>, SILENZIA ANONIMI, RIATTIVA <fazione>, RIEPILOGO, SUBITO.',
@@ -221,7 +259,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
       mail(
         `[SF ${v.game}] Riepilogo dei messaggi (${v.entries.length})`,
         `
-Partita "${v.gameName}": i messaggi arrivati per te fino al ${v.until}.
+Partita "${v.gameName}": i messaggi arrivati per te fino a ${v.until}.
 ${v.entries
   .map(
     (e, i) => `
@@ -240,18 +278,21 @@ ${v.muted === 1 ? '1 messaggio di chi hai silenziato non ti è stato consegnato.
             : ''
         }
 —
-Ricevi i messaggi in un riepilogo al giorno. Per riceverli uno per uno, subito, scrivi SUBITO da solo
-in una mail al tuo indirizzo personale.
+Rispondi solo dal tuo indirizzo registrato: da un altro la risposta non viene inoltrata. Per
+segnalare un messaggio agli arbitri scrivi SEGNALA e il motivo al suo indirizzo.
+Ricevi i messaggi in un riepilogo al giorno. Per riceverli uno per uno, subito, rispondi a questa
+mail con SUBITO da solo (va al tuo indirizzo personale, ${v.privateAddress}).
 `,
       ),
 
     // Disputes (R-TURN-2 step 5).
-    disputeLine: (line: number, what: string) => `Riga ${line}: contestazione: ${what}`,
+    disputeHeading: 'CONTESTAZIONI',
+    disputeLine: (line: number, what: string) => `Riga ${line}: ${what}`,
     disputeTaken: (turn: number) =>
       `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
     disputeRefusal: {
       noEdict: 'non c’è ancora un editto da contestare.',
-      windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito il ${endedAt}.`,
+      windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito ${endedAt}.`,
       edictFinal: (turn: number) => `il turno dopo il ${turn} è già chiuso: quell’editto non si può più correggere.`,
       tooMany: (max: number) => `hai già mandato ${max} contestazioni per questo turno.`,
       tooLong: (chars: number, max: number) => `è lunga ${chars} caratteri, al massimo ${max}.`,
@@ -327,14 +368,18 @@ del turno ${v.turn} resta com'è.
 Game "${v.gameName}", turn ${v.turn}
 From: ${v.from ?? 'anonymous'}
 To: ${v.to}
-
+${v.reader === 'hidden-writer' ? '\nThis answers your anonymous message: if you reply to this mail, you stay anonymous.\n' : ''}
 
 ${v.text}
 
 —
-Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+${
+  v.reader === 'referee'
+    ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
+    : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
-PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.
+PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.`
+}
 `,
       ),
 
@@ -356,13 +401,15 @@ To stop receiving mail about this game: ${v.unsubscribe}
 `,
       ),
 
-    replySent: (to: string, anonymous: boolean) => `Your reply was sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    replySent: (to: string, anonymous: boolean, text: string) =>
+      `Your reply was sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}:\n\n${quoted(text)}`,
     replyNotSent: (why: string) => `Your reply was not sent: ${why}`,
     conversation: 'the conversation',
     replyEmpty: 'the reply is empty (the quoted text of the mail you answer does not count).',
     replyNothingToAnswer: 'no message has reached you in this conversation yet.',
-    forgedReply: (at: string, sender: string, reach: string) =>
-      `Warning: on ${at} someone wrote from ${sender} to the reply address of one of your conversations. Nothing was relayed. If it was not you, tell the referee${reach}.\n`,
+    forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Someone wrote in your conversation with ${conversation}`,
+    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
+      `Warning: on ${at} someone wrote from ${sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
     reportTaken: (kept: boolean) =>
       kept
         ? 'Your report is recorded: this game has no referee yet, the first one assigned will read it. The writer is not told.'
@@ -370,14 +417,15 @@ To stop receiving mail about this game: ${v.unsubscribe}
     reportAgain: 'You had reported this message already: your report stands.',
 
     ackHeading: 'MESSAGES',
-    sent: (first: number, last: number, to: string, anonymous: boolean) =>
-      `${first === last ? `Line ${first}` : `Lines ${first}–${last}`}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}.`,
+    sent: (first: number, last: number, to: string, anonymous: boolean, text: string) =>
+      `${first === last ? `Line ${first}` : `Lines ${first}–${last}`}: sent to ${to}, ${anonymous ? 'anonymous' : 'signed'}:\n${quoted(text)}`,
     sentDelayed: 'Anonymous messages leave after a few minutes, at random, so that their arrival time does not tell who wrote them.',
     anonymousReminder: 'The text is relayed exactly as you wrote it: if it names you, its readers will know.',
     noRefereeYet: 'This game has no referee yet: the message is kept, and the first referee assigned will read it.',
     signedAnyway: 'Messages to the referees always show who wrote them: it was sent signed.',
     notSent: (line: number, why: string) => `Line ${line}: not sent: ${why}`,
-    noSheetWithPress: 'This mail holds only messages: your earlier order sheet stands.',
+    noSheetWithPress: 'This mail holds no orders: your earlier order sheet stands.',
+    noSheetYet: (turn: number) => `This mail holds no orders: you have not sent orders for turn ${turn} yet.`,
     attachmentsDropped: 'Attachments are not relayed; an HTML mail is relayed as its text.',
 
     refusal: {
@@ -414,7 +462,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
     unmuted: (who: string) => `From now on messages from ${who} reach you again.`,
     unmutedAnonymous: 'From now on anonymous messages reach you again.',
     notMuted: (who: string) => `You had not muted ${who}: nothing changes.`,
-    nowDigest: 'From now on you get messages in one digest a day.',
+    nowDigest: 'Done: no more one mail per message from now on.',
     nowImmediate: 'From now on you get each message at once, in a mail of its own. Those already waiting come in the next digest.',
     unknownMuteTarget: (text: string) =>
       `I do not understand "${text}": it is no faction of this game. Write MUTE <faction> or MUTE ANONYMOUS, alone in a mail.`,
@@ -426,7 +474,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
           ? `You have muted: ${sentence('and')([...v.muted, ...(v.anonymous ? ['anonymous messages'] : [])])}.`
           : 'You have muted nobody.',
         v.delivery === 'digest'
-          ? 'You get messages in one digest a day: at 07:00 in your time zone, and before the deadline’s last reminder.'
+          ? `You get messages in one digest a day, at 07:00 (${v.timeZone})${v.reminders ? ', and before the deadline’s last reminder' : ''}.`
           : 'You get each message at once, in a mail of its own.',
         '',
         'Commands (alone in a mail to your private address): MUTE <faction>, MUTE ANONYMOUS, UNMUTE <faction>, DIGEST, IMMEDIATE.',
@@ -454,12 +502,15 @@ ${v.muted === 1 ? '1 message from writers you muted was not delivered.' : `${v.m
             : ''
         }
 —
-You get messages in one digest a day. To get each one at once, write IMMEDIATE alone in a mail to
-your private address.
+Reply only from your registered address: a reply from any other is not relayed. To report a
+message to the referees, write REPORT and your reason to its address.
+You get messages in one digest a day. To get each one at once, reply to this mail with IMMEDIATE
+alone (it goes to your private address, ${v.privateAddress}).
 `,
       ),
 
-    disputeLine: (line: number, what: string) => `Line ${line}: dispute: ${what}`,
+    disputeHeading: 'DISPUTES',
+    disputeLine: (line: number, what: string) => `Line ${line}: ${what}`,
     disputeTaken: (turn: number) =>
       `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
     disputeRefusal: {

@@ -23,6 +23,8 @@ export interface WelcomeValues {
   /** The game's zone when it is not the player's: the weekly time may then shift with summer time. */
   gameTimeZone: string | null;
   declarationLead: string;
+  /** How long after each edict it may be disputed (the game's dispute window, as `leadTime` writes it). */
+  disputeWindow: string;
   address: string;
   commonAddress: string;
   secret: string;
@@ -119,11 +121,11 @@ DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail de
   A TUTTI                    un messaggio a tutti i giocatori (anche BROADCAST)
   STAMPA ANONIMA A Sith      senza il tuo nome (se la partita lo permette)
   STAMPA ALL'ARBITRO         agli arbitri, sempre possibile
-  CONTESTA: il motivo        contesti l'ultimo editto, entro il tempo indicato (anche DISPUTE)
+  CONTESTA: il motivo        contesti l'ultimo editto, entro ${v.disputeWindow} dall'editto (anche DISPUTE)
   SILENZIA Sith              da solo in una mail: i messaggi dei Sith non ti arrivano più (chi
                              scrive non lo sa); SILENZIA ANONIMI per quelli anonimi; RIATTIVA Sith
-  RIEPILOGO                  da solo in una mail: i messaggi in una mail al giorno, alle 7;
-                             SUBITO per riceverli di nuovo uno per uno (anche MUTE, UNMUTE, DIGEST,
+  RIEPILOGO                  da solo in una mail: i messaggi in una mail al giorno, alle 7 della
+                             tua ora; SUBITO per riceverli di nuovo uno per uno (anche MUTE, UNMUTE, DIGEST,
                              IMMEDIATE)
   Per rispondere a un messaggio basta "Rispondi", dal tuo indirizzo registrato. Ogni messaggio
   riceve una conferma: a chi è andato, o perché no.
@@ -239,11 +241,11 @@ DIPLOMACY AND DISPUTES (to your private address, also in the same mail as your o
   BROADCAST                  a message to every player (also PRESS TO ALL)
   PRESS ANONYMOUS TO Sith    without your name (when the game allows it)
   PRESS TO REFEREE           to the referees, always possible
-  DISPUTE: your reason       you dispute the latest edict, within the time it gives
+  DISPUTE: your reason       you dispute the latest edict, within ${v.disputeWindow} of it
   MUTE Sith                  alone in a mail: the Sith's messages no longer reach you (the writer
                              is not told); MUTE ANONYMOUS for anonymous ones; UNMUTE Sith
-  DIGEST                     alone in a mail: messages in one mail a day, at 07:00; IMMEDIATE to
-                             get each one at once again
+  DIGEST                     alone in a mail: messages in one mail a day, at 07:00 your time;
+                             IMMEDIATE to get each one at once again
   To answer a message just press Reply, from your registered address. Every message is
   acknowledged: to whom it went, or why not.
   ${

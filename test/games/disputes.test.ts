@@ -60,7 +60,10 @@ describe('filing a dispute', () => {
     const [m, ...rest] = await listOutbox(db, { gameId: game.id, kind: 'dispute-referee' });
     expect(rest).toEqual([]);
     expect(m!.toAddress).toBe('ref@x.org');
-    expect(m!.subject).toBe(`[SF ${game.id}] Dispute: ${p.faction}, turn 1`);
+    // The faction by its name, not its id (the referees read names everywhere else).
+    expect(p.faction).toBe('hutt');
+    expect(m!.subject).toBe(`[SF ${game.id}] Dispute: Hutt, turn 1`);
+    expect(m!.bodyText).toContain('From: Hutt\n');
     expect(m!.bodyText).toContain('The Sith unit could not reach I8');
     expect(m!.bodyText).toContain(`Edict: https://sf.example/games/${game.id}/turns/1`);
     expect(m!.bodyText).toContain(`https://sf.example/referee/games/${game.id}/disputes`);

@@ -66,3 +66,46 @@ describe('press mails', () => {
         expect(all).not.toMatch(/\$\{|undefined|null/);
       });
 });
+
+describe('Italian prepositions before a name (a + article)', () => {
+  it('articulate "a" with the article, and write "ad" before an a', async () => {
+    const { italianA } = await import('../../src/text/press.ts');
+    expect(italianA('la conversazione')).toBe('alla conversazione');
+    expect(italianA('gli arbitri')).toBe('agli arbitri');
+    expect(italianA('il Cancelliere')).toBe('al Cancelliere');
+    expect(italianA('anonimo e tutti')).toBe('ad anonimo e tutti');
+    expect(italianA('Aristocratici e Sith')).toBe('ad Aristocratici e Sith');
+    expect(italianA('Hutt e Sith')).toBe('a Hutt e Sith');
+    expect(italianA('tutti')).toBe('a tutti');
+  });
+  it('are used wherever a text says to whom', () => {
+    expect(pressTexts.it.replySent('la conversazione', false, 'Ciao')).toBe(
+      'La tua risposta è stata inviata alla conversazione, firmata:\n\n> Ciao',
+    );
+    expect(pressTexts.it.sent(2, 2, 'gli arbitri', false, 'Aiuto\n\nGrazie')).toBe(
+      'Riga 2: inviato agli arbitri, firmato:\n> Aiuto\n>\n> Grazie',
+    );
+    expect(pressTexts.it.relay({ ...relay, from: null, replyGoesTo: 'anonimo e Cavalieri' }).text).toContain(
+      'Rispondi a questa mail per scrivere ad anonimo e Cavalieri',
+    );
+  });
+});
+
+describe('a relay as its reader reads it', () => {
+  it('a referee gets their own footer: no private address, no REPORT', () => {
+    for (const l of ['it', 'en'] as Lang[]) {
+      const m = pressTexts[l].relay({ ...relay, from: 'Knights', replyGoesTo: 'Knights', reader: 'referee' });
+      expect(m.text).not.toMatch(/SEGNALA|REPORT|personale|private address|STAMPA A|PRESS TO/);
+    }
+    expect(pressTexts.en.relay({ ...relay, from: 'Knights', replyGoesTo: 'Knights', reader: 'referee' }).text).toContain(
+      'Reply to this mail to answer Knights: your answer goes to this player only',
+    );
+  });
+  it('the hidden writer of an anonymous message is told that a reply keeps them anonymous; nobody else is', () => {
+    const hidden = pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone', reader: 'hidden-writer' });
+    expect(hidden.text).toContain('This answers your anonymous message: if you reply to this mail, you stay anonymous.');
+    expect(pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone' }).text).not.toContain(
+      'anonymous message',
+    );
+  });
+});

@@ -106,6 +106,7 @@ function digestMail(mail: MailAddressing, game: Game, board: Board, p: Player, i
     until: formatInstant(slot, p.timeZone ?? game.timeZone, p.lang),
     entries,
     muted,
+    privateAddress: privateAddress(mail, p.secret),
   });
   return gameMail(mail, {
     kind: 'press-digest',

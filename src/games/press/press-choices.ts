@@ -15,7 +15,7 @@ const REFEREES = new Set(['referee', 'referees', 'arbitro', 'arbitri', 'the refe
 /** Applies the command for this player and returns the answer's text. */
 export async function applyPressCommand(
   db: Db,
-  a: { playerId: number; lang: Lang; board: Board; command: PressCommand; at: Date },
+  a: { playerId: number; lang: Lang; board: Board; command: PressCommand; at: Date; timeZone: string; reminders: boolean },
 ): Promise<string> {
   const T = pressTexts[a.lang];
   const name = (t: MuteTarget) => (t.kind === 'anonymous' ? T.anonymousMessages : sideName(a.board, t.faction, a.lang));
@@ -45,5 +45,7 @@ export async function applyPressCommand(
     muted: muted.flatMap((t) => (t.kind === 'faction' ? [name(t)] : [])),
     anonymous: muted.some((t) => t.kind === 'anonymous'),
     delivery,
+    timeZone: a.timeZone,
+    reminders: a.reminders,
   });
 }

@@ -90,6 +90,8 @@ export interface PressMailFacts {
   turn: PressTurn | null;
   inboundId: number;
   receivedAt: Date;
+  /** Whether the writer has a sheet standing for the open turn: what a mail without one is told it keeps. */
+  hasStandingSheet?: boolean;
 }
 
 export interface PressRelayDeps {
@@ -136,6 +138,7 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
     summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
   };
   const lines: Array<{ line: number; text: string }> = [];
+  const disputeLines: Array<{ line: number; text: string }> = [];
   let anonymous = false;
   let signedAnyway = false;
   let noReferee = false;
@@ -157,7 +160,7 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
     }
     const to =
       d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
-    lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous') });
+    lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous', part.text) });
     // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
     noReferee ||= d.to.kind === 'referees' && sent.relays !== null && sent.relays.length === 0;
     anonymous ||= d.sign === 'anonymous';
@@ -180,18 +183,23 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
       receivedAt: f.receivedAt,
     });
     result.summary.disputes.push(o.kind === 'filed' ? 'filed' : o.why);
-    lines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
+    disputeLines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
   }
 
+  // One part for the messages, one for the disputes (a dispute is no message), then what stays of the sheet.
   lines.sort((a, b) => a.line - b.line);
-  result.ack.push(T.ackHeading, '', ...lines.map((l) => l.text));
-  const notes = [
-    ...(anonymous ? [T.sentDelayed, T.anonymousReminder] : []),
-    ...(signedAnyway ? [T.signedAnyway] : []),
-    ...(noReferee ? [T.noRefereeYet] : []),
-    ...(reading.hasSheet ? [] : [T.noSheetWithPress]),
-  ];
-  if (notes.length) result.ack.push('', ...notes);
+  if (lines.length) {
+    result.ack.push(T.ackHeading, '', ...lines.flatMap((l, i) => (i ? ['', l.text] : [l.text])));
+    const notes = [
+      ...(anonymous ? [T.sentDelayed, T.anonymousReminder] : []),
+      ...(signedAnyway ? [T.signedAnyway] : []),
+      ...(noReferee ? [T.noRefereeYet] : []),
+    ];
+    if (notes.length) result.ack.push('', ...notes);
+  }
+  if (disputeLines.length) result.ack.push(...(lines.length ? [''] : []), T.disputeHeading, '', ...disputeLines.map((l) => l.text));
+  // D-PRESS-2: a mail without a sheet leaves the standing one; a player without one is not told it stands.
+  if (!reading.hasSheet && f.turn) result.ack.push('', f.hasStandingSheet === false ? T.noSheetYet(f.turn.number) : T.noSheetWithPress);
   return result;
 }
 
@@ -235,6 +243,8 @@ async function relayOne(
   const row = { ...messageRow(f, part, block, d, thread, deps.random ?? Math.random), inReplyToMessageId: reply?.inReplyTo ?? null };
   const { message, duplicate } = await insertPressMessage(db, row);
   if (duplicate) return { messageId: message.id, relays: null, holdUntil: null };
+  // The writer of an anonymous conversation, when someone else answers in it: told so, and that a reply keeps them hidden.
+  const hiddenWriterId = thread.hiddenWriterPlayerId !== writer.id ? thread.hiddenWriterPlayerId : null;
   // In an anonymous conversation a reply also reaches its hidden writer, who is named to nobody.
   const hidden = reply?.hiddenReader;
 
@@ -243,8 +253,8 @@ async function relayOne(
       ? (await refereesOfGame(db, game.id)).map((r) => ({
           recipient: { kind: 'referee', id: r.id },
           address: r.email,
-          // Referees have no language of their own yet: the game's rulebook is Italian.
-          lang: 'it',
+          // D-PRESS-29: referees read their mail in English, as the console and its other mails.
+          lang: 'en',
           faction: null,
           timeZone: game.timeZone,
         }))
@@ -288,8 +298,10 @@ async function relayOne(
     // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
     const others =
       d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
-    const replyGoesTo = T.list([from ?? T.anonymous.toLowerCase(), ...(d.to.kind === 'factions' && d.to.everyone ? [T.everyone] : others)]);
-    const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn });
+    // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
+    const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
+    const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
+    const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
     const one = await relayTo(db, deps, {
       gameId: game.id,
       threadId: thread.id,
@@ -477,17 +489,18 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
   }
   const name = (x: string) => sideName(f.board, x, writer.lang);
-  // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom.
+  // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
+  // (but for a broadcast's: everyone is no one in particular).
   const to =
     visible.to.kind === 'referees'
       ? T.referees
-      : thread.anonymous && !writerHidden
+      : thread.anonymous && !writerHidden && thread.kind !== 'all'
         ? T.conversation
         : visible.to.everyone
           ? T.everyone
           : T.list(visible.to.factions.map(name));
   result.summary = { reply: 'relayed' };
-  result.ack.push(T.replySent(to, d.sign === 'anonymous'));
+  result.ack.push(T.replySent(to, d.sign === 'anonymous', part.text));
   if (d.sign === 'anonymous') result.ack.push('', T.sentDelayed, T.anonymousReminder);
   if (d.to.kind === 'referees' && sent.relays !== null && sent.relays.length === 0) result.ack.push('', T.noRefereeYet);
   return result;
@@ -559,7 +572,7 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     visibleAt: f.receivedAt,
   });
   result.summary = { reply: 'relayed' };
-  result.ack.push(T.replySent(sideName(f.board, faction, 'en'), false));
+  result.ack.push(T.replySent(sideName(f.board, faction, 'en'), false, body));
   if (duplicate) return result;
   const P = pressTexts[player.lang];
   const m = P.relay({

@@ -57,7 +57,7 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const tz = player.timeZone ?? game.timeZone;
   const when = (d: Date) => formatInstant(d, tz, lang);
   const base = { gameId: game.id, playerId: player.id };
-  const reply = (kind: ReplyKind, text: string, echo: string | null = null) =>
+  const send = (kind: ReplyKind, text: string, echo: string | null = null) =>
     enqueueReply(store, c.replyCtx, {
       kind,
       gameId: game.id,
@@ -69,6 +69,14 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
       dedupeKey: `${kind}:${row.id}`,
       echoKey: echo,
     });
+  // A mail with press is answered once (docs/press.md §4): what its sheet part answers is held
+  // here and sent with the press acknowledgement, first.
+  let held: Array<{ kind: ReplyKind; text: string }> | null = null;
+  const reply = (kind: ReplyKind, text: string, echo: string | null = null): boolean => {
+    if (!held) return send(kind, text, echo);
+    held.push({ kind, text });
+    return true;
+  };
   const { echo } = c;
   const refuse = (r: PlayerRefusal, extra: Record<string, unknown> = {}): InboundOutcome => {
     const { kind, text } = refusalReply(lang, r);
@@ -97,16 +105,32 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   // What the stored outcome says of the press: filled in when the batch is written.
   const summary = {};
   const read = { sheet: press.hasSheet };
-  relayLater(c, press, reply, read, summary);
-  if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
-  const answered = answerSheet(press.sheetText);
-  // Chatter around a message ("Ciao,") is no sheet, and no refusal either: the press acknowledgement
-  // says the standing sheet stays.
-  if (answered.outcome === 'no-sheet') {
-    read.sheet = false;
-    return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
-  }
-  return { ...answered, detail: { ...((answered.detail as object | null) ?? {}), press: summary } };
+  const open = openTurnOf(store, game);
+  const standing = open ? store.latestSheet(game.id, open.number, player.faction) !== null : false;
+  const pressAck: string[] = [];
+  relayLater(c, press, read, summary, standing, pressAck);
+  held = [];
+  const outcome = ((): InboundOutcome => {
+    if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
+    const answered = answerSheet(press.sheetText);
+    // Chatter around a message ("Ciao,") is no sheet, and no refusal either: the press acknowledgement
+    // says what stays of the sheet.
+    if (answered.outcome === 'no-sheet') {
+      read.sheet = false;
+      return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
+    }
+    return { ...answered, detail: { ...((answered.detail as object | null) ?? {}), press: summary } };
+  })();
+  const detail = outcome.detail as Record<string, unknown>;
+  // After the relays (and a command's answer, queued later too): one mail, the sheet's part first.
+  store.later(async () => {
+    const parts = held ?? [];
+    held = null;
+    const kind = parts.some((p) => p.kind === 'ack') ? 'ack' : 'press-ack';
+    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), pressAck.join('\n')].join('\n\n'));
+    if ('answered' in detail) detail.answered = sent;
+  });
+  return outcome;
 
   function answerSheet(sheetText: string): InboundOutcome {
     const standing = turn ? store.latestSheet(game.id, turn.number, player.faction) : null;
@@ -155,14 +179,16 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
 
 /**
  * The mail's press, relayed in the batch's transaction (threads, messages and tokens take ids),
- * and its own acknowledgement, queued with the relays: never one without the other.
+ * and the words of its acknowledgement, queued by the caller in the same transaction: never one
+ * without the other.
  */
 function relayLater(
   c: PlayerMailContext,
   press: PressReading,
-  reply: (kind: ReplyKind, text: string) => boolean,
   read: { sheet: boolean },
   summary: object,
+  hasStandingSheet: boolean,
+  ack: string[],
 ): void {
   const { store, row, player, game } = c;
   store.later(async (tx) => {
@@ -177,6 +203,7 @@ function relayLater(
         turn: pressTurnOf(openTurnOf(store, game)),
         inboundId: row.id,
         receivedAt: row.receivedAt,
+        hasStandingSheet,
       },
       { ...press, hasSheet: read.sheet },
     );
@@ -184,7 +211,8 @@ function relayLater(
     // Relays are not replies: they do not count towards the recipient's hourly limit.
     for (const m of r.relays) store.enqueue(m, false);
     store.relayed(r.messageIds, r.held);
-    reply('press-ack', r.ack.join('\n'));
+    // Sent by the caller, after the sheet's answer: one acknowledgement for the mail.
+    ack.push(...r.ack);
   });
 }
 
@@ -200,7 +228,15 @@ function answerPressCommand(
   const { store, row, player, game } = c;
   const detail: { command: PressCommand['kind']; answered?: boolean } = { command: command.kind };
   store.later(async (tx) => {
-    const text = await applyPressCommand(tx, { playerId: player.id, lang: player.lang, board: c.board, command, at: row.receivedAt });
+    const text = await applyPressCommand(tx, {
+      playerId: player.id,
+      lang: player.lang,
+      board: c.board,
+      command,
+      at: row.receivedAt,
+      timeZone: player.timeZone ?? game.timeZone,
+      reminders: game.reminderMinutes.length > 0,
+    });
     detail.answered = reply('status', text);
   });
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-command', detail };

@@ -17,7 +17,14 @@ export type Identification =
    * Nothing is applied. `answer` is a registered player who wrote (told why), `warn` the player
    * whose secret was used; `viaToken`: it was a press conversation's reply address, not the secret.
    */
-  | { kind: 'refused'; reason: RefusalReason; answer: Player | null; warn: Player | null; game: Game | null; viaToken?: boolean };
+  | {
+      kind: 'refused';
+      reason: RefusalReason;
+      answer: Player | null;
+      warn: Player | null;
+      game: Game | null;
+      viaToken?: FoundToken['thread'];
+    };
 
 export type RefusalReason =
   | 'unknown-sender' // no reply at all
@@ -55,7 +62,7 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     if (!token || !owner || owner.gameId !== token.thread.gameId) return refused('unknown-code', answerable(), null, null);
     const game = store.game(owner.gameId);
     if (from === null || !owner.addresses.includes(from))
-      return { ...refused('sender-mismatch', answerable(), owner, game), viaToken: true };
+      return { ...refused('sender-mismatch', answerable(), owner, game), viaToken: token.thread };
     return game ? { kind: 'press-reply', player: owner, game, token } : refused('unknown-game', owner, null, null);
   }
   if (mail.secret) {

@@ -166,7 +166,10 @@ function decide(
   const thread = { messageId: mail.messageId, references: mail.references, subject: mail.subject };
   const who = identifySender(store, mail);
   if (who.kind === 'refused')
-    return refuseStranger({ store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log }, who);
+    return refuseStranger(
+      { store, replyCtx, row, mail, echo, thread, probes: probeWatchFor(deps.db), log: deps.log, boardFor: deps.boardFor ?? boardFor },
+      who,
+    );
   const board = (deps.boardFor ?? boardFor)(who.game.map);
   if (who.kind === 'referee-reply')
     return answerRefereeReply({ store, row, mail, referee: who.referee, game: who.game, board, replyCtx, thread, token: who.token });

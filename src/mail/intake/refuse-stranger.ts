@@ -16,6 +16,8 @@ import { enqueueReply, replySubject, type ReplyContext, type Thread } from './ou
 import { refusalText, spoofWarningSubject, spoofWarningText } from './reply-texts.ts';
 import type { SecretProbeWatch } from './secret-probes.ts';
 import { pressTexts } from '../../text/press.ts';
+import type { Board } from '../../adjudicator/map.ts';
+import { conversationName } from '../../games/press/conversation-name.ts';
 
 /** One warning an hour at most to the owner of a misused code. */
 const WARNING_INTERVAL_MS = 3_600_000;
@@ -30,6 +32,8 @@ export interface StrangerContext {
   thread: Thread;
   probes: SecretProbeWatch;
   log: Logger;
+  /** The game's board, to name the conversation of a forged reply. */
+  boardFor: (mapId: string) => Board;
 }
 
 export function refuseStranger(c: StrangerContext, who: Extract<Identification, { kind: 'refused' }>): InboundOutcome {
@@ -63,9 +67,15 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       const when = (d: Date) => formatInstant(d, tz, owner.lang);
       const attempts = misuse.unreported + 1;
       const referees = store.refereesOf(owner.gameId);
-      // A forged reply to a press conversation is said as such: the code itself was not used.
-      const text = who.viaToken
-        ? pressTexts[owner.lang].forgedReply(when(row.receivedAt), mail.from ?? '?', referees.length ? ` (${referees.join(', ')})` : '')
+      // A forged reply to a press conversation is said as such, naming the conversation: the code itself was not used.
+      const conversation = who.viaToken && who.game ? conversationName(who.viaToken, owner, c.boardFor(who.game.map)) : null;
+      const text = conversation
+        ? pressTexts[owner.lang].forgedReply(
+            when(row.receivedAt),
+            mail.from ?? '?',
+            conversation,
+            referees.length ? ` (${referees.join(', ')})` : '',
+          )
         : spoofWarningText(
             owner.lang,
             mail.from ?? '?',
@@ -77,7 +87,9 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
         kind: 'warning',
         gameId: owner.gameId,
         to: owner.email,
-        subject: spoofWarningSubject(owner.lang, owner.gameId),
+        subject: conversation
+          ? pressTexts[owner.lang].forgedReplySubject(owner.gameId, conversation)
+          : spoofWarningSubject(owner.lang, owner.gameId),
         text,
         thread: null,
         dedupeKey: `warning:${row.id}`,

@@ -109,6 +109,9 @@ describe('the welcome (D-PRESS-17)', () => {
     expect(en).toContain('    At most 20 messages an hour\n');
     expect(it_).toContain('La partita non ha ancora un arbitro');
     expect(it_).toContain('  In questa partita:\n    Messaggi: firmati, oppure anonimi se il messaggio dice ANONIMO\n');
+    // The dispute window, from the game's disputeWindowMinutes (1440 by default).
+    expect(en).toContain('you dispute the latest edict, within 24 hours of it\n');
+    expect(it_).toContain("contesti l'ultimo editto, entro 24 ore dall'editto (anche DISPUTE)\n");
   });
 
   it('names the game’s referees once one is assigned (a resent welcome)', async () => {

@@ -76,7 +76,7 @@ describe('relayPress', () => {
     );
     expect(next.relays).toHaveLength(0);
     expect(next.ack.join('\n')).toMatch(
-      /Riga 1: non inviato: hai già mandato 2 messaggi nell’ultima ora; il prossimo dalle .*ore 12:00 CET/,
+      /Riga 1: non inviato: hai già mandato 2 messaggi nell’ultima ora; il prossimo da lunedì .*ore 12:00 CET/,
     );
   });
 
@@ -96,9 +96,13 @@ describe('relayPress', () => {
     const r = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(4), 1), reading);
     expect(r.relays).toHaveLength(1);
     expect(r.relays[0]).toMatchObject({ toAddress: 'ref@example.org', kind: 'press' });
-    expect(r.relays[0]!.bodyText).toContain('Da: Aristocratici');
+    // D-PRESS-29: referees read English; their footer is theirs, not a player's.
+    expect(r.relays[0]!.subject).toBe('[SF andromeda] Aristocrats → the referees');
+    expect(r.relays[0]!.bodyText).toContain('From: Aristocrats\nTo: the referees');
+    expect(r.relays[0]!.bodyText).toContain('Reply to this mail to answer Aristocrats: your answer goes to this player only');
+    expect(r.relays[0]!.bodyText).not.toMatch(/private address|REPORT|SEGNALA|Partita/);
     expect(r.relays[0]!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@/);
-    expect(r.ack.join('\n')).toContain('Line 2: sent to the referees, signed.');
+    expect(r.ack.join('\n')).toContain('Line 2: sent to the referees, signed:\n> Help.');
     expect(r.ack.join('\n')).toContain('Messages to the referees always show who wrote them');
   });
 });

@@ -81,8 +81,8 @@ describe('D-PRESS-11: MUTE', () => {
     expect(await world.database.db.select().from(pressMessages)).toHaveLength(2);
     // The writer is not told (D-PRESS-11): the same words as for any message.
     const acks = to(await mails('press-ack'), ADDRESSES[2]!);
-    expect(acks[0]!.bodyText).toContain('Riga 2: inviato a Hutt e Aristocratici, firmato.');
-    expect(acks[1]!.bodyText).toContain('Riga 2: inviato a tutti, firmato.');
+    expect(acks[0]!.bodyText).toContain('Riga 2: inviato a Hutt e Aristocratici, firmato:\n> Tregua?');
+    expect(acks[1]!.bodyText).toContain('Riga 2: inviato a tutti, firmato:\n> Viva i Sith.');
     for (const a of acks) expect(a.bodyText.toLowerCase()).not.toMatch(/silenz|mute/);
 
     // Other factions still reach the muting player; UNMUTE lets the Sith through again.
@@ -117,7 +117,8 @@ describe('D-PRESS-11: MUTE', () => {
     expect(r.result).toMatchObject({ outcome: 'press-reply' });
     expect(to(await mails('press'), ADDRESSES[0]!)).toHaveLength(0);
     const [ack] = to(await mails('press-ack'), ADDRESSES[2]!).slice(-1);
-    expect(ack!.bodyText).toContain('La tua risposta è stata inviata a la conversazione, firmata.');
+    // "a" + "la conversazione" is "alla conversazione"; the reply is quoted back.
+    expect(ack!.bodyText).toBe('La tua risposta è stata inviata alla conversazione, firmata:\n\n> Nessuno.');
   });
 
   it('an unknown faction, or a referee, is answered by name; nothing is muted', async () => {
@@ -136,7 +137,11 @@ describe('D-PRESS-11: DIGEST', () => {
   it('messages wait for one mail a day at 07:00 with their reply addresses and the muted count; a second pass sends nothing', async () => {
     at('2026-03-02T10:00:00Z');
     await write(1, 'DIGEST\n');
-    expect((await answers(1))[0]!.bodyText).toContain('From now on you get messages in one digest a day.');
+    const chosen = (await answers(1))[0]!.bodyText;
+    expect(chosen).toContain('Done: no more one mail per message from now on.');
+    // The 07:00 is the player's own (their zone named); said once, not twice.
+    expect(chosen).toMatch(/You get messages in one digest a day, at 07:00 \([A-Za-z_]+\/[A-Za-z_]+\)/);
+    expect(chosen.match(/one digest a day/g)).toHaveLength(1);
     await write(1, 'MUTE Sith\n');
     await write(0, 'STAMPA A Aristocratici, Sith\nTregua fino al turno 6?\nFINE\n');
     await write(2, 'A TUTTI\nI Sith vi salutano.\nFINE\n');

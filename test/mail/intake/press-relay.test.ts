@@ -54,8 +54,13 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     expect(ack!.toAddress).toBe(ADDRESSES[0]);
     expect(ack!.inReplyTo).toBe('<w1@example.org>');
     expect(ack!.bodyText).toContain('MESSAGGI');
-    expect(ack!.bodyText).toContain('Righe 2–3: inviato a Aristocratici e Sith, firmato.');
-    expect(ack!.bodyText).toContain('il tuo foglio di ordini precedente resta valido');
+    // Italian elides "a" before a vowel; the relayed text is quoted whole (docs/press.md §4.7).
+    expect(ack!.bodyText).toContain(
+      'Righe 2–3: inviato ad Aristocratici e Sith, firmato:\n> Vi propongo una tregua fino al turno 6.\n> Chi attacca per primo la rompe.',
+    );
+    // No sheet stands for this turn: the acknowledgement does not say one does.
+    expect(ack!.bodyText).toContain('La mail non contiene ordini: per il turno 1 non ne hai ancora mandati.');
+    expect(ack!.bodyText).not.toContain('resta valido');
     expect(await mails('refusal')).toHaveLength(0);
     expect(await mails('ack')).toHaveLength(0);
 
@@ -107,6 +112,9 @@ describe('D-PRESS-10: an anonymous broadcast', () => {
       }
     }
     expect(relays.find((m) => m.toAddress === ADDRESSES[1])!.subject).toBe('[SF andromeda] Anonymous → everyone');
+    // A Reply reaches everyone, the hidden writer among them: the footer says just that.
+    expect(relays.find((m) => m.toAddress === ADDRESSES[1])!.bodyText).toContain('Reply to this mail to write to everyone (from');
+    expect(relays.find((m) => m.toAddress === ADDRESSES[0])!.bodyText).toContain('Rispondi a questa mail per scrivere a tutti (solo');
     const [ack] = await mails('press-ack');
     expect(ack!.toAddress).toBe(ADDRESSES[2]);
     expect(ack!.bodyText).toContain('inviato a tutti, anonimo');
@@ -147,20 +155,24 @@ describe('D-PRESS-2: press and the sheet', () => {
     expect(await mails('refusal')).toHaveLength(0);
     expect(await mails('ack')).toHaveLength(1);
     const [ack] = await mails('press-ack');
-    expect(ack!.bodyText).toContain('resta valido');
+    expect(ack!.bodyText).toContain('La mail non contiene ordini: il tuo foglio di ordini precedente resta valido.');
   });
 
-  it('a sheet with a message: the sheet is read without the message, each part acknowledged', async () => {
+  it('a sheet with a message: the sheet is read without the message, both parts acknowledged in one mail', async () => {
     const body = 'V: Sith\n\nPRESS TO Sith\nVote for me next time.\nENDPRESS\n';
     const r = await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body }));
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'sheet' });
     const [sheet] = await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats');
     expect(sheet!.text).not.toContain('Vote for me');
     expect(sheet!.status).toBe('valid');
-    expect(await mails('ack')).toHaveLength(1);
-    const [pressAck] = await mails('press-ack');
-    expect(pressAck!.bodyText).toContain('Line 4: sent to Sith, signed.');
-    expect(pressAck!.bodyText).not.toContain('earlier order sheet stands');
+    // docs/press.md §4: one acknowledgement per mail, the sheet's part first, then its messages.
+    expect(await mails('press-ack')).toHaveLength(0);
+    const [ack, ...more] = to(await mails('ack'), ADDRESSES[1]!);
+    expect(more).toHaveLength(0);
+    expect(ack!.bodyText).toMatch(
+      /^Orders received: Aristocrats[\s\S]*\n\nMESSAGES\n\nLine 4: sent to Sith, signed:\n> Vote for me next time\.$/,
+    );
+    expect(ack!.bodyText).not.toContain('earlier order sheet stands');
     expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
   });
 
@@ -182,13 +194,15 @@ describe('R-TURN-2 step 5: a dispute block', () => {
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'CONTESTA: la mia unità doveva avanzare\n' }));
     expect(filed).toMatchObject([{ block: 0, reason: 'la mia unità doveva avanzare', faction: 'hutt' }]);
     const ack = (await mails('press-ack')).find((m) => m.toAddress === ADDRESSES[0]);
-    expect(ack!.bodyText).toContain("Riga 1: contestazione: La tua contestazione dell'editto del turno 1 è arrivata agli arbitri.");
+    // A dispute is no message: its own heading, and the line says what became of it.
+    expect(ack!.bodyText).toMatch(/^CONTESTAZIONI\n\nRiga 1: La tua contestazione dell'editto del turno 1 è arrivata agli arbitri\./);
+    expect(ack!.bodyText).not.toContain('MESSAGGI');
   });
 
   it('through the real disputes module: no edict yet is refused as such, and nothing is stored', async () => {
     world.deps.fileDispute = (db, a) => fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a);
     await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'DISPUTE: my unit should have moved\n' }));
-    expect((await mails('press-ack'))[0]!.bodyText).toContain('Line 1: dispute: there is no edict to dispute yet.');
+    expect((await mails('press-ack'))[0]!.bodyText).toContain('DISPUTES\n\nLine 1: there is no edict to dispute yet.');
     expect(await world.database.db.select().from(disputes)).toHaveLength(0);
   });
 });

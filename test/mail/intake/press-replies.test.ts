@@ -70,7 +70,7 @@ describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
     expect(toAnna!.inReplyTo).toMatch(/^<t\.[0-9a-f-]{36}@sf\.example>$/);
 
     const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
-    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed.');
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed:\n\n> Agreed, until turn 6.');
     expect(ack!.inReplyTo).toBe('<agreed@example.org>');
     // Replying to the acknowledgement continues the conversation.
     expect(ack!.replyTo).toBe(toBruno!.replyTo);
@@ -136,8 +136,21 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     expect(await world.database.db.select().from(pressMessages)).toHaveLength(1);
     const [warning] = await mails('warning');
     expect(warning!.toAddress).toBe(ADDRESSES[1]);
-    expect(warning!.bodyText).toContain('someone wrote from mallory@evil.example to the reply address of one of your conversations');
+    // Named by its conversation: it was no use of the private code (D-PRESS-9).
+    expect(warning!.subject).toBe('[SF andromeda] Someone wrote in your conversation with Hutt');
+    expect(warning!.bodyText).toContain('someone wrote from mallory@evil.example to the reply address of your conversation with Hutt.');
+    expect(warning!.bodyText).toContain('your private code was not used');
     expect((await all()).filter((m) => m.toAddress === 'mallory@evil.example')).toHaveLength(0);
+  });
+
+  it('D-PRESS-10: a forged reply in an anonymous conversation names the conversation, never its hidden writer', async () => {
+    await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Who?', 'mallory@evil.example');
+    const [warning] = await mails('warning');
+    expect(warning!.toAddress).toBe(ADDRESSES[1]);
+    expect(warning!.subject).toBe('[SF andromeda] Someone wrote in your conversation with anonymous and Knights');
+    expect(`${warning!.subject}\n${warning!.bodyText}`).not.toMatch(/Sith/);
   });
 
   it('from another player’s address: refused as an unknown code, the owner warned', async () => {
@@ -164,6 +177,26 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
 });
 
 describe('D-PRESS-10: an anonymous conversation', () => {
+  it('an answer to an anonymous broadcast tells its hidden writer so, and their reply from it stays anonymous', async () => {
+    await write(2, 'A TUTTI ANONIMO\nGli Hutt mentono.\nFINE\n'); // Sith, carla
+    const [toAnna] = await relaysTo(0);
+    await reply(toAnna!, 'Chi parla?');
+    const toCarla = await relaysTo(2);
+    expect(toCarla).toHaveLength(1);
+    expect(toCarla[0]!.subject).toBe('[SF andromeda] Hutt → tutti');
+    expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
+    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere a tutti (solo');
+    expect((await relaysTo(1)).at(-1)!.bodyText).not.toContain('anonymous message');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[0]!);
+    expect(ack!.bodyText).toBe('La tua risposta è stata inviata a tutti, firmata:\n\n> Chi parla?');
+
+    await reply(toCarla[0]!, 'Un amico.');
+    const last = (await relaysTo(1)).at(-1)!;
+    expect(last.subject).toBe('[SF andromeda] Anonymous → everyone');
+    expect(last.bodyText).toContain('Un amico.');
+    expect(JSON.stringify(last).toLowerCase()).not.toMatch(/sith|carla/);
+  });
+
   it('a reply reaches the hidden writer, and nothing the repliers receive names them', async () => {
     const writer = world.created.players[2]!; // Sith, carla
     await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
@@ -174,10 +207,14 @@ describe('D-PRESS-10: an anonymous conversation', () => {
     expect(toCarla).toHaveLength(1);
     expect(toCarla[0]!.bodyText).toContain('Who are you?');
     expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → Cavalieri e te');
+    // The hidden writer is told it answers their anonymous message, and that replying keeps them hidden.
+    expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
+    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere ad Aristocratici e Cavalieri');
     const toDario = await relaysTo(3);
     expect(toDario[1]!.subject).toBe('[SF andromeda] Aristocrats → you and anonymous');
+    expect(toDario[1]!.bodyText).not.toContain('your anonymous message');
     const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
-    expect(ack!.bodyText).toContain('Your reply was sent to the conversation, signed.');
+    expect(ack!.bodyText).toContain('Your reply was sent to the conversation, signed:\n\n> Who are you?');
 
     // The hidden writer answers through the token that relay gave them: anonymous again, delayed.
     await reply(toCarla[0]!, 'Un amico.');
@@ -260,7 +297,7 @@ describe('D-PRESS-4: a referee answers a player’s message to the referees by r
     expect(toAnna!.bodyText).toContain('I will look at it tonight.');
     expect(toAnna!.bodyText).not.toContain('Il mio turno');
     const [ack] = to(await mails('press-ack'), 'ref@example.org');
-    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed.');
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed:\n\n> I will look at it tonight.');
     const stored = await db.select().from(pressMessages).orderBy(pressMessages.id);
     expect(stored[1]).toMatchObject({ writerPlayerId: null, writerFaction: null, inReplyToMessageId: stored[0]!.id });
 
