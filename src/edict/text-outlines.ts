@@ -29,6 +29,7 @@ const LOCAL = new Set([
   'width',
   'height',
   'viewBox',
+  'preserveAspectRatio',
   'xmlns',
   'role',
   'lang',
