@@ -47,6 +47,12 @@ const ownCpu = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1e6;
 };
+/** CPU seconds of the main thread alone (the rest of ownCpu is the map workers'). */
+const mainCpu = () => {
+  // Node 23.9+; not yet in the @types/node this project pins.
+  const c = (process as unknown as { threadCpuUsage(): NodeJS.CpuUsage }).threadCpuUsage();
+  return (c.user + c.system) / 1e6;
+};
 
 /**
  * CPU seconds spent by the PostgreSQL backends serving this database while a piece of work runs,
@@ -202,14 +208,14 @@ async function main(): Promise<void> {
   const load0 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
   const server = new ServerCpu(db);
   await server.sample();
-  const cpu0 = ownCpu();
+  const [cpu0, main0] = [ownCpu(), mainCpu()];
   const t0 = performance.now();
   const at = () => new Date(deadline.getTime() + (performance.now() - t0));
   const sampling = setInterval(() => void server.sample().catch(() => {}), 1000);
   const pass = await runTurnJob({ db, ctx: { ...ctx, now: at }, log, catchUp: async () => true });
   clearInterval(sampling);
   const closeSeconds = (performance.now() - t0) / 1000;
-  const cpu1 = ownCpu();
+  const [cpu1, main1] = [ownCpu(), mainCpu()];
   await server.sample();
   const serverSeconds = server.seconds();
   const load1 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
@@ -228,7 +234,10 @@ async function main(): Promise<void> {
     `per turn: ${((closeSeconds * 1000) / GAMES).toFixed(1)} ms (adjudication, edict texts in two languages, maps drawn ahead, mails, one transaction)`,
   );
   const serverPart = serverSeconds !== null ? `, PostgreSQL backends ${serverSeconds.toFixed(1)} s` : '';
-  console.log(`CPU while closing: this process ${(cpu1 - cpu0).toFixed(1)} s${serverPart}; load average ${load0} before, ${load1} after`);
+  console.log(
+    `CPU while closing: this process ${(cpu1 - cpu0).toFixed(1)} s (main thread ${(main1 - main0).toFixed(1)} s, map workers ` +
+      `${(cpu1 - cpu0 - (main1 - main0)).toFixed(1)} s)${serverPart}; load average ${load0} before, ${load1} after`,
+  );
   const png = await pngPerMap(db, Math.min(GAMES, 20));
   console.log(
     `map PNG, mean over ${png.n} maps (it and en) drawn on this thread: as closing draws them, in bands, ${png.bands.ms.toFixed(1)} ms a map ` +

@@ -8,8 +8,8 @@
 // default level 6.
 import { classicMap } from '../src/adjudicator/map.ts';
 import type { Edict } from '../src/adjudicator/types.ts';
-import { MAP_PNG_WIDTH, renderMapPng } from '../src/edict/map-png.ts';
-import { renderMapSvg } from '../src/edict/map-svg.ts';
+import { MAP_PNG_WIDTH, renderMapPng, renderMapPngs } from '../src/edict/map-png.ts';
+import { renderMapLayers, renderMapSvg } from '../src/edict/map-svg.ts';
 import { midGameEdict } from '../test/adjudicator/render/fixtures.ts';
 import { crowdedEdict } from '../test/edict/positions.ts';
 
@@ -46,11 +46,17 @@ for (const [name, edict] of cases) {
   const png = renderMapPng(svg);
   const s = time(() => renderMapSvg(board, edict, { lang: 'it' }));
   const p = time(() => renderMapPng(svg));
+  // As closing a turn draws them: in bands, the Italian and English maps together (per map below).
+  const pair = (['it', 'en'] as const).map((lang) => renderMapLayers(board, edict, { lang }));
+  const b = time(() => renderMapPngs(pair));
   console.log(name);
   console.log(
     `  SVG ${s.ms.toFixed(2).padStart(7)} ms/map (CPU ${s.cpu.toFixed(2)} ms), ${(svg.length / 1024).toFixed(0)} kB, ${s.runs} runs`,
   );
   console.log(
     `  PNG ${p.ms.toFixed(1).padStart(7)} ms/map (CPU ${p.cpu.toFixed(1)} ms), ${(png.length / 1024).toFixed(0)} kB, ${p.runs} runs`,
+  );
+  console.log(
+    `  PNG in bands, it and en together ${(b.ms / 2).toFixed(1).padStart(7)} ms/map (CPU ${(b.cpu / 2).toFixed(1)} ms), ${b.runs} runs of two maps`,
   );
 }

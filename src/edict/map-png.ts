@@ -90,9 +90,10 @@ interface DrawnBand {
 /**
  * Bands the same on many maps (MapBand.keep: the board of a language and of the factions in play,
  * the legend's symbols), kept drawn by their SVG, the least recently used dropped past this many
- * bytes: ~3 MB a board band, a few for every language and number of players.
+ * bytes, in each worker: a board band is ~3 MB, the symbols ~1 MB, one of each per language and
+ * number of factions in play (classic map, Italian and English, 4–8 players: ~50 MB).
  */
-const KEPT_BYTES = 48 * 1024 * 1024;
+const KEPT_BYTES = 64 * 1024 * 1024;
 const kept = new Map<string, DrawnBand>();
 let keptBytes = 0;
 
@@ -193,23 +194,32 @@ function compose(canvas: Uint32Array, width: number, band: DrawnBand): void {
 export function renderMapPngs(maps: readonly MapLayers[], options: MapPngOptions = {}): Buffer[] {
   const memo = new Map<string, DrawnBand>();
   return maps.map((layers) => {
-    const { pixels, width, height } = layeredPixels(layers, options, memo);
+    const { pixels, width, height } = layeredPixels(layers, options, memo, true);
     return encodeIndexedPng(pixels, width, height, DEFLATE_LEVEL);
   });
 }
+
+let picture = new Uint32Array(0);
 
 /** The RGBA pixels of a map given as bands, before the palette (tests compare them with resvg's whole map). */
 export function layeredPixels(
   layers: MapLayers,
   options: MapPngOptions = {},
   memo = new Map<string, DrawnBand>(),
+  reuse = false,
 ): { pixels: Uint8Array; width: number; height: number } {
   const opts = renderOptions(options);
   const width = options.width ?? MAP_PNG_WIDTH;
   const rows = pictureRows(layers, width);
-  const canvas = new Uint32Array(width * rows).fill(0xffffffff); // the background, as renderOptions
+  // `reuse`: the picture is encoded before the next is drawn, so one buffer serves them all.
+  let canvas: Uint32Array;
+  if (reuse) {
+    if (picture.length < width * rows) picture = new Uint32Array(width * rows);
+    canvas = picture.subarray(0, width * rows);
+  } else canvas = new Uint32Array(width * rows);
+  canvas.fill(0xffffffff); // the background, as renderOptions
   for (const band of layers.bands) compose(canvas, width, drawBand(layers, band, width, rows, opts, memo));
-  return { pixels: new Uint8Array(canvas.buffer), width, height: rows };
+  return { pixels: new Uint8Array(canvas.buffer, canvas.byteOffset, canvas.byteLength), width, height: rows };
 }
 
 /** The RGBA pixels of a map's whole SVG, as renderMapPng draws them before the palette. */

@@ -210,14 +210,18 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   if (scratch.raw.length < size) scratch.raw = new Uint8Array(size);
   const raw = scratch.raw.subarray(0, size);
   for (let at = 0; at < size; at += width + 1) raw[at] = 0; // the filter byte: the buffer is reused
-  for (let r = 0, start = 0, row = 0; r < runs; r++) {
+  for (let r = 0, start = 0, row = 0, rowEnd = width; r < runs; r++) {
     const end = runEnds[r]!;
     const k = indexOf[runColours[r]!]!;
     const shift = row + 1; // the filter bytes before this pixel's row, and its own
-    if (end - start > 16) raw.fill(k, start + shift, end + shift);
+    // A builtin call costs more than a short loop.
+    if (end - start > 64) raw.fill(k, start + shift, end + shift);
     else for (let i = start + shift; i < end + shift; i++) raw[i] = k;
     start = end;
-    if (end % width === 0) row++;
+    if (end === rowEnd) {
+      row++;
+      rowEnd += width;
+    }
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
