@@ -8,12 +8,18 @@
 // BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server. Always exits 0.
 //
 // Measured on the shared 2-core machine (1,000 mixed it/en games: two maps a turn). The wall clock
-// follows the neighbours' load; this process's CPU seconds follow the code.
+// follows the neighbours' load; this process's CPU seconds follow the code. Since the maps are
+// drawn in bands, the CPU is split into the main thread and the map workers.
 //   maps drawn inside the closing transaction:  305.5 s, 143.0 CPU s (load average 10-12)
 //   maps drawn before it, fonts not loaded for outlined text, HTML once per language and zone:
 //                                               146.5 s, 109.4 CPU s (load average 7-8)
-// The two maps are ~100 of the ~110 CPU ms a turn (bench:map: ~45-65 ms a map), so even on two
-// idle cores the closing takes about a minute: the 60 s target is not met yet.
+//   maps drawn in bands (src/edict/map-png.ts: board and legend symbols drawn once and kept, the
+//   marks once for both languages, one worker job an edict):
+//                                                99.5 s,  86.0 CPU s: main thread 13.7, map
+//                                               workers 72.3 (36 ms a map); PostgreSQL 8.6 s
+//                                               (load average 6, others' tests running)
+// The maps are still most of the CPU: ~95 CPU s with PostgreSQL's, so two idle cores would need
+// ~48 s at best; under a load of 6 the 60 s target is missed.
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { createTransport, type SendMailOptions } from 'nodemailer';
