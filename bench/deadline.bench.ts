@@ -14,12 +14,13 @@
 //   maps drawn before it, fonts not loaded for outlined text, HTML once per language and zone:
 //                                               146.5 s, 109.4 CPU s (load average 7-8)
 //   maps drawn in bands (src/edict/map-png.ts: board and legend symbols drawn once and kept, the
-//   marks once for both languages, one worker job an edict):
-//                                                99.5 s,  86.0 CPU s: main thread 13.7, map
-//                                               workers 72.3 (36 ms a map); PostgreSQL 8.6 s
-//                                               (load average 6, others' tests running)
-// The maps are still most of the CPU: ~95 CPU s with PostgreSQL's, so two idle cores would need
-// ~48 s at best; under a load of 6 the 60 s target is missed.
+//   marks once for both languages, one worker job an edict), three runs:
+//                                                97.8 s,  92.8 CPU s (load average 5)
+//                                                99.5 s,  86.0 CPU s (load average 6)
+//                                               109.5 s,  92.3 CPU s (load average 4-8)
+//     of which main thread 14-15 CPU s, map workers 72-78 (36-39 ms a map); PostgreSQL 9-10 s.
+// The maps are still most of the CPU: ~100 CPU s with PostgreSQL's, so two idle cores would need
+// ~50 s at best; with others' tests on the machine (load 4-8) the 60 s target is missed.
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { createTransport, type SendMailOptions } from 'nodemailer';
@@ -327,9 +328,10 @@ async function pngPerMap(db: Db, n: number): Promise<{ bands: Timing; whole: Tim
   const langs = ['it', 'en'] as const;
   const layers = rows.map((e) => langs.map((lang) => renderMapLayers(board, e.json as Edict, { lang, gameName: e.gameId })));
   const svgs = rows.flatMap((e) => langs.map((lang) => renderMapSvg(board, e.json as Edict, { lang, gameName: e.gameId })));
-  // Warm: fonts loaded, outlines and boards drawn, as in a running service.
-  renderMapPng(svgs[0]!);
-  renderMapPngs(layers[0]!);
+  // Warm, one untimed pass of each over every map: fonts loaded, outlines made, boards and symbols
+  // kept, as in a running service (the timed passes then differ only in how they draw).
+  for (const svg of svgs) renderMapPng(svg);
+  for (const pair of layers) renderMapPngs(pair);
   const time = (draw: () => Buffer[]): Timing => {
     const c0 = ownCpu();
     const t0 = performance.now();
