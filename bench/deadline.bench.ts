@@ -8,12 +8,19 @@
 // BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server. Always exits 0.
 //
 // Measured on the shared 2-core machine (1,000 mixed it/en games: two maps a turn). The wall clock
-// follows the neighbours' load; this process's CPU seconds follow the code.
+// follows the neighbours' load; this process's CPU seconds follow the code. Since the maps are
+// drawn in bands, the CPU is split into the main thread and the map workers.
 //   maps drawn inside the closing transaction:  305.5 s, 143.0 CPU s (load average 10-12)
 //   maps drawn before it, fonts not loaded for outlined text, HTML once per language and zone:
 //                                               146.5 s, 109.4 CPU s (load average 7-8)
-// The two maps are ~100 of the ~110 CPU ms a turn (bench:map: ~45-65 ms a map), so even on two
-// idle cores the closing takes about a minute: the 60 s target is not met yet.
+//   maps drawn in bands (src/edict/map-png.ts: board and legend symbols drawn once and kept, the
+//   marks once for both languages, one worker job an edict), three runs:
+//                                                97.8 s,  92.8 CPU s (load average 5)
+//                                                99.5 s,  86.0 CPU s (load average 6)
+//                                               109.5 s,  92.3 CPU s (load average 4-8)
+//     of which main thread 14-15 CPU s, map workers 72-78 (36-39 ms a map); PostgreSQL 9-10 s.
+// The maps are still most of the CPU: ~100 CPU s with PostgreSQL's, so two idle cores would need
+// ~50 s at best; with others' tests on the machine (load 4-8) the 60 s target is missed.
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { createTransport, type SendMailOptions } from 'nodemailer';
@@ -25,7 +32,7 @@ import type { Edict, FactionId, GameState, Side } from '../src/adjudicator/types
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { listOutbox } from '../src/db/outbox.ts';
 import { edicts, outbox, turns } from '../src/db/schema.ts';
-import { renderMapPng, renderMapSvg } from '../src/edict/index.ts';
+import { renderMapLayers, renderMapPng, renderMapPngs, renderMapSvg } from '../src/edict/index.ts';
 import { insertSheets } from '../src/db/sheets.ts';
 import { createGame } from '../src/games/index.ts';
 import { runTurnJob } from '../src/games/turn-job.ts';
@@ -47,24 +54,51 @@ const ownCpu = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1e6;
 };
+/** CPU seconds of the main thread alone (the rest of ownCpu is the map workers'). */
+const mainCpu = () => {
+  // Node 23.9+; not yet in the @types/node this project pins.
+  const c = (process as unknown as { threadCpuUsage(): NodeJS.CpuUsage }).threadCpuUsage();
+  return (c.user + c.system) / 1e6;
+};
 
 /**
- * CPU seconds spent so far by the PostgreSQL backends serving this database, when the server is on
- * this machine (/proc readable); null otherwise. On a shared machine the wall clock depends on the
- * neighbours: CPU seconds say what the work itself costs.
+ * CPU seconds spent by the PostgreSQL backends serving this database while a piece of work runs,
+ * when the server is on this machine (/proc readable); null when no backend could be read. On a shared machine the
+ * wall clock depends on the neighbours: CPU seconds say what the work itself costs. Each backend
+ * counts from its first sighting (a backend started meanwhile from 0) to its last: sampled every
+ * second, since the pool may end a backend before the work is done (a backend seen at the start
+ * but gone at the end once made the old total negative).
  */
-async function serverCpu(db: Db): Promise<number | null> {
-  const { rows } = (await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as {
-    rows: { pid: number }[];
-  };
-  let total = 0;
-  for (const { pid } of rows) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    if (stat === null) return null;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+class ServerCpu {
+  private readonly first = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private readable = false;
+  private started = false;
+
+  constructor(private readonly db: Db) {}
+
+  async sample(): Promise<void> {
+    const { rows } = (await this.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as {
+      rows: { pid: number }[];
+    };
+    for (const { pid } of rows) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+      if (stat === null) continue; // ended meanwhile, or another machine's: counted as far as seen
+      this.readable = true;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+      if (!this.first.has(pid)) this.first.set(pid, this.started ? 0 : cpu);
+      this.last.set(pid, cpu);
+    }
+    this.started = true;
   }
-  return total;
+
+  seconds(): number | null {
+    if (!this.readable) return null;
+    let total = 0;
+    for (const [pid, cpu] of this.last) total += cpu - this.first.get(pid)!;
+    return total;
+  }
 }
 
 /** A mid-game position: starting units, 2–4 more a faction near home, the Chancellor on N9. */
@@ -179,12 +213,18 @@ async function main(): Promise<void> {
 
   // 1. From the deadline until every turn is closed and every edict is queued.
   const load0 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
-  const [cpu0, server0] = [ownCpu(), await serverCpu(db)];
+  const server = new ServerCpu(db);
+  await server.sample();
+  const [cpu0, main0] = [ownCpu(), mainCpu()];
   const t0 = performance.now();
   const at = () => new Date(deadline.getTime() + (performance.now() - t0));
+  const sampling = setInterval(() => void server.sample().catch(() => {}), 1000);
   const pass = await runTurnJob({ db, ctx: { ...ctx, now: at }, log, catchUp: async () => true });
+  clearInterval(sampling);
   const closeSeconds = (performance.now() - t0) / 1000;
-  const [cpu1, server1] = [ownCpu(), await serverCpu(db)];
+  const [cpu1, main1] = [ownCpu(), mainCpu()];
+  await server.sample();
+  const serverSeconds = server.seconds();
   const load1 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
   const queued = (await listOutbox(db, { kind: 'edict' })).length;
   const withMap = Number(
@@ -200,11 +240,15 @@ async function main(): Promise<void> {
   console.log(
     `per turn: ${((closeSeconds * 1000) / GAMES).toFixed(1)} ms (adjudication, edict texts in two languages, maps drawn ahead, mails, one transaction)`,
   );
-  const serverPart = server0 !== null && server1 !== null ? `, PostgreSQL backends ${(server1 - server0).toFixed(1)} s` : '';
-  console.log(`CPU while closing: this process ${(cpu1 - cpu0).toFixed(1)} s${serverPart}; load average ${load0} before, ${load1} after`);
+  const serverPart = serverSeconds !== null ? `, PostgreSQL backends ${serverSeconds.toFixed(1)} s` : '';
+  console.log(
+    `CPU while closing: this process ${(cpu1 - cpu0).toFixed(1)} s (main thread ${(main1 - main0).toFixed(1)} s, map workers ` +
+      `${(cpu1 - cpu0 - (main1 - main0)).toFixed(1)} s)${serverPart}; load average ${load0} before, ${load1} after`,
+  );
   const png = await pngPerMap(db, Math.min(GAMES, 20));
   console.log(
-    `map PNG: ${png.ms.toFixed(1)} ms per map (CPU ${png.cpu.toFixed(1)} ms, ${png.kb.toFixed(0)} kB), mean over ${png.n} edicts, on this thread`,
+    `map PNG, mean over ${png.n} maps (it and en) drawn on this thread: as closing draws them, in bands, ${png.bands.ms.toFixed(1)} ms a map ` +
+      `(CPU ${png.bands.cpu.toFixed(1)} ms, ${png.bands.kb.toFixed(0)} kB); from the whole SVG ${png.whole.ms.toFixed(1)} ms (CPU ${png.whole.cpu.toFixed(1)} ms)`,
   );
 
   // 2. Sending: raw pooled nodemailer, the outbox sender, raw again, the same messages to one
@@ -275,21 +319,37 @@ async function sendRaw(url: string, messages: SendMailOptions[]): Promise<{ seco
   return result;
 }
 
-/** The PNG of stored edicts' maps, drawn here one after another: ms and CPU ms per map. */
-async function pngPerMap(db: Db, n: number): Promise<{ ms: number; cpu: number; kb: number; n: number }> {
+/**
+ * The PNGs of stored edicts' maps, drawn here one edict after another, on this thread: as closing
+ * draws them (bands, Italian and English together) and as whole SVGs. Wall and CPU ms per map.
+ */
+async function pngPerMap(db: Db, n: number): Promise<{ bands: Timing; whole: Timing; n: number }> {
   const rows = await db.select({ gameId: edicts.gameId, json: edicts.json }).from(edicts).limit(n);
-  const svgs = rows.map((e) => renderMapSvg(board, e.json as Edict, { lang: 'en', gameName: e.gameId }));
-  renderMapPng(svgs[0]!); // warm: fonts loaded, outlines cached as in a running service
-  const c0 = ownCpu();
-  const t0 = performance.now();
-  let bytes = 0;
-  for (const svg of svgs) bytes += renderMapPng(svg).length;
+  const langs = ['it', 'en'] as const;
+  const layers = rows.map((e) => langs.map((lang) => renderMapLayers(board, e.json as Edict, { lang, gameName: e.gameId })));
+  const svgs = rows.flatMap((e) => langs.map((lang) => renderMapSvg(board, e.json as Edict, { lang, gameName: e.gameId })));
+  // Warm, one untimed pass of each over every map: fonts loaded, outlines made, boards and symbols
+  // kept, as in a running service (the timed passes then differ only in how they draw).
+  for (const svg of svgs) renderMapPng(svg);
+  for (const pair of layers) renderMapPngs(pair);
+  const time = (draw: () => Buffer[]): Timing => {
+    const c0 = ownCpu();
+    const t0 = performance.now();
+    const bytes = draw().reduce((sum, png) => sum + png.length, 0);
+    const maps = svgs.length;
+    return { ms: (performance.now() - t0) / maps, cpu: ((ownCpu() - c0) * 1000) / maps, kb: bytes / 1024 / maps };
+  };
   return {
-    ms: (performance.now() - t0) / svgs.length,
-    cpu: ((ownCpu() - c0) * 1000) / svgs.length,
-    kb: bytes / 1024 / svgs.length,
+    bands: time(() => layers.flatMap((pair) => renderMapPngs(pair))),
+    whole: time(() => svgs.map((svg) => renderMapPng(svg))),
     n: svgs.length,
   };
+}
+
+interface Timing {
+  ms: number;
+  cpu: number;
+  kb: number;
 }
 
 await main();

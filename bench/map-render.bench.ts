@@ -3,13 +3,18 @@
 // losses) and a crowded 8-faction board (about 110 units, dozens of arrows and losses). For each,
 // the SVG render and the PNG render (resvg at MAP_PNG_WIDTH px, bundled fonts, 8-bit palette) are timed after a warm-up,
 // each for at least BENCH_SECONDS (default 2), and printed per map. Always exits 0.
+// Also the PNG in bands (renderMapLayers, renderMapPngs), the Italian and English maps drawn
+// together as closing a turn draws them, per map, warm (the board and symbols already kept).
 // Figures behind map-png.ts's choices, as measured when they were made: ~50 ms of CPU a typical
 // map at 900 px (~60 at 1,000 px), of which zlib's deflate ~6 ms at level 3 against ~13 at the
-// default level 6.
+// default level 6. In bands (load average 7, others' tests running): typical 31.9 CPU ms a map
+// against 51.1 whole, crowded 53.1 against 90.7; of a typical map's ~36 ms (distinct titles), the
+// palette and deflate ~11, resvg drawing the marks (half, shared), title and sides ~10, their
+// parsing ~7, composing the bands ~3.
 import { classicMap } from '../src/adjudicator/map.ts';
 import type { Edict } from '../src/adjudicator/types.ts';
-import { MAP_PNG_WIDTH, renderMapPng } from '../src/edict/map-png.ts';
-import { renderMapSvg } from '../src/edict/map-svg.ts';
+import { MAP_PNG_WIDTH, renderMapPng, renderMapPngs } from '../src/edict/map-png.ts';
+import { renderMapLayers, renderMapSvg } from '../src/edict/map-svg.ts';
 import { midGameEdict } from '../test/adjudicator/render/fixtures.ts';
 import { crowdedEdict } from '../test/edict/positions.ts';
 
@@ -46,11 +51,17 @@ for (const [name, edict] of cases) {
   const png = renderMapPng(svg);
   const s = time(() => renderMapSvg(board, edict, { lang: 'it' }));
   const p = time(() => renderMapPng(svg));
+  // As closing a turn draws them: in bands, the Italian and English maps together (per map below).
+  const pair = (['it', 'en'] as const).map((lang) => renderMapLayers(board, edict, { lang }));
+  const b = time(() => renderMapPngs(pair));
   console.log(name);
   console.log(
     `  SVG ${s.ms.toFixed(2).padStart(7)} ms/map (CPU ${s.cpu.toFixed(2)} ms), ${(svg.length / 1024).toFixed(0)} kB, ${s.runs} runs`,
   );
   console.log(
     `  PNG ${p.ms.toFixed(1).padStart(7)} ms/map (CPU ${p.cpu.toFixed(1)} ms), ${(png.length / 1024).toFixed(0)} kB, ${p.runs} runs`,
+  );
+  console.log(
+    `  PNG in bands, it and en together ${(b.ms / 2).toFixed(1).padStart(7)} ms/map (CPU ${(b.cpu / 2).toFixed(1)} ms), ${b.runs} runs of two maps`,
   );
 }

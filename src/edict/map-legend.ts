@@ -106,18 +106,28 @@ function symbolItems(L: Layout, view: MapView, lang: Lang): ((x: number, y: numb
   return items;
 }
 
-/** The legend, starting at the layout's legendY; returns the SVG and the bottom edge. */
-export function drawLegend(L: Layout, view: MapView, lang: Lang, id: string): [string, number] {
+/**
+ * The legend, starting at the layout's legendY, in two parts: the sides (which change every turn)
+ * and the symbols (the same on every map of a language with the same sides shown: map-png.ts
+ * draws them once). `symbolsY`: where the symbols start; `bottom`: the legend's bottom edge.
+ */
+export function drawLegend(
+  L: Layout,
+  view: MapView,
+  lang: Lang,
+  id: string,
+): { sides: string; symbols: string; symbolsY: number; bottom: number } {
   const l = mapTexts[lang];
   let y = L.legendY;
   const heading = (text: string) =>
     `<text x="${PAD}" y="${num(y + 20)}" font-size="20" font-weight="bold" fill="${COLOURS.ink}">${xml(text)}</text>`;
-  const out = [heading(l.legendSides)];
+  const first = [heading(l.legendSides)];
   y += HEADING;
   const [sides, h1] = columns(L, y, SIDE_ROW, sideItems(L, view, lang));
-  out.push(sides);
+  first.push(sides);
   y += h1 + 8;
-  out.push(heading(l.legendSymbols));
+  const symbolsY = y;
+  const out = [heading(l.legendSymbols)];
   y += HEADING;
   const [symbols, h2] = columns(L, y, SYMBOL_ROW, symbolItems(L, view, lang));
   out.push(symbols);
@@ -129,5 +139,5 @@ export function drawLegend(L: Layout, view: MapView, lang: Lang, id: string): [s
     out.push(symbolItem(swatch(`url(#${id}-nml)`, COLOURS.noMansLand, 2), l.noMansLandOf(names))(PAD, y));
     y += SYMBOL_ROW;
   }
-  return [out.join('\n'), y + PAD];
+  return { sides: first.join('\n'), symbols: out.join('\n'), symbolsY, bottom: y + PAD };
 }

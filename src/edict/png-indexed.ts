@@ -114,6 +114,16 @@ class ColourNumbers {
   }
 }
 
+/**
+ * Buffers kept from one picture to the next (a worker draws a thousand at a deadline): allocating
+ * them anew each time cost more in garbage collection than the work they hold.
+ */
+const scratch: { runEnds: Uint32Array; runColours: Uint32Array; raw: Uint8Array } = {
+  runEnds: new Uint32Array(1 << 16),
+  runColours: new Uint32Array(1 << 16),
+  raw: new Uint8Array(0),
+};
+
 const grow = (a: Uint32Array): Uint32Array => {
   const out = new Uint32Array(a.length * 2);
   out.set(a);
@@ -153,15 +163,30 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   // with its row, so that the indices go straight into the rows.
   const numbers = new ColourNumbers();
   let counts: Uint32Array = new Uint32Array(1 << 12);
-  let runEnds: Uint32Array = new Uint32Array(1 << 16);
-  let runColours: Uint32Array = new Uint32Array(1 << 16);
+  let runEnds = scratch.runEnds;
+  let runColours = scratch.runColours;
   let runs = 0;
+  // The colour of the run before the last, with its number: a run is never the colour of the one
+  // just before it, but often of the one before that (space, grid line, space…), and this saves
+  // looking it up.
+  let before = -1;
+  let beforeN = 0;
+  let last = -1;
+  let lastN = 0;
   for (let rowEnd = width; rowEnd <= px.length; rowEnd += width) {
     for (let i = rowEnd - width; i < rowEnd;) {
       const v = px[i]!;
       let j = i + 1;
       while (j < rowEnd && px[j] === v) j++;
-      const n = numbers.numberOf(v & 0xffffff);
+      const rgb = v & 0xffffff;
+      let n: number;
+      if (rgb === before) n = beforeN;
+      else if (rgb === last) n = lastN;
+      else n = numbers.numberOf(rgb);
+      before = last;
+      beforeN = lastN;
+      last = rgb;
+      lastN = n;
       if (n === counts.length) counts = grow(counts);
       counts[n]! += j - i;
       if (runs === runEnds.length) [runEnds, runColours] = [grow(runEnds), grow(runColours)];
@@ -170,6 +195,7 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
       i = j;
     }
   }
+  [scratch.runEnds, scratch.runColours] = [runEnds, runColours];
   const all = numbers.colours;
   const top = commonest(all, counts, 256);
   const palette = Uint32Array.from(top, (n) => all[n]!);
@@ -180,16 +206,23 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   for (let n = 0; n < all.length; n++) indexOf[n] = inPalette[n]! >= 0 ? inPalette[n]! : nearest.of(all[n]!);
 
   // Each row behind its filter byte (type 0, none: the usual for palette images), then its indices.
-  const raw = new Uint8Array((width + 1) * height);
-  for (let r = 0, start = 0, row = 0; r < runs; r++) {
+  const size = (width + 1) * height;
+  if (scratch.raw.length < size) scratch.raw = new Uint8Array(size);
+  const raw = scratch.raw.subarray(0, size);
+  for (let at = 0; at < size; at += width + 1) raw[at] = 0; // the filter byte: the buffer is reused
+  for (let r = 0, start = 0, row = 0, rowEnd = width; r < runs; r++) {
     const end = runEnds[r]!;
     const k = indexOf[runColours[r]!]!;
     const shift = row + 1; // the filter bytes before this pixel's row, and its own
-    for (let i = start + shift; i < end + shift; i++) raw[i] = k;
+    // A builtin call costs more than a short loop.
+    if (end - start > 64) raw.fill(k, start + shift, end + shift);
+    else for (let i = start + shift; i < end + shift; i++) raw[i] = k;
     start = end;
-    if (end % width === 0) row++;
+    if (end === rowEnd) {
+      row++;
+      rowEnd += width;
+    }
   }
-
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);

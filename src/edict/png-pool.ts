@@ -5,10 +5,14 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../worker-spawn.ts';
+import type { MapLayers } from './map-svg.ts';
+
+/** A whole SVG (renderMapPng), or maps as bands drawn together (renderMapPngs: an edict's languages). */
+type Work = { svg: string } | { maps: readonly MapLayers[] };
 
 interface Job {
-  svg: string;
-  resolve(png: Buffer): void;
+  work: Work;
+  resolve(pngs: Buffer[]): void;
   reject(err: Error): void;
 }
 
@@ -21,9 +25,18 @@ export class PngPool {
 
   constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism()))) {}
 
-  render(svg: string): Promise<Buffer> {
+  async render(svg: string): Promise<Buffer> {
+    return (await this.run({ svg }))[0]!;
+  }
+
+  /** The PNGs of maps given as bands, in one worker, so that what they share is drawn once. */
+  renderLayers(maps: readonly MapLayers[]): Promise<Buffer[]> {
+    return this.run({ maps });
+  }
+
+  private run(work: Work): Promise<Buffer[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ svg, resolve, reject });
+      this.queue.push({ work, resolve, reject });
       this.pump();
     });
   }
@@ -48,20 +61,20 @@ export class PngPool {
       const job = this.queue.shift()!;
       this.busy.set(w, job);
       w.ref(); // a map being drawn keeps the process alive until it is done, an idle worker does not
-      w.postMessage({ id: ++this.seq, svg: job.svg });
+      w.postMessage({ id: ++this.seq, ...job.work });
     }
   }
 
   private start(): Worker {
     this.started++;
     const w = spawnWorker(import.meta.url, 'png.worker');
-    w.on('message', (m: { png?: Uint8Array; error?: string }) => {
+    w.on('message', (m: { pngs?: Uint8Array[]; error?: string }) => {
       const job = this.busy.get(w);
       if (!job) return; // an answer that arrives after close(): the worker is being ended
       this.busy.delete(w);
       w.unref();
       this.idle.push(w);
-      if (m.png) job.resolve(Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength));
+      if (m.pngs) job.resolve(m.pngs.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength)));
       else job.reject(new Error(m.error ?? 'the map could not be drawn'));
       this.pump();
     });
@@ -88,6 +101,11 @@ const shared = new PngPool();
 /** A map's PNG, drawn on the shared pool. */
 export function renderMapPngOffThread(svg: string): Promise<Buffer> {
   return shared.render(svg);
+}
+
+/** The PNGs of maps given as bands (an edict's languages), drawn together on the shared pool. */
+export function renderMapPngsOffThread(maps: readonly MapLayers[]): Promise<Buffer[]> {
+  return shared.renderLayers(maps);
 }
 
 /**

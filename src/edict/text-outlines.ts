@@ -29,6 +29,7 @@ const LOCAL = new Set([
   'width',
   'height',
   'viewBox',
+  'preserveAspectRatio',
   'xmlns',
   'role',
   'lang',
@@ -76,7 +77,9 @@ function outline(attrs: Attrs, content: string, font: ResvgRenderOptions['font']
   const end = flat.lastIndexOf('</svg>');
   const body = start < 0 || end < 0 ? null : flat.slice(start + 7, end).trim();
   const result = body !== null && !body.includes('<text') && !body.includes('url(') ? body : null;
-  if (cache.size >= MAX_ENTRIES) cache.clear();
+  // The oldest entry goes (not all of them): the texts every map shares stay, while a thousand
+  // titles and legend lines each seen once pass through.
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, result);
   return result;
 }

@@ -14,7 +14,7 @@ import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { activeObservers, type Observer } from '../db/observers.ts';
 import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
-import { describeMap, renderMapPngOffThread, renderMapSvg } from '../edict/index.ts';
+import { describeMap, renderMapLayers, renderMapPngsOffThread, renderMapSvg } from '../edict/index.ts';
 import { edictTexts } from '../text/edict-mail.ts';
 import { escapeHtml } from '../html.ts';
 import { formatInstant } from './time-format.ts';
@@ -55,14 +55,22 @@ export type DrawnMaps = ReadonlyMap<string, Buffer>;
 const mapSvg = (board: Board, game: Game, edict: Edict, lang: Lang) => renderMapSvg(board, edict, { lang, gameName: game.name });
 
 /**
- * The map's PNG in each recipient language (D-EDICT-2), drawn side by side on worker threads
- * (src/edict/png-pool.ts) with no transaction open: closing a turn draws them before it takes its
- * locks, and passes them to storeEdictAssets.
+ * The map's PNG in each of `langs`, drawn together on a worker thread (src/edict/png-pool.ts): as
+ * bands (renderMapLayers), so that the units and marks, the same in every language, are drawn once.
+ */
+function drawPngs(board: Board, game: Game, edict: Edict, langs: readonly Lang[]): Promise<Buffer[]> {
+  return renderMapPngsOffThread(langs.map((lang) => renderMapLayers(board, edict, { lang, gameName: game.name })));
+}
+
+/**
+ * The map's PNG in each recipient language (D-EDICT-2), drawn on a worker thread with no
+ * transaction open: closing a turn draws them before it takes its locks, and passes them to
+ * storeEdictAssets.
  */
 export async function drawEdictMaps(board: Board, game: Game, edict: Edict, langs: Iterable<Lang>): Promise<DrawnMaps> {
-  const svgs = mapLanguages(langs).map((lang) => mapSvg(board, game, edict, lang));
-  const pngs = await Promise.all(svgs.map((svg) => renderMapPngOffThread(svg)));
-  return new Map(svgs.map((svg, k) => [svg, pngs[k]!]));
+  const drawnLangs = mapLanguages(langs);
+  const pngs = await drawPngs(board, game, edict, drawnLangs);
+  return new Map(drawnLangs.map((lang, k) => [mapSvg(board, game, edict, lang), pngs[k]!]));
 }
 
 /**
@@ -80,12 +88,10 @@ export async function storeEdictAssets(
 ): Promise<EdictAssets> {
   const langsDrawn = mapLanguages(langs);
   const json = Buffer.from(edictToJson(edict));
-  const pngs = await Promise.all(
-    langsDrawn.map((lang) => {
-      const svg = mapSvg(board, game, edict, lang);
-      return drawn.get(svg) ?? renderMapPngOffThread(svg);
-    }),
-  );
+  const known = langsDrawn.map((lang) => drawn.get(mapSvg(board, game, edict, lang)));
+  const missing = langsDrawn.filter((_, k) => !known[k]);
+  const fresh = missing.length ? await drawPngs(board, game, edict, missing) : [];
+  const pngs = known.map((png) => png ?? fresh.shift()!);
   const [jsonId, ...pngIds] = await putAssets(tx, [
     { contentType: 'application/json', bytes: json },
     ...pngs.map((bytes) => ({ contentType: 'image/png', bytes })),

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
-import { renderMapPng, renderMapSvg } from '../../src/edict/index.ts';
+import { renderMapLayers, renderMapPng, renderMapPngs, renderMapSvg } from '../../src/edict/index.ts';
+import { crowdedEdict } from './positions.ts';
 import { PngPool } from '../../src/edict/png-pool.ts';
 import { initialState } from '../../src/games/initial-state.ts';
 
@@ -22,6 +23,16 @@ describe('PngPool', () => {
     );
     const drawn = await Promise.all(svgs.map((s) => pool.render(s)));
     for (const [i, png] of drawn.entries()) expect(png.equals(renderMapPng(svgs[i]!)), `map ${i}`).toBe(true);
+  });
+
+  it('draws an edict’s maps in bands, both languages in one job, as the calling thread would', { timeout: 120_000 }, async () => {
+    const edict = crowdedEdict(3);
+    const maps = (['it', 'en'] as const).map((lang) => renderMapLayers(board, edict, { lang, gameName: 'Crowded' }));
+    const [fromPool, again] = await Promise.all([pool.renderLayers(maps), pool.renderLayers(maps)]);
+    const here = renderMapPngs(maps);
+    expect(fromPool).toHaveLength(2);
+    fromPool.forEach((png, k) => expect(png.equals(here[k]!), `map ${k}`).toBe(true));
+    again.forEach((png, k) => expect(png.equals(here[k]!), `map ${k} from the other worker`).toBe(true));
   });
 
   it('rejects a map it cannot draw, and goes on drawing the next', { timeout: 120_000 }, async () => {
