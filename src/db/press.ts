@@ -348,7 +348,12 @@ export async function setDelivery(db: Db, playerId: number, delivery: 'immediate
   await db
     .insert(pressPreferences)
     .values({ playerId, delivery, updatedAt: at })
-    .onConflictDoUpdate({ target: pressPreferences.playerId, set: { delivery, updatedAt: at } });
+    // The same choice again changes nothing: its time is where the digest's muted count starts (D-PRESS-24).
+    .onConflictDoUpdate({
+      target: pressPreferences.playerId,
+      set: { delivery, updatedAt: at },
+      setWhere: sql`${pressPreferences.delivery} <> excluded.delivery`,
+    });
 }
 
 /** Each player's choice; `immediate` for those who never chose. */
@@ -460,11 +465,15 @@ export async function markDigested(
  * in a digest (D-PRESS-11). `mark`: count them now (their `digested_at` set), so the next digest
  * counts only newer ones.
  */
-export async function mutedUncounted(db: Db, playerId: number, q: { after: Date; upTo: Date; mark?: Date }): Promise<number> {
+export async function mutedUncounted(
+  db: Db,
+  playerId: number,
+  q: { gameId: string; after: Date; upTo: Date; mark?: Date },
+): Promise<number> {
   const visible = db
     .select({ id: pressMessages.id })
     .from(pressMessages)
-    .where(and(gt(pressMessages.visibleAt, q.after), lte(pressMessages.visibleAt, q.upTo)));
+    .where(and(eq(pressMessages.gameId, q.gameId), gt(pressMessages.visibleAt, q.after), lte(pressMessages.visibleAt, q.upTo)));
   const which = and(
     eq(pressRecipients.recipientKind, 'player'),
     eq(pressRecipients.recipientId, playerId),
@@ -481,6 +490,27 @@ export async function mutedUncounted(db: Db, playerId: number, q: { after: Date;
     .from(pressRecipients)
     .where(which);
   return row?.n ?? 0;
+}
+
+/**
+ * The games with messages waiting for a player's digest and visible by `now`, whatever the game's
+ * state: a paused game's press and what waited at a game's end still go (D-PRESS-NEW-fixdigest-1).
+ */
+export async function gamesWithPendingDigest(db: Db, now: Date = new Date()): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ gameId: pressMessages.gameId })
+    .from(pressRecipients)
+    .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
+    .where(
+      and(
+        eq(pressRecipients.recipientKind, 'player'),
+        eq(pressRecipients.delivery, 'digest'),
+        isNull(pressRecipients.digestedAt),
+        lte(pressMessages.visibleAt, now),
+      ),
+    )
+    .orderBy(asc(pressMessages.gameId));
+  return rows.map((r) => r.gameId);
 }
 
 /** When each of these players last chose the digest (no row: never; the muted count starts there). */

@@ -11,6 +11,7 @@ import type { Db } from '../db/client.ts';
 import { findGames, lockGame, type Game } from '../db/games.ts';
 import { enqueueMany, type OutboxInput } from '../db/outbox.ts';
 import { listPlayers, type Player } from '../db/players.ts';
+import { gamesWithPendingDigest } from '../db/press.ts';
 import { latestSheetsOf } from '../db/sheets.ts';
 import { lockTurn, openTurns, updateTurn, type Turn } from '../db/turns.ts';
 import { turnTexts } from '../text/turn-mail.ts';
@@ -99,6 +100,7 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+  pass.digests += await otherDigests(deps, new Set(work.map((t) => t.gameId)), now);
   // One line a pass, however many games wait: with a thousand games and a mail server down, one a
   // game would be a thousand lines every pass.
   if (pass.waiting.length)
@@ -107,6 +109,30 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
       'deadline passed, waiting for intake to catch up before closing',
     );
   return pass;
+}
+
+/**
+ * The digests of games the pass did not visit (paused, over, or between turns): press is taken
+ * while a game is paused, and what waited at its end still goes, at the player's next 07:00
+ * (D-PRESS-NEW-fixdigest-1). No reminder slot: such a game has no reminder due.
+ */
+async function otherDigests(deps: TurnJobDeps, visited: ReadonlySet<string>, now: Date): Promise<number> {
+  let digests = 0;
+  try {
+    const ids = (await gamesWithPendingDigest(deps.db, now)).filter((id) => !visited.has(id));
+    if (ids.length === 0) return 0;
+    for (const game of await findGames(deps.db, ids)) {
+      try {
+        digests += await sendDigests(deps.db, deps.ctx.mail, game, null, now);
+      } catch (err) {
+        deps.log.error({ err, game: game.id }, 'press digest failed for this game');
+      }
+    }
+  } catch (err) {
+    // The closes and reminders of this pass are done; the next pass tries the digests again.
+    deps.log.error({ err }, 'press digests of paused and finished games failed');
+  }
+  return digests;
 }
 
 async function closeWhenCaughtUp(deps: TurnJobDeps, game: Game, turn: Turn, closesAt: Date, pass: TurnJobPass): Promise<void> {

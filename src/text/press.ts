@@ -238,7 +238,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     unmuted: (who: string) => `Da ora i messaggi di ${who} ti arrivano di nuovo.`,
     unmutedAnonymous: 'Da ora i messaggi anonimi ti arrivano di nuovo.',
     notMuted: (who: string) => `Non avevi silenziato ${who}: non cambia nulla.`,
-    nowDigest: 'Fatto: da ora niente più una mail per messaggio.',
+    nowDigest: 'Da ora i messaggi ti arrivano in un riepilogo al giorno.',
     nowImmediate: 'Da ora ricevi ogni messaggio subito, in una mail. Quelli già in attesa arrivano nel prossimo riepilogo.',
     unknownMuteTarget: (text: string) =>
       `Non capisco "${text}": non è una fazione di questa partita. Scrivi SILENZIA <fazione> o SILENZIA ANONIMI, da solo in una mail.`,
@@ -250,7 +250,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
           ? `Hai silenziato: ${sentence('e')([...v.muted, ...(v.anonymous ? ['i messaggi anonimi'] : [])])}.`
           : 'Non hai silenziato nessuno.',
         v.delivery === 'digest'
-          ? `Ricevi i messaggi in un riepilogo al giorno, alle 7 (${v.timeZone})${v.reminders ? ', e prima dell’ultimo promemoria della scadenza' : ''}.`
+          ? `Il tuo riepilogo arriva ogni giorno alle 7 (${v.timeZone})${v.reminders ? ', e prima dell’ultimo promemoria della scadenza' : ''}.`
           : 'Ricevi ogni messaggio subito, in una mail.',
         '',
         'Comandi (da soli in una mail al tuo indirizzo personale): SILENZIA <fazione>, SILENZIA ANONIMI, RIATTIVA <fazione>, RIEPILOGO, SUBITO.',
@@ -278,8 +278,7 @@ ${v.muted === 1 ? '1 messaggio di chi hai silenziato non ti è stato consegnato.
             : ''
         }
 —
-Rispondi solo dal tuo indirizzo registrato: da un altro la risposta non viene inoltrata. Per
-segnalare un messaggio agli arbitri scrivi SEGNALA e il motivo al suo indirizzo.
+Rispondi solo dal tuo indirizzo registrato: da un altro la risposta non viene inoltrata.
 Ricevi i messaggi in un riepilogo al giorno. Per riceverli uno per uno, subito, rispondi a questa
 mail con SUBITO da solo (va al tuo indirizzo personale, ${v.privateAddress}).
 `,
@@ -462,7 +461,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
     unmuted: (who: string) => `From now on messages from ${who} reach you again.`,
     unmutedAnonymous: 'From now on anonymous messages reach you again.',
     notMuted: (who: string) => `You had not muted ${who}: nothing changes.`,
-    nowDigest: 'Done: no more one mail per message from now on.',
+    nowDigest: 'From now on your messages come in one digest a day.',
     nowImmediate: 'From now on you get each message at once, in a mail of its own. Those already waiting come in the next digest.',
     unknownMuteTarget: (text: string) =>
       `I do not understand "${text}": it is no faction of this game. Write MUTE <faction> or MUTE ANONYMOUS, alone in a mail.`,
@@ -474,7 +473,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
           ? `You have muted: ${sentence('and')([...v.muted, ...(v.anonymous ? ['anonymous messages'] : [])])}.`
           : 'You have muted nobody.',
         v.delivery === 'digest'
-          ? `You get messages in one digest a day, at 07:00 (${v.timeZone})${v.reminders ? ', and before the deadline’s last reminder' : ''}.`
+          ? `Your digest comes every day at 07:00 (${v.timeZone})${v.reminders ? ', and before the deadline’s last reminder' : ''}.`
           : 'You get each message at once, in a mail of its own.',
         '',
         'Commands (alone in a mail to your private address): MUTE <faction>, MUTE ANONYMOUS, UNMUTE <faction>, DIGEST, IMMEDIATE.',
@@ -502,8 +501,7 @@ ${v.muted === 1 ? '1 message from writers you muted was not delivered.' : `${v.m
             : ''
         }
 —
-Reply only from your registered address: a reply from any other is not relayed. To report a
-message to the referees, write REPORT and your reason to its address.
+Reply only from your registered address: a reply from any other is not relayed.
 You get messages in one digest a day. To get each one at once, reply to this mail with IMMEDIATE
 alone (it goes to your private address, ${v.privateAddress}).
 `,

@@ -24,6 +24,8 @@ import { newPressToken } from '../../src/games/press/press-token.ts';
 import {
   addRecipients,
   deliveryOf,
+  digestChosenAt,
+  gamesWithPendingDigest,
   findOrCreateThread,
   findToken,
   findTokens,
@@ -363,6 +365,17 @@ export function pressCases(open: () => Promise<Database>): void {
       expect([d.get(seat.knights!), d.get(seat.hutt!), d.get(seat.sith!)]).toEqual(['digest', 'immediate', 'immediate']);
     });
 
+    it('D-PRESS-24: DIGEST again keeps the time it was chosen (the muted count starts there); a change moves it', async () => {
+      const s = seat.sith!;
+      await setDelivery(db, s, 'digest', minutes(10));
+      await setDelivery(db, s, 'digest', minutes(20));
+      expect((await digestChosenAt(db, [s])).get(s)).toEqual(minutes(10));
+      await setDelivery(db, s, 'immediate', minutes(30));
+      await setDelivery(db, s, 'digest', minutes(40));
+      expect((await digestChosenAt(db, [s])).get(s)).toEqual(minutes(40));
+      await setDelivery(db, s, 'immediate', minutes(50));
+    });
+
     it('gives a digest what waits and is visible, without an anonymous writer, and marks only what it carried', async () => {
       const k = seat.knights!;
       const signed = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['knights', 'sith'] });
@@ -415,11 +428,14 @@ export function pressCases(open: () => Promise<Database>): void {
       expect(items[0]).toMatchObject({ writerFaction: 'sith', sign: 'signed', recipientId: k, threadId: signed.id });
       expect(items[1]).toMatchObject({ writerFaction: null, sign: 'anonymous' });
       expect(JSON.stringify(items)).not.toMatch(/hutt/);
-      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now })).toBe(1);
-      expect(await mutedUncounted(db, k, { after: minutes(1200), upTo: now })).toBe(0);
+      expect(await mutedUncounted(db, k, { gameId: GAME, after: minutes(1000), upTo: now })).toBe(1);
+      // Only this game's messages are counted (and read).
+      expect(await mutedUncounted(db, k, { gameId: 'elsewhere', after: minutes(1000), upTo: now })).toBe(0);
+      expect(await gamesWithPendingDigest(db, now)).toEqual([GAME]);
+      expect(await mutedUncounted(db, k, { gameId: GAME, after: minutes(1200), upTo: now })).toBe(0);
       // Counted once: marked, it is not counted again.
-      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now, mark: now })).toBe(1);
-      expect(await mutedUncounted(db, k, { after: minutes(1000), upTo: now })).toBe(0);
+      expect(await mutedUncounted(db, k, { gameId: GAME, after: minutes(1000), upTo: now, mark: now })).toBe(1);
+      expect(await mutedUncounted(db, k, { gameId: GAME, after: minutes(1000), upTo: now })).toBe(0);
 
       expect(
         await markDigested(
@@ -438,6 +454,9 @@ export function pressCases(open: () => Promise<Database>): void {
         ),
       ).toBe(0);
       expect((await pendingDigest(db, GAME, minutes(2020))).map((i) => i.text)).toEqual(['later']);
+      // What waits in its random delay does not count yet; once visible, it does.
+      expect(await gamesWithPendingDigest(db, now)).toEqual([]);
+      expect(await gamesWithPendingDigest(db, minutes(2020))).toEqual([GAME]);
     });
 
     it('takes a report once per message and player, and shows reported messages first to the referees with their writer', async () => {

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
 import { enqueue } from '../../db/outbox.ts';
 import { listPlayers, type Player } from '../../db/players.ts';
-import { digestChosenAt, markDigested, mutedUncounted, pendingDigest, type DigestItem } from '../../db/press.ts';
+import { digestChosenAt, markDigested, mutedBy, mutedUncounted, pendingDigest, type DigestItem, type MuteTarget } from '../../db/press.ts';
 import type { Turn } from '../../db/turns.ts';
 import { pressTexts, type DigestEntry } from '../../text/press.ts';
 import { latestDailyTime } from '../deadline.ts';
@@ -38,11 +38,16 @@ export function lastReminderAt(game: Pick<Game, 'reminderMinutes'>, turn: Pick<T
   return new Date(turn.deadline.getTime() - Math.min(...offsets) * 60_000);
 }
 
+/** Thrown inside a digest's transaction to undo its marks: this slot's digest went already. */
+class AlreadySent extends Error {}
+
 /**
  * Sends the game's due digests: for each seated player with messages waiting, those visible by
  * their slot, in one mail whose dedupe key names player and slot; the messages are marked
  * digested (and the muted ones counted) in the same transaction as the mail is queued, so a pass
- * run twice, or by two instances, sends it once. Returns the digests queued.
+ * run twice, or by two instances, sends it once. Run for any game with messages waiting, whatever
+ * its state; `turn`: the open turn, whose last reminder is a slot too (none when paused or over,
+ * D-PRESS-NEW-fixdigest-1). Returns the digests queued.
  */
 export async function sendDigests(db: Db, mail: MailAddressing, game: Game, turn: Turn | null, now: Date): Promise<number> {
   const waiting = await pendingDigest(db, game.id, now);
@@ -50,37 +55,62 @@ export async function sendDigests(db: Db, mail: MailAddressing, game: Game, turn
   // Only seated players: a seat that changed hands is nobody's to write to (D-PRESS-9).
   const seated = new Map((await listPlayers(db, game.id)).map((p) => [p.id, p]));
   const byPlayer = new Map<number, DigestItem[]>();
-  for (const item of waiting)
-    if (seated.has(item.recipientId)) byPlayer.set(item.recipientId, [...(byPlayer.get(item.recipientId) ?? []), item]);
+  for (const item of waiting) {
+    if (!seated.has(item.recipientId)) continue;
+    const list = byPlayer.get(item.recipientId);
+    if (list) list.push(item);
+    else byPlayer.set(item.recipientId, [item]);
+  }
   if (byPlayer.size === 0) return 0;
-  const chosen = await digestChosenAt(db, [...byPlayer.keys()]);
+  const players = [...byPlayer.keys()];
+  const chosen = await digestChosenAt(db, players);
+  // Mutes as they stand now: a MUTE sent while messages waited covers them too (D-PRESS-11).
+  const mutes = await mutedBy(db, players);
   const board = boardFor(game.map);
-  const reminder = lastReminderAt(game, turn);
+  const reminder = game.status === 'active' ? lastReminderAt(game, turn) : null;
   let sent = 0;
   for (const [playerId, items] of byPlayer) {
     const p = seated.get(playerId)!;
     const slot = digestSlot(now, p.timeZone ?? game.timeZone, reminder);
     const due = items.filter((i) => i.visibleAt <= slot);
-    if (due.length === 0) continue;
-    const queued = await db.transaction(async (tx) => {
-      const since = chosen.get(playerId) ?? slot;
-      const muted = await mutedUncounted(tx, playerId, { after: since, upTo: slot });
-      const m = digestMail(mail, game, board, p, due, muted, slot);
-      const { mail: row, duplicate } = await enqueue(tx, m);
-      // This slot's digest went already: what arrived since waits for the next one.
-      if (duplicate) return false;
-      await markDigested(
-        tx,
-        playerId,
-        due.map((i) => i.messageId),
-        { outboxId: row.id, at: now },
-      );
-      await mutedUncounted(tx, playerId, { after: since, upTo: slot, mark: now });
-      return true;
-    });
-    if (queued) sent++;
+    const muted = mutes.get(playerId) ?? [];
+    const isMuted = (i: DigestItem) => mutedNow(i, muted);
+    const shown = due.filter((i) => !isMuted(i));
+    // Nothing to show: what is muted waits (an UNMUTE before the next digest lets it through).
+    if (shown.length === 0) continue;
+    const hidden = due.filter(isMuted).map((i) => i.messageId);
+    try {
+      await db.transaction(async (tx) => {
+        const since = chosen.get(playerId) ?? slot;
+        // Marked first, counted from what the marks return: a muted message committed meanwhile
+        // is either marked and counted here or left for the next digest, never marked uncounted.
+        const count =
+          (await markDigested(tx, playerId, hidden, { outboxId: null, at: now })) +
+          (await mutedUncounted(tx, playerId, { gameId: game.id, after: since, upTo: slot, mark: now }));
+        const m = digestMail(mail, game, board, p, shown, count, slot);
+        const { mail: row, duplicate } = await enqueue(tx, m);
+        // This slot's digest went already: what arrived since waits for the next one.
+        if (duplicate) throw new AlreadySent();
+        await markDigested(
+          tx,
+          playerId,
+          shown.map((i) => i.messageId),
+          { outboxId: row.id, at: now },
+        );
+      });
+      sent++;
+    } catch (err) {
+      if (!(err instanceof AlreadySent)) throw err;
+    }
   }
   return sent;
+}
+
+/** Whether the reader's mutes cover this message: a signed one by its faction, an anonymous one only by MUTE ANONYMOUS (D-PRESS-25); a referee's never. */
+function mutedNow(i: DigestItem, muted: readonly MuteTarget[]): boolean {
+  if (i.byReferee) return false;
+  if (i.sign === 'anonymous') return muted.some((t) => t.kind === 'anonymous');
+  return muted.some((t) => t.kind === 'faction' && t.faction === i.writerFaction);
 }
 
 function digestMail(mail: MailAddressing, game: Game, board: Board, p: Player, items: DigestItem[], muted: number, slot: Date) {

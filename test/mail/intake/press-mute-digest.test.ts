@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
 import { pressMessages, pressRecipients } from '../../../src/db/schema.ts';
 import { findTurn } from '../../../src/db/turns.ts';
-import { runTurnJob } from '../../../src/games/index.ts';
+import { updateGame } from '../../../src/db/games.ts';
+import { pauseGame, runTurnJob } from '../../../src/games/index.ts';
 import { ADDRESSES, DOMAIN, deliver, makeWorld, orderMail, privateTo, type World } from './world.ts';
 
 // Players: 0 Hutt (it, anna), 1 Aristocrats (en, bruno), 2 Sith (it, carla), 3 Knights (en, dario).
@@ -138,9 +139,9 @@ describe('D-PRESS-11: DIGEST', () => {
     at('2026-03-02T10:00:00Z');
     await write(1, 'DIGEST\n');
     const chosen = (await answers(1))[0]!.bodyText;
-    expect(chosen).toContain('Done: no more one mail per message from now on.');
-    // The 07:00 is the player's own (their zone named); said once, not twice.
-    expect(chosen).toMatch(/You get messages in one digest a day, at 07:00 \([A-Za-z_]+\/[A-Za-z_]+\)/);
+    expect(chosen).toContain('From now on your messages come in one digest a day.');
+    // The 07:00 is the player's own (their zone named); the digest is said once, not twice.
+    expect(chosen).toMatch(/Your digest comes every day at 07:00 \([A-Za-z_]+\/[A-Za-z_]+\)/);
     expect(chosen.match(/one digest a day/g)).toHaveLength(1);
     await write(1, 'MUTE Sith\n');
     await write(0, 'STAMPA A Aristocratici, Sith\nTregua fino al turno 6?\nFINE\n');
@@ -163,6 +164,8 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(digest!.bodyText).toContain('Tregua fino al turno 6?');
     expect(digest!.bodyText).toContain('1 message from writers you muted was not delivered.');
     expect(digest!.bodyText).not.toContain('I Sith vi salutano.');
+    // REPORT to a conversation's address reports its latest message, not necessarily this one: not offered here.
+    expect(digest!.bodyText).not.toContain('REPORT');
     const address = /write to: (orders\+p-[a-z2-7]{26}@sf\.example)/.exec(digest!.bodyText)?.[1];
     expect(address).toBeDefined();
     const recipients = await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.address, ADDRESSES[1]!));
@@ -242,5 +245,56 @@ describe('D-PRESS-11: DIGEST', () => {
     const [digest] = await mails('press-digest');
     expect(digest!.bodyText).toContain('Primo.');
     expect(digest!.bodyText).not.toContain('Secondo.');
+  });
+
+  it('D-PRESS-11: a MUTE sent while messages wait covers them: not shown, counted; a faction’s mute leaves its anonymous ones', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(1, 'DIGEST\n');
+    await write(2, 'STAMPA A Aristocratici\nDai Sith.\nFINE\n');
+    await write(2, 'STAMPA ANONIMA A Aristocratici\nAnonimo dai Sith.\nFINE\n');
+    await write(0, 'STAMPA A Aristocratici\nDagli Hutt.\nFINE\n');
+    await write(1, 'MUTE Sith\n');
+    at('2026-03-03T06:00:30Z');
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.bodyText).not.toContain('Dai Sith.');
+    expect(digest!.bodyText).toContain('Dagli Hutt.');
+    expect(digest!.bodyText).toContain('Anonimo dai Sith.');
+    expect(digest!.bodyText).toContain('1 message from writers you muted was not delivered.');
+    // All three are done with: nothing waits, nothing is counted twice.
+    const rows = await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.address, ADDRESSES[1]!));
+    expect(rows.every((r) => r.digestedAt !== null)).toBe(true);
+  });
+
+  it('D-PRESS-NEW-fixdigest-1: a paused game’s press still comes in the 07:00 digest', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(1, 'DIGEST\n');
+    await pauseGame(world.database.db, 'andromeda', 'a break', {
+      actor: 'test',
+      mail: { domain: DOMAIN, ordersLocalPart: 'orders' },
+      now: () => world.clock.now,
+    });
+    const r = await write(0, 'STAMPA A Aristocratici\nIn pausa.\nFINE\n');
+    expect(r.result).toMatchObject({ status: 'processed' });
+    at('2026-03-03T06:00:30Z');
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.bodyText).toContain('In pausa.');
+    expect(digest!.dedupeKey).toBe(`press-digest:${world.created.players[1]!.id}:2026-03-03T06:00:00.000Z`);
+    expect((await job()).digests).toBe(0);
+  });
+
+  it('D-PRESS-NEW-fixdigest-1: what waited when the game finished comes at the next 07:00', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(1, 'DIGEST\n');
+    await write(0, 'STAMPA A Aristocratici\nUltime parole.\nFINE\n');
+    await updateGame(world.database.db, 'andromeda', { status: 'finished' });
+    later();
+    expect((await job()).digests).toBe(0);
+    at('2026-03-03T06:00:30Z');
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.bodyText).toContain('Ultime parole.');
+    expect((await job()).digests).toBe(0);
   });
 });
