@@ -494,7 +494,7 @@ export async function mutedUncounted(
 
 /**
  * The games with messages waiting for a player's digest and visible by `now`, whatever the game's
- * state: a paused game's press and what waited at a game's end still go (D-PRESS-NEW-fixdigest-1).
+ * state: a paused game's press and what waited at a game's end still go (D-PRESS-32).
  */
 export async function gamesWithPendingDigest(db: Db, now: Date = new Date()): Promise<string[]> {
   const rows = await db

@@ -114,7 +114,7 @@ export async function runTurnJob(deps: TurnJobDeps): Promise<TurnJobPass> {
 /**
  * The digests of games the pass did not visit (paused, over, or between turns): press is taken
  * while a game is paused, and what waited at its end still goes, at the player's next 07:00
- * (D-PRESS-NEW-fixdigest-1). No reminder slot: such a game has no reminder due.
+ * (D-PRESS-32). No reminder slot: such a game has no reminder due.
  */
 async function otherDigests(deps: TurnJobDeps, visited: ReadonlySet<string>, now: Date): Promise<number> {
   let digests = 0;

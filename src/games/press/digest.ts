@@ -47,7 +47,7 @@ class AlreadySent extends Error {}
  * digested (and the muted ones counted) in the same transaction as the mail is queued, so a pass
  * run twice, or by two instances, sends it once. Run for any game with messages waiting, whatever
  * its state; `turn`: the open turn, whose last reminder is a slot too (none when paused or over,
- * D-PRESS-NEW-fixdigest-1). Returns the digests queued.
+ * D-PRESS-32). Returns the digests queued.
  */
 export async function sendDigests(db: Db, mail: MailAddressing, game: Game, turn: Turn | null, now: Date): Promise<number> {
   const waiting = await pendingDigest(db, game.id, now);

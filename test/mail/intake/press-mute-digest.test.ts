@@ -266,7 +266,7 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(rows.every((r) => r.digestedAt !== null)).toBe(true);
   });
 
-  it('D-PRESS-NEW-fixdigest-1: a paused game’s press still comes in the 07:00 digest', async () => {
+  it('D-PRESS-32: a paused game’s press still comes in the 07:00 digest', async () => {
     at('2026-03-02T10:00:00Z');
     await write(1, 'DIGEST\n');
     await pauseGame(world.database.db, 'andromeda', 'a break', {
@@ -284,7 +284,7 @@ describe('D-PRESS-11: DIGEST', () => {
     expect((await job()).digests).toBe(0);
   });
 
-  it('D-PRESS-NEW-fixdigest-1: what waited when the game finished comes at the next 07:00', async () => {
+  it('D-PRESS-32: what waited when the game finished comes at the next 07:00', async () => {
     at('2026-03-02T10:00:00Z');
     await write(1, 'DIGEST\n');
     await write(0, 'STAMPA A Aristocratici\nUltime parole.\nFINE\n');
