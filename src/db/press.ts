@@ -605,6 +605,7 @@ export async function listBroadcasts(db: Db, gameId: string, now: Date = new Dat
 /**
  * The newest `limit` visible messages to everyone, newest first, and how many are visible in all:
  * the public page and its JSON (`listBroadcasts`'s rows, the same care for anonymous writers).
+ * Only those relayed while the game published them (observers = broadcasts, D-PRESS-NEW-fixpublic-1).
  */
 export async function latestBroadcasts(
   db: Db,
@@ -616,6 +617,7 @@ export async function latestBroadcasts(
     eq(pressMessages.gameId, gameId),
     eq(pressMessages.audienceKind, 'all'),
     eq(pressMessages.status, 'relayed'),
+    eq(pressMessages.public, true),
     lte(pressMessages.visibleAt, now),
   );
   const [broadcasts, [count]] = await Promise.all([

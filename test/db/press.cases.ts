@@ -517,6 +517,7 @@ export function pressCases(open: () => Promise<Database>): void {
         writerFaction: 'aristocrats',
         audienceKind: 'all' as const,
         audienceFactions: ['hutt', 'sith', 'knights'],
+        public: true,
       };
       const inboundId = await inbound();
       // One mail, a signed and an anonymous broadcast: the anonymous one is seen 7 minutes later.
@@ -565,6 +566,7 @@ export function pressCases(open: () => Promise<Database>): void {
           writerFaction: null,
           audienceKind: 'all',
           threadId: all.id,
+          public: true,
           text: 'Play nice.',
           receivedAt: minutes(3002),
           visibleAt: minutes(3002),

@@ -698,6 +698,7 @@ function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressD
     refusal: relayed ? null : (({ kind: _, ...r }) => r)(d),
     receivedAt: f.receivedAt,
     visibleAt,
+    public: relayed && part.audience.kind === 'all' && pressSettingsOf(f.game.pressSettings).observers === 'broadcasts',
   };
 }
 
