@@ -132,6 +132,10 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     for (const name of hidden) expect(body.toLowerCase()).not.toContain(name.toLowerCase());
     const it_ = (await get(`/games/${gameId}/press?lang=it`)).body;
     expect(it_).toContain('<strong>Anonimo → Aristocratici e Sith</strong>');
+    // Visitors are told what is published, never a decision's id they cannot look up.
+    expect(body).toContain('The game is over and its messages are published: to everyone');
+    expect(it_).toContain('La partita è finita e i suoi messaggi sono pubblicati: a tutti');
+    for (const page of [body, it_]) expect(page).not.toMatch(/\bD-[A-Z]+-\d/);
     // The game page links it.
     expect((await get(`/games/${gameId}?lang=en`)).body).toContain(`<a href="/games/${gameId}/press">The game&#39;s messages</a>`);
   });
