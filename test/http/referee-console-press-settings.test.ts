@@ -101,7 +101,9 @@ describe("the console's press settings form", () => {
 
   it("a stale form changes only what this referee changed, never reverting another's change made since", async () => {
     const page = await app.inject({ method: 'GET', url: `/referee/games/${gameId}`, cookies: browser.cookies });
-    const shown = Object.fromEntries([...page.body.matchAll(/<input type="hidden" name="was_(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+    const shown = Object.fromEntries(
+      [...page.body.matchAll(/<input type="hidden" name="was_(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    );
     expect(shown).toEqual({ ...current, mode: 'signed', private: 'no' });
     // Another referee (or `sf referee press`) turns press off meanwhile.
     const other = await post({ ...current, mode: 'off', private: 'no', reason: 'quiet' });
