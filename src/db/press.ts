@@ -4,7 +4,7 @@
 // The writer of an anonymous message is stored (the referees see them, the hourly cap counts them)
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { pgArray } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
@@ -176,11 +176,13 @@ export async function messageTimesSince(db: Db, playerId: number, since: Date): 
 /**
  * The message a reply (or REPORT) answers: the one whose relay to this recipient has a Message-ID
  * among the reply's In-Reply-To/References (bare, as the outbox keeps them); failing that, the
- * latest relayed in the conversation to them. Null when nothing in it reached them.
+ * latest relayed in the conversation to them that they can know of at `now` (the reply's receipt):
+ * visible (an anonymous one's delay is over) and not muted for them, so that a REPORT never tells
+ * its writer that a hidden message exists (D-PRESS-10). Null when nothing in it reached them.
  */
 export async function messageForReply(
   db: Db,
-  q: { threadId: number; recipient: Recipient; references: readonly string[] },
+  q: { threadId: number; recipient: Recipient; references: readonly string[]; now: Date },
 ): Promise<PressMessage | null> {
   const base = and(
     eq(pressMessages.threadId, q.threadId),
@@ -203,7 +205,7 @@ export async function messageForReply(
     .select({ m: pressMessages })
     .from(pressMessages)
     .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
-    .where(base)
+    .where(and(base, lte(pressMessages.visibleAt, q.now), ne(pressRecipients.delivery, 'muted')))
     .orderBy(desc(pressMessages.id))
     .limit(1);
   return latest?.m ?? null;
@@ -633,6 +635,7 @@ export async function listBroadcasts(db: Db, gameId: string, now: Date = new Dat
 /**
  * The newest `limit` visible messages to everyone, newest first, and how many are visible in all:
  * the public page and its JSON (`listBroadcasts`'s rows, the same care for anonymous writers).
+ * Only those relayed while the game published them (observers = broadcasts, D-PRESS-33).
  */
 export async function latestBroadcasts(
   db: Db,
@@ -644,6 +647,7 @@ export async function latestBroadcasts(
     eq(pressMessages.gameId, gameId),
     eq(pressMessages.audienceKind, 'all'),
     eq(pressMessages.status, 'relayed'),
+    eq(pressMessages.public, true),
     lte(pressMessages.visibleAt, now),
   );
   const [broadcasts, [count]] = await Promise.all([

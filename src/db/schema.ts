@@ -556,6 +556,12 @@ export const pressMessages = pgTable(
      * anonymous one (D-PRESS-10), so that a page never shows it sooner, nor at its writer's time.
      */
     visibleAt: timestamp('visible_at', { withTimezone: true }).notNull(),
+    /**
+     * On the public page and its JSON: a message to everyone relayed while the game's press setting
+     * said observers = broadcasts. Fixed at relay time, so a later change of the setting applies
+     * from the next message and never publishes what was written under another (D-PRESS-20).
+     */
+    public: boolean('public').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -104,12 +104,14 @@ const sentence =
 
 /**
  * Italian `a` before a name or a phrase: articulated with its article (`a` + `gli arbitri` →
- * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`.
+ * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`;
+ * the hidden writer, named "anonimo", as a person: `all'anonimo`.
  */
 export function italianA(x: string): string {
   const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
   if (articled) return `${{ il: 'al', lo: 'allo', la: 'alla', i: 'ai', gli: 'agli', le: 'alle' }[articled[1]!]} ${articled[2]}`;
   if (/^l['’]/.test(x)) return `all${x.slice(1)}`;
+  if (/^anonimo(?![\p{L}])/u.test(x)) return `all'${x}`;
   return /^[aA]/.test(x) ? `ad ${x}` : `a ${x}`;
 }
 

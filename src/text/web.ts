@@ -86,7 +86,7 @@ export const webTexts = defineTexts({
     revealLink: 'I messaggi della partita',
     revealTitle: 'I messaggi della partita',
     revealLead:
-      'La partita è finita e i suoi messaggi sono pubblicati (D-PRESS-18): a tutti, privati e di gruppo, per turno e conversazione. Chi ha scritto anonimo resta anonimo; i messaggi agli arbitri non sono qui.',
+      'La partita è finita e i suoi messaggi sono pubblicati: a tutti, privati e di gruppo, per turno e conversazione. Chi ha scritto anonimo resta anonimo; i messaggi agli arbitri non sono qui.',
     revealNone: 'Nessun messaggio tra i giocatori in questa partita.',
     revealNotPublished: 'I messaggi di questa partita non sono pubblicati: lo sono solo a partita finita, e solo se la partita lo prevede.',
     conversation: (k: number, who: string) => `Conversazione ${k}: ${who}`,
@@ -215,7 +215,7 @@ export const webTexts = defineTexts({
     revealLink: "The game's messages",
     revealTitle: "The game's messages",
     revealLead:
-      'The game is over and its messages are published (D-PRESS-18): to everyone, private and group, by turn and conversation. Who wrote anonymously stays anonymous; messages to the referees are not here.',
+      'The game is over and its messages are published: to everyone, private and group, by turn and conversation. Who wrote anonymously stays anonymous; messages to the referees are not here.',
     revealNone: 'No messages between players in this game.',
     revealNotPublished: "This game's messages are not published: they are only once the game is over, and only if the game says so.",
     conversation: (k, who) => `Conversation ${k}: ${who}`,

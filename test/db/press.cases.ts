@@ -233,13 +233,38 @@ export function pressCases(open: () => Promise<Database>): void {
         message({ threadId: thread.id, text: 'And another.', audienceFactions: ['hutt', 'knights'], inboundId: await inbound() }),
       );
       await addRecipients(db, [{ messageId: later.message.id, ...hutt, address: 'hutt@example.com', delivery: 'immediate' }]);
-      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: ['other@x', relayId] }))?.id).toBe(m.id);
-      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [] }))?.id).toBe(later.message.id);
+      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: ['other@x', relayId], now: T0 }))?.id).toBe(
+        m.id,
+      );
+      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [], now: T0 }))?.id).toBe(later.message.id);
       // Hutt's relay names nothing for the Knights: their latest in the conversation; a faction it never reached, nothing.
-      expect((await messageForReply(db, { threadId: thread.id, recipient: knights, references: [relayId] }))?.id).toBe(m.id);
+      expect((await messageForReply(db, { threadId: thread.id, recipient: knights, references: [relayId], now: T0 }))?.id).toBe(m.id);
       expect(
-        await messageForReply(db, { threadId: thread.id, recipient: { kind: 'player', id: seat.aristocrats! }, references: [relayId] }),
+        await messageForReply(db, {
+          threadId: thread.id,
+          recipient: { kind: 'player', id: seat.aristocrats! },
+          references: [relayId],
+          now: T0,
+        }),
       ).toBeNull();
+
+      // D-PRESS-10: without a Message-ID, never one they cannot know of yet: not visible, or muted for them.
+      const hidden = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'Not yet.', audienceFactions: ['hutt'], inboundId: await inbound(), visibleAt: minutes(12) }),
+      );
+      const muted = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'Muted.', audienceFactions: ['hutt'], inboundId: await inbound() }),
+      );
+      await addRecipients(db, [
+        { messageId: hidden.message.id, ...hutt, address: 'hutt@example.com', delivery: 'immediate' },
+        { messageId: muted.message.id, ...hutt, address: 'hutt@example.com', delivery: 'muted' },
+      ]);
+      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [], now: T0 }))?.id).toBe(later.message.id);
+      expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [], now: minutes(12) }))?.id).toBe(
+        hidden.message.id,
+      );
     });
 
     it("gives the writer's accepted messages of the last hour by receipt, those to the referees apart (D-PRESS-4, D-PRESS-12)", async () => {
@@ -511,6 +536,7 @@ export function pressCases(open: () => Promise<Database>): void {
         writerFaction: 'aristocrats',
         audienceKind: 'all' as const,
         audienceFactions: ['hutt', 'sith', 'knights'],
+        public: true,
       };
       const inboundId = await inbound();
       // One mail, a signed and an anonymous broadcast: the anonymous one is seen 7 minutes later.
@@ -559,6 +585,7 @@ export function pressCases(open: () => Promise<Database>): void {
           writerFaction: null,
           audienceKind: 'all',
           threadId: all.id,
+          public: true,
           text: 'Play nice.',
           receivedAt: minutes(3002),
           visibleAt: minutes(3002),

@@ -42,6 +42,8 @@ export async function seedPress(db: Db, gameId: string, now: Date = new Date()):
     turn?: number;
     thread: number | null;
     refused?: boolean;
+    /** Relayed while the game published its messages to everyone (D-PRESS-33): every broadcast here but one. */
+    public?: boolean;
   }) => {
     const { message } = await insertPressMessage(db, {
       gameId,
@@ -61,6 +63,7 @@ export async function seedPress(db: Db, gameId: string, now: Date = new Date()):
       refusal: m.refused ? { reason: 'press-off' } : null,
       receivedAt: m.at,
       visibleAt: m.visibleAt ?? m.at,
+      public: m.public ?? (m.audienceKind === 'all' && !m.refused),
     });
     return message.id;
   };

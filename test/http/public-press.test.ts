@@ -107,6 +107,32 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     expect((await get('/games/no-such-game/press')).statusCode).toBe(404);
   });
 
+  it('is looked up within the cached answer: a crowd asking costs one lookup per TTL, the "not published" page kept as a 404', async () => {
+    // A TTL no test outlasts: whatever changes in the database, the answer is the cached one.
+    const cached = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 3_600_000 });
+    try {
+      const first = await cached.inject({ method: 'GET', url: `/games/${gameId}/press?lang=en` });
+      expect(first.statusCode).toBe(404);
+      expect(first.body).toContain('This game&#39;s messages are not published');
+      // Were the game looked up on each request, the next one would see it finished and published.
+      await database.db.update(games).set({ status: 'finished' }).where(eq(games.id, gameId));
+      await setPress(database.db, gameId, { reveal: 'at-end' });
+      // Its ETag asked again: still the whole 404, never a 304 (that answers only a 200).
+      const etag = first.headers.etag as string | undefined;
+      const again = await cached.inject({
+        method: 'GET',
+        url: `/games/${gameId}/press?lang=en`,
+        headers: etag ? { 'if-none-match': etag } : {},
+      });
+      expect(again.statusCode).toBe(404);
+      expect(again.body).toBe(first.body);
+      expect(etag).toBeDefined();
+      expect((await cached.inject({ method: 'GET', url: '/games/no-such-game/press' })).statusCode).toBe(404);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('once finished with reveal = at-end: every message between players by turn and conversation, writers and audiences, the anonymous writer unnamed, nothing to the referees', async () => {
     await database.db.update(games).set({ status: 'finished' }).where(eq(games.id, gameId));
     await setPress(database.db, gameId, { reveal: 'at-end' });
@@ -132,6 +158,10 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     for (const name of hidden) expect(body.toLowerCase()).not.toContain(name.toLowerCase());
     const it_ = (await get(`/games/${gameId}/press?lang=it`)).body;
     expect(it_).toContain('<strong>Anonimo → Aristocratici e Sith</strong>');
+    // Visitors are told what is published, never a decision's id they cannot look up.
+    expect(body).toContain('The game is over and its messages are published: to everyone');
+    expect(it_).toContain('La partita è finita e i suoi messaggi sono pubblicati: a tutti');
+    for (const page of [body, it_]) expect(page).not.toMatch(/\bD-[A-Z]+-\d/);
     // The game page links it.
     expect((await get(`/games/${gameId}?lang=en`)).body).toContain(`<a href="/games/${gameId}/press">The game&#39;s messages</a>`);
   });

@@ -98,4 +98,26 @@ describe("the console's press settings form", () => {
     const said = await app.inject({ method: 'GET', url: again.headers.location as string, cookies: browser.cookies });
     expect(said.body).toContain('nothing changed and nobody was mailed');
   });
+
+  it("a stale form changes only what this referee changed, never reverting another's change made since", async () => {
+    const page = await app.inject({ method: 'GET', url: `/referee/games/${gameId}`, cookies: browser.cookies });
+    const shown = Object.fromEntries(
+      [...page.body.matchAll(/<input type="hidden" name="was_(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    );
+    expect(shown).toEqual({ ...current, mode: 'signed', private: 'no' });
+    // Another referee (or `sf referee press`) turns press off meanwhile.
+    const other = await post({ ...current, mode: 'off', private: 'no', reason: 'quiet' });
+    expect(other.headers.location).toBe(`/referee/games/${gameId}?done=press-settings`);
+    // The stale form, every field as it was shown, only the hourly cap changed by this referee.
+    const stale = Object.fromEntries(Object.entries(shown).map(([k, v]) => [`was_${k}`, v]));
+    const res = await post({ ...shown, ...stale, perHour: '5', reason: 'fewer' });
+    expect(res.headers.location).toBe(`/referee/games/${gameId}?done=press-settings`);
+    expect(pressSettingsOf((await findGame(world.database.db, gameId))!.pressSettings)).toMatchObject({ mode: 'off', perHour: 5 });
+    const [audit] = await listAudit(world.database.db, { gameId, action: 'game.press' });
+    expect(audit!.detail).toMatchObject({ changed: ['perHour'] });
+    // Nothing changed by this referee: nothing sent, nothing changes.
+    const same = await post({ ...shown, ...stale, reason: 'nothing' });
+    expect(same.headers.location).toBe(`/referee/games/${gameId}?done=press-unchanged`);
+    expect(pressSettingsOf((await findGame(world.database.db, gameId))!.pressSettings)).toMatchObject({ mode: 'off', perHour: 5 });
+  });
 });

@@ -73,7 +73,9 @@ describe('Italian prepositions before a name (a + article)', () => {
     expect(italianA('la conversazione')).toBe('alla conversazione');
     expect(italianA('gli arbitri')).toBe('agli arbitri');
     expect(italianA('il Cancelliere')).toBe('al Cancelliere');
-    expect(italianA('anonimo e tutti')).toBe('ad anonimo e tutti');
+    expect(italianA('anonimo e tutti')).toBe("all'anonimo e tutti");
+    expect(italianA('anonimo')).toBe("all'anonimo");
+    expect(italianA('anonimi')).toBe('ad anonimi');
     expect(italianA('Aristocratici e Sith')).toBe('ad Aristocratici e Sith');
     expect(italianA('Hutt e Sith')).toBe('a Hutt e Sith');
     expect(italianA('tutti')).toBe('a tutti');
@@ -86,7 +88,7 @@ describe('Italian prepositions before a name (a + article)', () => {
       'Riga 2: inviato agli arbitri, firmato:\n> Aiuto\n>\n> Grazie',
     );
     expect(pressTexts.it.relay({ ...relay, from: null, replyGoesTo: 'anonimo e Cavalieri' }).text).toContain(
-      'Rispondi a questa mail per scrivere ad anonimo e Cavalieri',
+      "Rispondi a questa mail per scrivere all'anonimo e Cavalieri",
     );
   });
 });

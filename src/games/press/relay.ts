@@ -379,6 +379,7 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     threadId: thread.id,
     recipient: { kind: 'player', id: writer.id },
     references: f.references.map(bareId),
+    now: f.receivedAt,
   });
   if (reply.kind === 'empty') {
     result.ack.push(T.replyNotSent(T.replyEmpty));
@@ -550,6 +551,7 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     threadId: thread.id,
     recipient: { kind: 'referee', id: f.referee.id },
     references: f.references.map(bareId),
+    now: f.receivedAt,
   });
   const { message, duplicate } = await insertPressMessage(db, {
     gameId: f.game.id,
@@ -696,6 +698,7 @@ function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressD
     refusal: relayed ? null : (({ kind: _, ...r }) => r)(d),
     receivedAt: f.receivedAt,
     visibleAt,
+    public: relayed && part.audience.kind === 'all' && pressSettingsOf(f.game.pressSettings).observers === 'broadcasts',
   };
 }
 

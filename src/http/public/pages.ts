@@ -25,11 +25,17 @@ const VARY = 'Accept-Language, Cookie';
 export async function publicPages(app: FastifyInstance, opts: PublicOptions): Promise<void> {
   const cache = new RenderCache(opts.cacheMs ?? 1000);
 
-  function answer(req: FastifyRequest, reply: FastifyReply, key: string, render: (lang: Lang) => Promise<string | null>) {
+  /** `render` gives the page, a page with another status (a 404 with something to say), or null for the plain 404. */
+  function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    render: (lang: Lang) => Promise<string | { body: string; status: number } | null>,
+  ) {
     const lang = pageLang(req, reply);
     const produce = async () => {
-      const body = await render(lang);
-      return body === null ? null : { body, type: HTML };
+      const r = await render(lang);
+      return r === null ? null : typeof r === 'string' ? { body: r, type: HTML } : { ...r, type: HTML };
     };
     return cache.serve(`${lang} ${key}`, produce, (r) => {
       if (!r) return reply.code(404).header('vary', VARY).header('content-security-policy', PAGE_CSP).type(HTML).send(notFoundPage(lang));
@@ -53,24 +59,19 @@ export async function publicPages(app: FastifyInstance, opts: PublicOptions): Pr
   );
 
   // D-PRESS-18: a finished game's messages between players, when its press setting reveal = at-end;
-  // otherwise a 404 that says they are not published.
-  app.get<{ Params: { game: string } }>('/games/:game/press', async (req, reply) => {
-    const id = req.params.game;
-    const game = GAME_ID.test(id) ? await findGame(app.db, id) : null;
-    if (game && !(game.status === 'finished' && pressSettingsOf(game.pressSettings).reveal === 'at-end')) {
-      const lang = pageLang(req, reply);
+  // otherwise a 404 that says they are not published. Looked up inside the cached answer, as every
+  // page: a crowd asking for it costs one query per TTL, not one per request.
+  app.get<{ Params: { game: string } }>('/games/:game/press', (req, reply) =>
+    answer(req, reply, `press ${req.params.game}`, async (lang) => {
+      const id = req.params.game;
+      const game = GAME_ID.test(id) ? await findGame(app.db, id) : null;
+      if (!game) return null;
       const board = boardFor(game.map);
-      return reply
-        .code(404)
-        .header('vary', VARY)
-        .header('content-security-policy', PAGE_CSP)
-        .type(HTML)
-        .send(revealPage(lang, { game, board, messages: null }));
-    }
-    return answer(req, reply, `press ${id}`, async (lang) =>
-      game ? revealPage(lang, { game, board: boardFor(game.map), messages: await revealedPress(app.db, game.id) }) : null,
-    );
-  });
+      if (!(game.status === 'finished' && pressSettingsOf(game.pressSettings).reveal === 'at-end'))
+        return { body: revealPage(lang, { game, board, messages: null }), status: 404 };
+      return revealPage(lang, { game, board, messages: await revealedPress(app.db, game.id) });
+    }),
+  );
 
   const edictRoute =
     (version: (p: { k?: string }) => number | undefined | null) =>

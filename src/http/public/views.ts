@@ -105,7 +105,11 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
   const s = webTexts[lang];
   if (archive.length === 0) return html`<p>${s.noEdicts}</p>`;
   const byTurn = new Map<number, EdictHeader[]>();
-  for (const e of archive) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
+  for (const e of archive) {
+    const es = byTurn.get(e.turn);
+    if (es) es.push(e);
+    else byTurn.set(e.turn, [e]);
+  }
   const items = [...byTurn]
     .reverse()
     .map(
@@ -358,7 +362,10 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
   const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
   for (const m of d.messages) {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;
-    turn.set(m.conversation, [...(turn.get(m.conversation) ?? []), m]);
+    // Pushed in place: copying the array for each message is quadratic in a long conversation.
+    const ms = turn.get(m.conversation);
+    if (ms) ms.push(m);
+    else turn.set(m.conversation, [m]);
   }
   // A conversation is named by who was in it over the whole game (the same heading in every turn):
   // everyone, or its writers and readers, an anonymous writer as "Anonymous".

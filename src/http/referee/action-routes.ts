@@ -192,24 +192,31 @@ export async function actionRoutes(app: FastifyInstance, settings: ConsoleSettin
     return 'length';
   });
 
-  // docs/press.md §3: every field is sent with its current value; only what differs changes.
+  // docs/press.md §3: every field comes with the value the form showed (`was_<field>`); only a field
+  // this referee changed is sent, so a stale form never reverts another referee's change (D-PRESS-20).
+  // A field without its `was_` (a hand-made post) is sent as given; only what differs changes.
   action('/games/:game/press-settings', async (req, gameId) => {
     const b = req.body;
-    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
-    const priv = given(b.private);
+    const given = (field: string) => {
+      const v = b[field]?.trim();
+      if (v === undefined || v === '') return undefined;
+      const was = b[`was_${field}`]?.trim();
+      return was !== undefined && was === v ? undefined : v;
+    };
+    const priv = given('private');
     if (priv !== undefined && priv !== 'yes' && priv !== 'no')
       throw new GameError('invalid-input', 'messages to some factions: say yes or no');
-    const maxChars = given(b.maxChars);
-    const perHour = given(b.perHour);
+    const maxChars = given('maxChars');
+    const perHour = given('perHour');
     const a = actionInput('press', {
       gameId,
       press: Object.fromEntries(
         Object.entries({
-          mode: given(b.mode),
+          mode: given('mode'),
           private: priv === undefined ? undefined : priv === 'yes',
-          open: given(b.open),
-          observers: given(b.observers),
-          reveal: given(b.reveal),
+          open: given('open'),
+          observers: given('observers'),
+          reveal: given('reveal'),
           maxChars: maxChars === undefined ? undefined : whole(maxChars, 'the longest message'),
           perHour: perHour === undefined ? undefined : whole(perHour, 'messages an hour'),
         }).filter(([, v]) => v !== undefined),

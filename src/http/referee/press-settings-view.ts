@@ -15,7 +15,19 @@ export function pressSettingsSection(o: GameOverview, csrf: string): Html {
   const s = pressSettingsOf(g.pressSettings);
   const now = html`<ul>${describePressSettings(s, 'en').map((l) => html`<li>${l}</li>`)}</ul>`;
   if (g.status === 'finished') return html`<section><h2>Press settings</h2>${now}<p>The game is over: its settings stay.</p></section>`;
-  return html`<section><h2>Press settings</h2>${now}<form method="post" action="/referee/games/${encodeURIComponent(g.id)}/press-settings"><input type="hidden" name="_csrf" value="${csrf}">${[
+  // The values shown go back with the form: the route sends only what this referee changed, so a
+  // form left open never reverts another referee's change made since (D-PRESS-20).
+  const shown: Record<string, string> = {
+    mode: s.mode,
+    private: s.private ? 'yes' : 'no',
+    open: s.open,
+    observers: s.observers,
+    reveal: s.reveal,
+    maxChars: String(s.maxChars),
+    perHour: String(s.perHour),
+  };
+  const was = Object.entries(shown).map(([k, v]) => html`<input type="hidden" name="was_${k}" value="${v}">`);
+  return html`<section><h2>Press settings</h2>${now}<form method="post" action="/referee/games/${encodeURIComponent(g.id)}/press-settings"><input type="hidden" name="_csrf" value="${csrf}">${was}${[
     select('press-mode', 'mode', 'Messages between players', PRESS_MODES, s.mode),
     select('press-private', 'private', 'Messages to some factions (no: to everyone only)', ['yes', 'no'], s.private ? 'yes' : 'no'),
     select('press-open', 'open', 'Open', PRESS_OPEN, s.open),

@@ -29,6 +29,8 @@ export const PAGE_CSP = [
 export interface Rendered {
   body: Buffer;
   type: string;
+  /** A status other than 200 (a 404 page with something to say); never answered with a 304. */
+  status?: number;
   etag: string;
   lastModified: Date;
   /** lastModified as an HTTP date, made once. */
@@ -51,8 +53,8 @@ export function etagOf(body: Buffer): string {
   return `"${hash('sha1', body, 'base64url')}"`;
 }
 
-/** What a route renders for the cache: a body and its type, or null when there is nothing (404). */
-type Produce = () => Promise<{ body: string | Buffer; type: string } | null>;
+/** What a route renders for the cache: a body and its type (and status), or null when there is nothing (404). */
+type Produce = () => Promise<{ body: string | Buffer; type: string; status?: number } | null>;
 
 /** A cached result: when it was asked for, the render, and the result once made (`fresh` answers from it). */
 interface Entry {
@@ -121,17 +123,23 @@ export class RenderCache {
     return hit && now - hit.at < this.ttlMs ? hit : undefined;
   }
 
-  private stamp(key: string, r: { body: string | Buffer; type: string }, now: number): Rendered {
+  private stamp(key: string, r: { body: string | Buffer; type: string; status?: number }, now: number): Rendered {
     // Kept as bytes: Fastify sends a Buffer as is, a string is encoded again on every request
     // (for a page with the map inline, that is most of the cost of serving it from here).
     const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
     const etag = etagOf(body);
     const seen = this.lastSeen.get(key);
     // The same body as last time: the same Last-Modified and the compressed copies already made.
-    if (seen?.etag === etag && seen.type === r.type) return seen;
+    if (seen?.etag === etag && seen.type === r.type && seen.status === r.status) return seen;
     if (this.lastSeen.size >= this.max) this.lastSeen.delete(this.lastSeen.keys().next().value!);
     // HTTP dates have whole seconds.
-    const rendered: Rendered = { body, type: r.type, etag, lastModified: new Date(Math.floor(now / 1000) * 1000) };
+    const rendered: Rendered = {
+      body,
+      type: r.type,
+      etag,
+      lastModified: new Date(Math.floor(now / 1000) * 1000),
+      ...(r.status !== undefined ? { status: r.status } : {}),
+    };
     this.lastSeen.set(key, rendered);
     return rendered;
   }
@@ -201,7 +209,9 @@ export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Render
   const personal = reply.hasHeader('set-cookie');
   const inm = req.headers['if-none-match'];
   const ims = req.headers['if-modified-since'];
-  const fresh = inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime();
+  const fresh =
+    r.status === undefined &&
+    (inm !== undefined ? etagMatches(inm, r.etag) : ims !== undefined && Date.parse(ims) >= r.lastModified.getTime());
   if (fresh)
     return reply
       .code(304)
@@ -215,6 +225,7 @@ export function sendRendered(req: FastifyRequest, reply: FastifyReply, r: Render
     if (accepts.br && Buffer.isBuffer(r.br)) [body, coding] = [r.br, 'br'];
     else if (accepts.gzip) [body, coding] = [(r.gzip ??= gzipSync(r.body, { level: 6 })), 'gzip'];
   }
+  if (r.status !== undefined) reply.code(r.status);
   return reply.headers(headersOf(r, opts, compressible, personal, coding, true)).send(body);
 }
 

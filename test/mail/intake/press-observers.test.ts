@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addObserver, unsubscribe } from '../../../src/db/observers.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
+import { latestBroadcasts } from '../../../src/db/press.ts';
 import { games, outbox, pressMessages, pressRecipients } from '../../../src/db/schema.ts';
 import { composeMail } from '../../../src/mail/send/file-transport.ts';
 import { toOutgoing } from '../../../src/mail/send/outbox-sender.ts';
@@ -129,5 +130,32 @@ describe('observers = nothing (the default), or no PUBLIC_URL', () => {
     await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'A TUTTI\nDi nuovo.\nFINE\n' }));
     expect(await observerMails()).toHaveLength(0);
     expect(await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.recipientKind, 'observer'))).toHaveLength(0);
+  });
+});
+
+describe('D-PRESS-33: the public page and its JSON', () => {
+  it('show only the messages to everyone relayed while observers = broadcasts, never those written before the switch', async () => {
+    const later = new Date(world.clock.now.getTime() + 86_400_000);
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'A TUTTI\nScritto in privato.\nFINE\n' }));
+    await setObservers('broadcasts');
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'A TUTTI\nOra in pubblico.\nFINE\n' }));
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'STAMPA A Sith\nSolo per te.\nFINE\n' }));
+    const shown = await latestBroadcasts(world.database.db, 'andromeda', 50, later);
+    expect(shown.broadcasts.map((b) => b.text)).toEqual(['Ora in pubblico.']);
+    expect(shown.total).toBe(1);
+    const rows = await world.database.db.select().from(pressMessages).orderBy(pressMessages.id);
+    expect(rows.map((m) => [m.text, m.public])).toEqual([
+      ['Scritto in privato.', false],
+      ['Ora in pubblico.', true],
+      ['Solo per te.', false],
+    ]);
+    // Back to nothing: nothing is shown, and the message published stays marked for a later switch back.
+    await setObservers('nothing');
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'A TUTTI\nDi nuovo in privato.\nFINE\n' }));
+    await setObservers('broadcasts');
+    expect((await latestBroadcasts(world.database.db, 'andromeda', 50, later)).broadcasts.map((b) => b.text)).toEqual(['Ora in pubblico.']);
   });
 });

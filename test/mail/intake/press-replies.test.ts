@@ -276,6 +276,26 @@ describe('REPORT / SEGNALA', () => {
     expect(ack!.bodyText).toContain('this game has no referee yet');
     expect(await world.database.db.select().from(pressReports)).toHaveLength(1);
   });
+
+  it('D-PRESS-10: a REPORT naming no message never targets an anonymous message not yet visible', async () => {
+    await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n'); // Sith, carla
+    world.clock.now = new Date(world.clock.now.getTime() + 30 * 60_000); // past the first one's delay
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Who are you?');
+    const [toCarla] = await relaysTo(2);
+    // Held for its random delay (2 to 20 minutes): Bruno cannot know it exists yet.
+    await reply(toCarla!, 'Un amico.');
+    const stored = await world.database.db.select().from(pressMessages).orderBy(pressMessages.id);
+    const hidden = stored.at(-1)!;
+    expect(hidden.visibleAt.getTime()).toBeGreaterThan(world.clock.now.getTime() + 60_000);
+    // A new mail to the conversation's address, no In-Reply-To: the latest message *he can see*.
+    later();
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: toBruno!.replyTo!, subject: 'report', body: 'REPORT\nLies.' }));
+    const reports = await world.database.db.select().from(pressReports);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.messageId).toBe(stored[0]!.id);
+    expect(reports[0]!.messageId).not.toBe(hidden.id);
+  });
 });
 
 describe('D-PRESS-4: a referee answers a player’s message to the referees by replying', () => {
