@@ -29,7 +29,7 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
-import { pressTurnOf, readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
+import { pressTurnOf, readMailPress, relayPressMany, type FileDispute } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
 import { applyPressCommand } from '../../games/press/press-choices.ts';
 import type { PressCommand } from '../../games/press/press-commands.ts';
@@ -165,11 +165,12 @@ function relayLater(
   summary: object,
 ): void {
   const { store, row, player, game } = c;
-  store.later(async (tx) => {
-    const r = await relayPress(
-      tx,
-      { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
-      {
+  // Relayed in bulk with the batch's other press mails in a row (relayPressMany), then queued in order.
+  store.laterMany(
+    relayPressMany,
+    {
+      deps: { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
+      facts: {
         game,
         board: c.board,
         writer: player,
@@ -178,14 +179,22 @@ function relayLater(
         inboundId: row.id,
         receivedAt: row.receivedAt,
       },
-      { ...press, hasSheet: read.sheet },
-    );
-    Object.assign(summary, r.summary);
-    // Relays are not replies: they do not count towards the recipient's hourly limit.
-    for (const m of r.relays) store.enqueue(m, false);
-    store.relayed(r.messageIds, r.held);
-    reply('press-ack', r.ack.join('\n'));
-  });
+      reading: {
+        ...press,
+        // Read when the batch is written: the sheet decision, made after this call, may find no sheet.
+        get hasSheet() {
+          return read.sheet;
+        },
+      },
+    },
+    (r) => {
+      Object.assign(summary, r.summary);
+      // Relays are not replies: they do not count towards the recipient's hourly limit.
+      for (const m of r.relays) store.enqueue(m, false);
+      store.relayed(r.messageIds, r.held);
+      reply('press-ack', r.ack.join('\n'));
+    },
+  );
 }
 
 /**
