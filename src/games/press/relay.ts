@@ -147,29 +147,128 @@ export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts,
  * conversations, messages, tokens and recipients of all of them written together.
  */
 export async function relayPressMany(db: Db, work: readonly PressMailWork[]): Promise<PressRelayResult[]> {
-  if (work.length === 0) return [];
-  const earliest = Math.min(...work.map((w) => w.facts.receivedAt.getTime()));
+  return (await relayPressRun(
+    db,
+    work.map((w) => ({ kind: 'mail', ...w })),
+  )) as PressRelayResult[];
+}
+
+/** One reply by token for `relayPressRun`: the arguments of `relayReply`. */
+export interface PressReplyWork {
+  kind: 'reply';
+  deps: PressReplyDeps;
+  facts: PressReplyFacts;
+  text: string;
+}
+
+export type PressRunItem = ({ kind: 'mail' } & PressMailWork) | PressReplyWork;
+
+/**
+ * A batch's press mails and replies by token in a row, with the outcome of one after the other:
+ * the new messages' and the replies' messages stored and relayed together (`relayPressMany`). A
+ * reply reads which message it answers itself; when a message before it in the row goes to its
+ * conversation, those before it are written first, so that it reads them as it would have.
+ */
+export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Promise<Array<PressRelayResult | PressReplyResult>> {
+  if (items.length === 0) return [];
+  const earliest = Math.min(...items.map((w) => w.facts.receivedAt.getTime()));
   const times = await messageTimesOfWriters(
     db,
-    work.map((w) => w.facts.writer.id),
+    items.map((w) => w.facts.writer.id),
     new Date(earliest - HOUR),
   );
-  const plans: MessagePlan[] = [];
-  const mails = work.map((w) => {
-    const f = w.facts;
-    const known = times.get(f.writer.id) ?? [];
-    times.set(f.writer.id, known);
+  /** The writer's last hour as `decidePress` weighs it, with what the row accepted before. */
+  const factsOf = (f: PressMailFacts): PressFacts => {
     const from = f.receivedAt.getTime() - HOUR;
-    const recent = known.filter((t) => t.at.getTime() >= from);
-    const decisions = decidePress(w.reading.press, {
+    const recent = (times.get(f.writer.id) ?? []).filter((t) => t.at.getTime() >= from);
+    return {
       ...pressFactsFrom(f),
       sentLastHour: recent.filter((t) => !t.toReferees).map((t) => t.at),
       sentToRefereesLastHour: recent.filter((t) => t.toReferees).map((t) => t.at),
-    });
+    };
+  };
+  const accepted = (f: PressMailFacts, d: PressDecision) => {
+    if (d.kind !== 'relay') return;
+    const known = times.get(f.writer.id) ?? [];
+    times.set(f.writer.id, known);
+    known.push({ at: f.receivedAt, toReferees: d.to.kind === 'referees' });
+  };
+
+  let plans: MessagePlan[] = [];
+  const sent = new Map<MessagePlan, Sent>();
+  const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
+  const write = async () => {
+    const now = plans;
+    const ready = waiting.splice(0);
+    plans = [];
+    try {
+      for (const [plan, one] of await relayMessages(db, now)) sent.set(plan, one);
+      for (const w of ready) w.resolve(sent.get(w.plan)!);
+    } catch (e) {
+      for (const w of ready) w.reject(e);
+      throw e;
+    }
+  };
+  const signedKey = (t: { gameId: string; kind: string; participants: readonly string[] }) =>
+    `${t.gameId}\u001f${t.kind}\u001f${(t.kind === 'all' ? [] : [...new Set(t.participants)].sort()).join('\u001f')}`;
+
+  const mails: Array<{ w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> } | null> = [];
+  const replies: Array<Promise<PressReplyResult> | null> = [];
+  for (const item of items) {
+    if (item.kind === 'reply') {
+      mails.push(null);
+      const thread = item.facts.token.thread;
+      // What a reply answers is read from what is written: a message of this row in its conversation is written first.
+      if (
+        plans.some((p) =>
+          p.reply
+            ? p.reply.thread.id === thread.id
+            : p.thread && !p.thread.hiddenWriterPlayerId && !thread.anonymous && signedKey(p.thread) === signedKey(thread),
+        )
+      )
+        await write();
+      let registered: () => void = () => {};
+      const reached = new Promise<void>((r) => (registered = r));
+      const batch: ReplyBatch = {
+        facts: (f) => {
+          registered();
+          return factsOf(f);
+        },
+        store: (f, part, row, d) => {
+          accepted(f, d);
+          plans.push({ deps: item.deps, f, part, block: row.block, d, row });
+        },
+        relay: (deps, f, part, block, d, reply) => {
+          accepted(f, d);
+          const plan: MessagePlan = {
+            deps,
+            f,
+            part,
+            block,
+            d,
+            row: { ...messageRow(f, part, block, d, reply.thread, deps.random ?? Math.random), inReplyToMessageId: reply.inReplyTo },
+            reply,
+          };
+          plans.push(plan);
+          return new Promise<Sent>((resolve, reject) => waiting.push({ plan, resolve, reject }));
+        },
+      };
+      const done = relayReply(db, item.deps, item.facts, item.text, batch);
+      // Its failure is the run's (awaited below or thrown by the write): never an unhandled rejection meanwhile.
+      done.catch(() => undefined);
+      replies.push(done);
+      // On to the next item once this reply is decided (or answered without a message).
+      await Promise.race([reached, done]);
+      continue;
+    }
+    replies.push(null);
+    const w = item;
+    const f = w.facts;
+    const decisions = decidePress(w.reading.press, factsOf(f));
     const mine: Array<MessagePlan | null> = w.reading.press.map((part, block) => {
       const d = decisions[block]!;
       // Stored one after the other in the batch: the next mail's cap counts it.
-      if (d.kind === 'relay') known.push({ at: f.receivedAt, toReferees: d.to.kind === 'referees' });
+      accepted(f, d);
       const plan: MessagePlan = {
         deps: w.deps,
         f,
@@ -182,12 +281,28 @@ export async function relayPressMany(db: Db, work: readonly PressMailWork[]): Pr
       plans.push(plan);
       return plan;
     });
-    return { w, decisions, mine };
-  });
-  const sent = await relayMessages(db, plans);
+    mails.push({ w, decisions, mine });
+  }
+  await write();
 
-  const results: PressRelayResult[] = [];
-  for (const { w, decisions, mine } of mails) {
+  const results: Array<PressRelayResult | PressReplyResult> = [];
+  for (const [i, m] of mails.entries()) {
+    if (!m) {
+      results.push(await replies[i]!);
+      continue;
+    }
+    results.push(await finishMail(db, m, sent));
+  }
+  return results;
+}
+
+/** The acknowledgement and outcome of a new mail's press, once its messages are written; its disputes filed. */
+async function finishMail(
+  db: Db,
+  { w, decisions, mine }: { w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> },
+  sent: ReadonlyMap<MessagePlan, Sent>,
+): Promise<PressRelayResult> {
+  {
     const { deps, facts: f, reading } = w;
     const { game, writer } = f;
     const lang = writer.lang;
@@ -256,9 +371,8 @@ export async function relayPressMany(db: Db, work: readonly PressMailWork[]): Pr
       ...(reading.hasSheet ? [] : [T.noSheetWithPress]),
     ];
     if (notes.length) result.ack.push('', ...notes);
-    results.push(result);
+    return result;
   }
-  return results;
 }
 
 /** What decidePress weighs for this writer now: the game's settings, the turn, seats, the last hour's messages. */
@@ -540,6 +654,23 @@ export interface PressReplyResult extends Omit<PressRelayResult, 'summary'> {
   summary: { reply: 'relayed' | 'refused' | 'reported' | 'report-again' | 'empty' | 'nothing-to-answer'; reason?: string };
 }
 
+/**
+ * How `relayPressRun` takes a reply into its row: its facts from the row's last hour, and its
+ * message stored (`store`, refused) or stored and relayed (`relay`) with the row's others.
+ */
+interface ReplyBatch {
+  facts: (f: PressMailFacts) => PressFacts;
+  store: (f: PressMailFacts, part: PressPart, row: MessagePlan['row'], d: PressDecision) => void;
+  relay: (
+    deps: PressRelayDeps,
+    f: PressMailFacts,
+    part: PressPart,
+    block: number,
+    d: Extract<PressDecision, { kind: 'relay' }>,
+    reply: ReplyRouting,
+  ) => Promise<Sent>;
+}
+
 const bareId = (id: string) => id.replace(/^<|>$/g, '');
 
 /**
@@ -548,7 +679,13 @@ const bareId = (id: string) => id.replace(/^<|>$/g, '');
  * hourly cap); or, first line REPORT/SEGNALA, a report of the message it answers, whose stored
  * original goes to the referees. Nothing in it is ever read as orders.
  */
-export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFacts, text: string): Promise<PressReplyResult> {
+export async function relayReply(
+  db: Db,
+  deps: PressReplyDeps,
+  f: PressReplyFacts,
+  text: string,
+  batch?: ReplyBatch,
+): Promise<PressReplyResult> {
   const { game, writer, token } = f;
   const T = pressTexts[writer.lang];
   const tz = writer.timeZone ?? game.timeZone;
@@ -638,7 +775,7 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     text: reply.text,
     lines: { header: 1, first: 1, last: reply.text.split('\n').length, end: null },
   };
-  const facts = await pressFactsOf(db, f);
+  const facts = batch ? batch.facts(f) : await pressFactsOf(db, f);
   // The hidden writer is written to while seated, whatever their faction is called in the audience.
   if (hiddenReader) facts.seated = new Set([...facts.seated, hiddenReader.faction]);
   const [d] = decidePress([part], facts);
@@ -646,10 +783,9 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     const { kind: _, ...refusal } = d!;
     // Stored with the audience its participants see: the hidden writer's faction is in no row a player may read.
     const stored: PressPart = hiddenReader ? { ...part, audience: { kind: 'factions', factions: thread.participants } } : part;
-    await insertPressMessage(db, {
-      ...messageRow(f, stored, 0, d!, null, deps.random ?? Math.random),
-      inReplyToMessageId: answered?.id ?? null,
-    });
+    const row = { ...messageRow(f, stored, 0, d!, null, deps.random ?? Math.random), inReplyToMessageId: answered?.id ?? null };
+    if (batch) batch.store(f, stored, row, d!);
+    else await insertPressMessage(db, row);
     result.summary = { reply: 'refused', reason: refusal.reason };
     result.ack.push(T.replyNotSent(refusalText(writer.lang, refusal as PressRefusal, f.board, tz)));
     return result;
@@ -658,11 +794,12 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     d.to.kind === 'factions' && hiddenReader
       ? { ...d, to: { ...d.to, factions: d.to.factions.filter((x) => x !== hiddenReader.faction) } }
       : d;
-  const sent = await relayOne(db, deps, f, part, 0, visible, {
+  const routing: ReplyRouting = {
     thread,
     inReplyTo: answered?.id ?? null,
     ...(hiddenReader !== undefined ? { hiddenReader } : {}),
-  });
+  };
+  const sent = await (batch ? batch.relay(deps, f, part, 0, visible, routing) : relayOne(db, deps, f, part, 0, visible, routing));
   if (sent.relays) {
     result.relays.push(...sent.relays);
     result.messageIds.push(sent.messageId);

@@ -29,7 +29,7 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
-import { pressTurnOf, readMailPress, relayPressMany, type FileDispute } from '../../games/press/relay.ts';
+import { pressTurnOf, readMailPress, relayPressRun, type FileDispute, type PressRelayResult } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
 import { applyPressCommand } from '../../games/press/press-choices.ts';
 import type { PressCommand } from '../../games/press/press-commands.ts';
@@ -165,10 +165,11 @@ function relayLater(
   summary: object,
 ): void {
   const { store, row, player, game } = c;
-  // Relayed in bulk with the batch's other press mails in a row (relayPressMany), then queued in order.
+  // Relayed in bulk with the batch's other press mails and replies in a row (relayPressRun), then queued in order.
   store.laterMany(
-    relayPressMany,
+    relayPressRun,
     {
+      kind: 'mail',
       deps: { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
       facts: {
         game,
@@ -187,7 +188,8 @@ function relayLater(
         },
       },
     },
-    (r) => {
+    (result) => {
+      const r = result as PressRelayResult;
       Object.assign(summary, r.summary);
       // Relays are not replies: they do not count towards the recipient's hourly limit.
       for (const m of r.relays) store.enqueue(m, false);

@@ -48,16 +48,31 @@ const BODIES = [
   'PRESS TO Ewoks\nNobody.\nENDPRESS\n',
 ];
 
+// Replies by token (docs/press.md §4.6), to a token the prelude gave the writer.
+const REPLIES = ['Agreed.\n', 'Va bene, ma solo fino al turno 6.\n', 'REPORT insults\n', '\n'];
+
+// Before the run, one at a time in both arms, long before it (outside its hourly cap): every player gets tokens.
+const PRELUDE = [
+  [0, 'STAMPA A Sith, Knights\nPrima.\nFINE\n'],
+  [1, 'A TUTTI\nTo all.\nFINE\n'],
+  [2, 'STAMPA A Hutt, Aristocratici\nSeconda.\nFINE\n'],
+  [3, 'PRESS TO Hutt, Sith ANONYMOUS\nThird.\nENDPRESS\n'],
+  [1, 'PRESS TO REFEREE\nA question.\nENDPRESS\n'],
+] as const;
+
 interface MailPlan {
   from: number;
   body: number;
   when: 'early' | 'later' | 'after-declaration';
+  /** A reply by token instead: which of the writer's tokens, and which text. */
+  reply: { token: number; text: number } | null;
 }
 
 const plan: fc.Arbitrary<MailPlan> = fc.record({
   from: fc.integer({ min: 0, max: 3 }),
   body: fc.integer({ min: 0, max: BODIES.length - 1 }),
   when: fc.constantFrom('early', 'early', 'early', 'later', 'after-declaration') as fc.Arbitrary<MailPlan['when']>,
+  reply: fc.option(fc.record({ token: fc.nat(5), text: fc.integer({ min: 0, max: REPLIES.length - 1 }) }), { freq: 3 }),
 });
 
 interface Arm {
@@ -111,15 +126,28 @@ async function setUp(arm: Arm, run: number) {
     .update(games)
     .set({ pressSettings: { perHour: 2 } })
     .where(eq(games.id, gameId));
-  return { gameId, emails, secrets: created.players.map((p) => p.secret), turn: created.turn };
+  const s = { gameId, emails, secrets: created.players.map((p) => p.secret), turn: created.turn, tokens: [] as string[][] };
+  for (const [i, [from, body]] of PRELUDE.entries())
+    await receiveMail(arm.deps, { ...mailOf({ from, body: 0, when: 'early', reply: null }, 1000 + i, run, s, body), receivedAt: NOW });
+  const seats = await arm.database.db.select().from(players).where(eq(players.gameId, gameId)).orderBy(asc(players.id));
+  const threads = (await arm.database.db.select().from(pressThreads).where(eq(pressThreads.gameId, gameId))).map((t) => t.id);
+  const tokens = await arm.database.db
+    .select()
+    .from(pressTokens)
+    .where(inArray(pressTokens.threadId, threads))
+    .orderBy(asc(pressTokens.threadId), asc(pressTokens.ownerId));
+  s.tokens = seats.map((p) => tokens.filter((t) => t.ownerKind === 'player' && t.ownerId === p.id).map((t) => t.token));
+  return s;
 }
 
 type Setup = Awaited<ReturnType<typeof setUp>>;
 
-function mailOf(p: MailPlan, i: number, run: number, s: Setup): ArrivedMail {
+function mailOf(p: MailPlan, i: number, run: number, s: Omit<Setup, 'gameId'>, body?: string): ArrivedMail {
+  const mine = s.tokens[p.from] ?? [];
+  const token = p.reply && mine.length ? mine[p.reply.token % mine.length]! : null;
   const head = [
     `From: Player <${s.emails[p.from]!}>`,
-    `To: orders+${s.secrets[p.from]}@${DOMAIN}`,
+    token ? `To: orders+${token}@${DOMAIN}` : `To: orders+${s.secrets[p.from]}@${DOMAIN}`,
     'Subject: press',
     'Date: Mon, 2 Mar 2026 10:00:00 +0000',
     `Message-ID: <m${i}.r${run}@example.org>`,
@@ -131,7 +159,8 @@ function mailOf(p: MailPlan, i: number, run: number, s: Setup): ArrivedMail {
     later: new Date(s.turn.declarationDeadline.getTime() - 3 * 3_600_000 + 40 * 60_000),
     'after-declaration': new Date(s.turn.deadline.getTime() - 60_000),
   }[p.when];
-  const raw = Buffer.from(`${head.join('\r\n')}\r\n\r\n${BODIES[p.body]!.replace(/\n/g, '\r\n')}`);
+  const text = body ?? (token ? REPLIES[p.reply!.text]! : BODIES[p.body]!);
+  const raw = Buffer.from(`${head.join('\r\n')}\r\n\r\n${text.replace(/\n/g, '\r\n')}`);
   return { raw, source: 'cli', sourceKey: `run${run}:${i}`, receivedAt };
 }
 
@@ -206,6 +235,8 @@ async function observe(arm: Arm, s: Setup, ids: number[]) {
       from: place.get(m.inboundId!),
       block: m.block,
       thread: thread(m.threadId),
+      // The message a reply answers (D-PRESS-7): read from what the batch wrote before it.
+      answers: m.inReplyToMessageId === null ? null : messagePlace.get(m.inReplyToMessageId),
       status: m.status,
       refusal: m.refusal,
       sign: m.sign,
@@ -267,6 +298,7 @@ describe('press in batches', () => {
     let relayed = 0;
     let capped = 0;
     let reused = 0;
+    let answered = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(plan, { minLength: 1, maxLength: 24 }),
@@ -274,13 +306,15 @@ describe('press in batches', () => {
         async (plans, cuts) => {
           run++;
           const [s1, s2] = await Promise.all([setUp(one, run), setUp(batched, run)]);
-          const deliveries = plans.map((p, i) => mailOf(p, i, run, s1));
+          // Each arm's own tokens, the same in both by place (the prelude ran one mail at a time in each).
+          const oneMails = plans.map((p, i) => mailOf(p, i, run, s1));
+          const batchMails = plans.map((p, i) => mailOf(p, i, run, s2));
           const oneIds: number[] = [];
-          for (const m of deliveries) oneIds.push((await receiveMail(one.deps, m)).id);
+          for (const m of oneMails) oneIds.push((await receiveMail(one.deps, m)).id);
           const batchIds: number[] = [];
-          for (let i = 0, c = 0; i < deliveries.length; c++) {
+          for (let i = 0, c = 0; i < batchMails.length; c++) {
             const size = cuts[c % cuts.length]!;
-            for (const r of await receiveMails(batched.deps, deliveries.slice(i, i + size))) batchIds.push(r.id);
+            for (const r of await receiveMails(batched.deps, batchMails.slice(i, i + size))) batchIds.push(r.id);
             i += size;
           }
           const a = await observe(one, s1, oneIds);
@@ -289,6 +323,7 @@ describe('press in batches', () => {
           capped += a.messages.filter((m) => (m.refusal as { reason?: string } | null)?.reason === 'too-many').length;
           const replyTos = a.outbox.filter((m) => m.kind === 'press').map((m) => m.replyTo);
           reused += replyTos.length - new Set(replyTos).size;
+          answered += a.inbound.filter((m) => m.outcome === 'press-reply' && JSON.stringify(m.detail).includes('"relayed"')).length;
           expect(b).toEqual(a);
         },
       ),
@@ -298,5 +333,6 @@ describe('press in batches', () => {
     expect(relayed).toBeGreaterThan(60);
     expect(capped).toBeGreaterThan(2);
     expect(reused).toBeGreaterThan(2);
+    expect(answered).toBeGreaterThan(10);
   }, 300_000);
 });
