@@ -5,7 +5,7 @@
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { pgArray } from './arrays.ts';
+import { pgArray, rowsOf } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
   outbox,
@@ -363,6 +363,38 @@ export async function messageForReply(
     .orderBy(desc(pressMessages.id))
     .limit(1);
   return latest?.m ?? null;
+}
+
+/**
+ * `messageForReply` for several replies, in the order asked: one statement for them all, and one
+ * more for the messages found.
+ */
+export async function messagesForReplies(
+  db: Db,
+  qs: ReadonlyArray<{ threadId: number; recipient: Recipient; references: readonly string[] }>,
+): Promise<Array<PressMessage | null>> {
+  if (qs.length === 0) return [];
+  // A relay named in the references first, the latest to the recipient else (as messageForReply).
+  const found = await rowsOf<{ i: string | number; id: string | number }>(
+    db,
+    sql`select q.i, m.id from unnest(
+        ${pgArray(qs.map((q) => q.threadId))}::bigint[], ${pgArray(qs.map((q) => q.recipient.kind))}::text[],
+        ${pgArray(qs.map((q) => q.recipient.id))}::bigint[], ${pgArray(qs.map((q) => q.references.join('\u001f')))}::text[]
+      ) with ordinality as q(thread_id, kind, rid, refs, i)
+      cross join lateral (
+        select pm.id from ${pressMessages} pm
+        join ${pressRecipients} pr on pr.message_id = pm.id
+        left join ${outbox} o on o.id = pr.outbox_id
+        where pm.thread_id = q.thread_id and pm.status = 'relayed' and pr.recipient_kind = q.kind and pr.recipient_id = q.rid
+        order by coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false) desc, pm.id desc
+        limit 1
+      ) m`,
+  );
+  const ids = [...new Set(found.map((r) => Number(r.id)))];
+  const messages = ids.length ? await db.select().from(pressMessages).where(inArray(pressMessages.id, ids)) : [];
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const answer = new Map(found.map((r) => [Number(r.i) - 1, byId.get(Number(r.id)) ?? null]));
+  return qs.map((_, i) => answer.get(i) ?? null);
 }
 
 // ——— Reply-To tokens ———

@@ -20,6 +20,7 @@ import {
   issueToken,
   issueTokens,
   messageForReply,
+  messagesForReplies,
   messageTimesOfWriters,
   messageTimesSince,
   mutedBy,
@@ -212,6 +213,26 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
   const signedKey = (t: { gameId: string; kind: string; participants: readonly string[] }) =>
     `${t.gameId}\u001f${t.kind}\u001f${(t.kind === 'all' ? [] : [...new Set(t.participants)].sort()).join('\u001f')}`;
 
+  const inThread = (p: MessagePlan, thread: PressThread) =>
+    p.reply
+      ? p.reply.thread.id === thread.id
+      : !!p.thread && !p.thread.hiddenWriterPlayerId && !thread.anonymous && signedKey(p.thread) === signedKey(thread);
+  // What each reply answers, read at once for the row: right unless a message before it goes to its conversation.
+  const replyItems = items.filter((w): w is PressReplyWork => w.kind === 'reply');
+  const answers = new Map(
+    (
+      await messagesForReplies(
+        db,
+        replyItems.map((w) => ({
+          threadId: w.facts.token.thread.id,
+          recipient: { kind: 'player', id: w.facts.writer.id },
+          references: w.facts.references.map(bareId),
+        })),
+      )
+    ).map((m, i) => [replyItems[i]!, m]),
+  );
+  const before: MessagePlan[] = [];
+
   const mails: Array<{ w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> } | null> = [];
   const replies: Array<Promise<PressReplyResult> | null> = [];
   for (const item of items) {
@@ -219,24 +240,21 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
       mails.push(null);
       const thread = item.facts.token.thread;
       // What a reply answers is read from what is written: a message of this row in its conversation is written first.
-      if (
-        plans.some((p) =>
-          p.reply
-            ? p.reply.thread.id === thread.id
-            : p.thread && !p.thread.hiddenWriterPlayerId && !thread.anonymous && signedKey(p.thread) === signedKey(thread),
-        )
-      )
-        await write();
+      const touched = before.some((p) => inThread(p, thread));
+      if (plans.some((p) => inThread(p, thread))) await write();
       let registered: () => void = () => {};
       const reached = new Promise<void>((r) => (registered = r));
       const batch: ReplyBatch = {
+        answered: async (q) => (touched ? messageForReply(db, q) : (answers.get(item) ?? null)),
         facts: (f) => {
           registered();
           return factsOf(f);
         },
         store: (f, part, row, d) => {
           accepted(f, d);
-          plans.push({ deps: item.deps, f, part, block: row.block, d, row });
+          const plan: MessagePlan = { deps: item.deps, f, part, block: row.block, d, row };
+          plans.push(plan);
+          before.push(plan);
         },
         relay: (deps, f, part, block, d, reply) => {
           accepted(f, d);
@@ -250,6 +268,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
             reply,
           };
           plans.push(plan);
+          before.push(plan);
           return new Promise<Sent>((resolve, reject) => waiting.push({ plan, resolve, reject }));
         },
       };
@@ -279,6 +298,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
         ...(d.kind === 'relay' ? { thread: threadWanted(f, d) } : {}),
       };
       plans.push(plan);
+      before.push(plan);
       return plan;
     });
     mails.push({ w, decisions, mine });
@@ -659,6 +679,7 @@ export interface PressReplyResult extends Omit<PressRelayResult, 'summary'> {
  * message stored (`store`, refused) or stored and relayed (`relay`) with the row's others.
  */
 interface ReplyBatch {
+  answered: (q: Parameters<typeof messageForReply>[1]) => Promise<PressMessage | null>;
   facts: (f: PressMailFacts) => PressFacts;
   store: (f: PressMailFacts, part: PressPart, row: MessagePlan['row'], d: PressDecision) => void;
   relay: (
@@ -692,11 +713,8 @@ export async function relayReply(
   const thread = token.thread;
   const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const reply = readPressReply(text);
-  const answered = await messageForReply(db, {
-    threadId: thread.id,
-    recipient: { kind: 'player', id: writer.id },
-    references: f.references.map(bareId),
-  });
+  const asked = { threadId: thread.id, recipient: { kind: 'player' as const, id: writer.id }, references: f.references.map(bareId) };
+  const answered = batch ? await batch.answered(asked) : await messageForReply(db, asked);
   if (reply.kind === 'empty') {
     result.ack.push(T.replyNotSent(T.replyEmpty));
     return result;
