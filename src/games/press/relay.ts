@@ -166,9 +166,9 @@ export type PressRunItem = ({ kind: 'mail' } & PressMailWork) | PressReplyWork;
 
 /**
  * A batch's press mails and replies by token in a row, with the outcome of one after the other:
- * the new messages' and the replies' messages stored and relayed together (`relayPressMany`). A
- * reply reads which message it answers itself; when a message before it in the row goes to its
- * conversation, those before it are written first, so that it reads them as it would have.
+ * the new messages' and the replies' messages stored and relayed together (as `relayPressMany`).
+ * What each reply answers is read once for the row; when a message before it in the row goes to
+ * its conversation, those before it are written first and it reads its answer alone, as it would have.
  */
 export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Promise<Array<PressRelayResult | PressReplyResult>> {
   if (items.length === 0) return [];

@@ -1,4 +1,4 @@
-// A batch's press is written in bulk (relayPressMany: the writers' last hour, conversations,
+// A batch's press is written in bulk (relayPressRun: the writers' last hour, conversations,
 // messages, tokens and recipients read and written once per batch), and that must be exactly
 // relaying it one mail at a time: for any sequence of press mails — to some factions, to everyone,
 // signed or anonymous, two messages in a mail, with a sheet, over the hourly cap (D-PRESS-12),
