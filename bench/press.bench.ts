@@ -25,26 +25,33 @@
 //                              PG_ADMIN_URL for another server.
 // Prints the figures and PASS/MISS; always exits 0.
 //
-// Measured 2026-11-26 on the shared 2-core machine under `nice`, Node 24, PostgreSQL 127.0.0.1
-// (load average 7.3 8.4 8.8 at the end: the neighbours' work; the wall clock follows it):
+// Measured 2026-11-26 on the shared 2-core machine under `nice`, Node 24, PostgreSQL 127.0.0.1, at
+// full size, after press was written in bulk (load average 3.3 5.4 5.8 at the start, 2.5 3.9 4.8
+// at the end: the neighbours' work; the wall clock follows it):
 //   latency, 2,000 of each at 20/s   p50      p95      p99      max
-//     sheets → acknowledgement       171 ms   541 ms   625 ms   740 ms
-//     press → last relay             301 ms   677 ms   891 ms  1440 ms   (= its acknowledgement)
-//     p99 over the sheets' +265 ms: MISS (target +50 ms)
-//   at once, 10,000 of each: A 1,376 acknowledgements/s (7.3 s), B 134 press mails/s with every
-//     relay queued (74.7 s, 20,572 relays): B / A = 0.097, MISS (target 0.5).
-// Why (the statement counts and CPU this bench prints): intake writes a batch's sheets and
-// acknowledgements with a few bulk statements for the whole batch (0.0 statements a mail in A, Node
-// 297 + PostgreSQL 149 CPU µs a mail), but relays a batch's press mail by mail inside the batch's
-// transaction, one round trip after another: 6.2 statements a press mail (relay.ts / db/press.ts:
-// the hourly cap's times, the conversation, the message, a token lookup per recipient — 2.1 —,
-// the recipients), Node 2,796 + PostgreSQL 2,100 CPU µs a mail, the rest of the 7.5 ms waiting on
-// the round trips. At 20/s the same cost shows after each stall of the source (runs of ~10 mails
-// wait 0.5–0.6 s, then commit together, sheets too): the press mails of such a run are written one
-// after another. Meeting both targets takes writing a batch's press in bulk as its sheets are (the
-// writers' times, conversations and tokens read once per batch; messages, tokens and recipients
-// inserted once per batch), not a local fix. Done here: a signed conversation that exists is
-// found with one statement instead of two (6.9 → 6.3 statements a press mail, 1,000-mail burst).
+//     sheets → acknowledgement       292 ms   543 ms   565 ms   603 ms
+//     press → last relay             310 ms   564 ms   609 ms   710 ms   (= its acknowledgement)
+//     p99 over the sheets' +44 ms: PASS (target +50 ms; before: +265 ms)
+//   at once, 10,000 of each: A 1,859 acknowledgements/s (5.4 s), B 517 press mails/s with every
+//     relay queued (19.3 s, 20,572 relays): B / A = 0.278, MISS (target 0.5; before: 134 vs 1,376
+//     = 0.097).
+//   B's cost a press mail: 0.5 statements (before 6.2), Node 1,014 + PostgreSQL 1,001 CPU µs (before
+//     2,796 + 2,100); A's a sheet: 0.0 statements, Node 370 + PostgreSQL 202 µs.
+// How: intake hands a batch's press mails and replies by token in a row to relayPressRun
+// (src/games/press/relay.ts, IntakeStore.laterMany), which reads the writers' last hour once (a
+// message earlier in the batch counts towards the next one's cap), decides every message, then
+// writes the row's conversations, messages, tokens and recipients with one statement each (mutes,
+// deliveries, referees and observers read once) and queues the relays with the batch's other
+// mail, in the order one mail after the other would. What each reply answers is read once for the
+// row too, unless a message earlier in the row goes to the reply's conversation: then those are
+// written first and the reply reads its answer alone — in this bench's 8-player game most replies
+// of a large batch meet such a message, which is what is left of the statements (0.23 a mail:
+// `select press_messages …`). Why B / A stays under 0.5: a press mail queues three outbox rows
+// (2.06 relays and its acknowledgement) where a sheet queues one, each composed and written, and
+// stores a message, its recipients and often tokens beside; the CPU a mail, not round trips, now
+// sets the rate. Next steps, not done: message ids drawn ahead (nextval) so a reply can answer a
+// message of its own row without writing it first; cheaper relay composition (profile with
+// BENCH_PROFILE).
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
@@ -206,8 +213,9 @@ class Intake {
         replyRateLimitPerHour: 1_000_000,
         ourAddresses: [`orders@${DOMAIN}`],
       },
-      bodyReader,
+      // Its mail has no dispute blocks; the deps need the disputes module all the same.
       fileDispute: (tx, a) => fileDispute(tx, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a),
+      bodyReader,
     };
     this.queue = new IntakeQueue(deps);
   }

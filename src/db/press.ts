@@ -5,7 +5,7 @@
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import { pgArray } from './arrays.ts';
+import { pgArray, rowsOf } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
   outbox,
@@ -83,6 +83,94 @@ export async function findOrCreateThread(
   return found;
 }
 
+/** A conversation `findOrCreateThreads` is asked for: the arguments of `findOrCreateThread`. */
+export interface ThreadWanted {
+  gameId: string;
+  kind: PressThread['kind'];
+  participants: readonly string[];
+  hiddenWriterPlayerId?: number | null;
+}
+
+const threadKey = (gameId: string, kind: string, participants: readonly string[]) =>
+  `${gameId}\u001f${kind}\u001f${participants.join('\u001f')}`;
+
+/**
+ * `findOrCreateThread` for a batch of mail, in the order asked: the signed conversations that
+ * exist read with one statement, the missing ones and every anonymous one made with one more.
+ * The same signed conversation asked twice is the same row.
+ */
+export async function findOrCreateThreads(db: Db, wanted: readonly ThreadWanted[]): Promise<PressThread[]> {
+  const norm = wanted.map((t) => ({
+    gameId: t.gameId,
+    kind: t.kind,
+    participants: t.kind === 'all' ? [] : [...new Set(t.participants)].sort(),
+    anonymous: t.hiddenWriterPlayerId != null,
+    hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null,
+  }));
+  const signed = new Map<string, PressThread>();
+  const keysOf = (rows: typeof norm) => [
+    ...new Set(rows.filter((t) => !t.anonymous).map((t) => threadKey(t.gameId, t.kind, t.participants))),
+  ];
+  const lookUp = async (keys: string[]) => {
+    if (keys.length === 0) return;
+    const games = [...new Set(keys.map((k) => k.split('\u001f')[0]!))];
+    const rows = await db
+      .select()
+      .from(pressThreads)
+      .where(
+        and(
+          inArray(pressThreads.gameId, games),
+          eq(pressThreads.anonymous, false),
+          sql`${pressThreads.gameId} || chr(31) || ${pressThreads.kind} || chr(31) || array_to_string(${pressThreads.participants}, chr(31)) = any(${pgArray(keys)}::text[])`,
+        ),
+      );
+    for (const r of rows) signed.set(threadKey(r.gameId, r.kind, r.participants), r);
+  };
+  await lookUp(keysOf(norm));
+  // Made in the order asked: ids as one after the other would give them.
+  const missing = new Set<string>();
+  const toMake: typeof norm = [];
+  for (const t of norm) {
+    const k = threadKey(t.gameId, t.kind, t.participants);
+    if (t.anonymous) toMake.push(t);
+    else if (!signed.has(k) && !missing.has(k)) {
+      missing.add(k);
+      toMake.push(t);
+    }
+  }
+  const anonymous = norm.filter((t) => t.anonymous);
+  const made: PressThread[] = [];
+  for (let i = 0; i < toMake.length; i += CHUNK) {
+    // Rows come back in the order given (one VALUES list): the anonymous ones are matched by place.
+    made.push(
+      ...(await db
+        .insert(pressThreads)
+        .values(toMake.slice(i, i + CHUNK))
+        .onConflictDoNothing({
+          target: [pressThreads.gameId, pressThreads.kind, pressThreads.participants],
+          where: sql`not ${pressThreads.anonymous}`,
+        })
+        .returning()),
+    );
+  }
+  const fresh = made.filter((r) => r.anonymous);
+  if (fresh.length !== anonymous.length) throw new Error('anonymous press threads not all made');
+  for (const r of made) if (!r.anonymous) signed.set(threadKey(r.gameId, r.kind, r.participants), r);
+  // Made meanwhile by another transaction.
+  const raced = [...missing].filter((k) => !signed.has(k));
+  await lookUp(raced);
+  let next = 0;
+  return norm.map((t) => {
+    if (t.anonymous) return fresh[next++]!;
+    const found = signed.get(threadKey(t.gameId, t.kind, t.participants));
+    if (!found) throw new Error(`press thread ${t.gameId}/${t.kind}/${t.participants.join(',')} conflicted but cannot be found`);
+    return found;
+  });
+}
+
+/** Rows a bulk insert writes at once: well under PostgreSQL's 65,535 parameters a statement. */
+const CHUNK = 1_000;
+
 // ——— messages ———
 
 /** Stores a message; the same (mail, block) again returns the stored one (`duplicate`): a mail is applied once. */
@@ -100,6 +188,47 @@ export async function insertPressMessage(db: Db, m: NewPressMessage): Promise<{ 
     .where(and(eq(pressMessages.inboundId, m.inboundId), eq(pressMessages.block, m.block ?? 0)));
   if (!seen) throw new Error(`press message ${m.inboundId}/${m.block} conflicted but cannot be found`);
   return { message: seen, duplicate: true };
+}
+
+/**
+ * `insertPressMessage` for a batch of mail, in the order given: one statement to insert, one more
+ * to read back the ones stored before (a mail applied before is `duplicate`). Every row has a mail.
+ */
+export async function insertPressMessages(
+  db: Db,
+  rows: readonly NewPressMessage[],
+): Promise<Array<{ message: PressMessage; duplicate: boolean }>> {
+  const key = (inboundId: number | null | undefined, block: number | null | undefined) => `${inboundId}:${block ?? 0}`;
+  const made = new Map<string, PressMessage>();
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const slice = rows.slice(i, i + CHUNK);
+    if (slice.some((m) => m.inboundId == null)) throw new Error('a press message without a mail in a batch');
+    for (const r of await db
+      .insert(pressMessages)
+      .values(slice)
+      .onConflictDoNothing({ target: [pressMessages.inboundId, pressMessages.block] })
+      .returning())
+      made.set(key(r.inboundId, r.block), r);
+  }
+  const seen = new Map<string, PressMessage>();
+  const missing = rows.filter((m) => !made.has(key(m.inboundId, m.block)));
+  if (missing.length) {
+    const found = await db
+      .select()
+      .from(pressMessages)
+      .where(
+        sql`${pressMessages.inboundId}::text || ':' || ${pressMessages.block} = any(${pgArray(missing.map((m) => key(m.inboundId, m.block)))}::text[])`,
+      );
+    for (const r of found) seen.set(key(r.inboundId, r.block), r);
+  }
+  return rows.map((m) => {
+    const k = key(m.inboundId, m.block);
+    const message = made.get(k);
+    if (message) return { message, duplicate: false };
+    const old = seen.get(k);
+    if (!old) throw new Error(`press message ${k} conflicted but cannot be found`);
+    return { message: old, duplicate: true };
+  });
 }
 
 /** The outbox dedupe key of a message's relay to one recipient: a retried batch never doubles it. */
@@ -157,6 +286,33 @@ export async function holdRelays(db: Db, rows: readonly { dedupeKey: string; at:
     where o.dedupe_key = h.key and o.attempts = 0 and o.status = 'pending'`);
 }
 
+/** `messageTimesSince` for several writers: each one's accepted messages received since `since`, oldest first. */
+export async function messageTimesOfWriters(
+  db: Db,
+  playerIds: readonly number[],
+  since: Date,
+): Promise<Map<number, Array<{ at: Date; toReferees: boolean }>>> {
+  const out = new Map<number, Array<{ at: Date; toReferees: boolean }>>();
+  if (playerIds.length === 0) return out;
+  const rows = await db
+    .select({ writer: pressMessages.writerPlayerId, at: pressMessages.receivedAt, kind: pressMessages.audienceKind })
+    .from(pressMessages)
+    .where(
+      and(
+        inArray(pressMessages.writerPlayerId, [...new Set(playerIds)]),
+        eq(pressMessages.status, 'relayed'),
+        gte(pressMessages.receivedAt, since),
+      ),
+    )
+    .orderBy(asc(pressMessages.receivedAt));
+  for (const r of rows) {
+    const list = out.get(r.writer!) ?? [];
+    list.push({ at: r.at, toReferees: r.kind === 'referee' });
+    out.set(r.writer!, list);
+  }
+  return out;
+}
+
 /**
  * When the writer's accepted messages were received since `since` (an hour ago), apart for those
  * to the referees, which have a cap of their own (D-PRESS-4, D-PRESS-12): `decidePress`'s facts.
@@ -211,6 +367,42 @@ export async function messageForReply(
   return latest?.m ?? null;
 }
 
+/**
+ * `messageForReply` for several replies, in the order asked: one statement for them all, and one
+ * more for the messages found.
+ */
+export async function messagesForReplies(
+  db: Db,
+  qs: ReadonlyArray<{ threadId: number; recipient: Recipient; references: readonly string[]; now: Date }>,
+): Promise<Array<PressMessage | null>> {
+  if (qs.length === 0) return [];
+  // A relay named in the references first; else the latest to the recipient that they can know
+  // of at the reply's receipt: visible and not muted for them (as messageForReply, D-PRESS-10).
+  const found = await rowsOf<{ i: string | number; id: string | number }>(
+    db,
+    sql`select q.i, m.id from unnest(
+        ${pgArray(qs.map((q) => q.threadId))}::bigint[], ${pgArray(qs.map((q) => q.recipient.kind))}::text[],
+        ${pgArray(qs.map((q) => q.recipient.id))}::bigint[], ${pgArray(qs.map((q) => q.references.join('\u001f')))}::text[],
+        ${pgArray(qs.map((q) => q.now.toISOString()))}::timestamptz[]
+      ) with ordinality as q(thread_id, kind, rid, refs, at, i)
+      cross join lateral (
+        select pm.id from ${pressMessages} pm
+        join ${pressRecipients} pr on pr.message_id = pm.id
+        left join ${outbox} o on o.id = pr.outbox_id
+        where pm.thread_id = q.thread_id and pm.status = 'relayed' and pr.recipient_kind = q.kind and pr.recipient_id = q.rid
+          and (coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false)
+            or (pm.visible_at <= q.at and pr.delivery <> 'muted'))
+        order by coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false) desc, pm.id desc
+        limit 1
+      ) m`,
+  );
+  const ids = [...new Set(found.map((r) => Number(r.id)))];
+  const messages = ids.length ? await db.select().from(pressMessages).where(inArray(pressMessages.id, ids)) : [];
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const answer = new Map(found.map((r) => [Number(r.i) - 1, byId.get(Number(r.id)) ?? null]));
+  return qs.map((_, i) => answer.get(i) ?? null);
+}
+
 // ——— Reply-To tokens ———
 
 /**
@@ -253,6 +445,68 @@ export async function issueToken(
   const [raced] = await live();
   if (!raced) throw new Error(`press token of thread ${q.threadId} conflicted but cannot be found`);
   return raced;
+}
+
+/**
+ * `issueToken` for a batch: each owner's live token in each conversation asked, in the order asked,
+ * read with one statement and the missing ones made with one more (an owner asked twice in one
+ * conversation gets one token, as they would one after the other).
+ */
+export async function issueTokens(
+  db: Db,
+  wanted: ReadonlyArray<{ threadId: number; owner: Recipient & { kind: 'player' | 'referee' } }>,
+  a: { domain: string; newToken: () => string },
+): Promise<PressToken[]> {
+  const key = (threadId: number, kind: string, id: number) => `${threadId}:${kind}:${id}`;
+  const live = new Map<string, PressToken>();
+  const lookUp = async (keys: string[]) => {
+    if (keys.length === 0) return;
+    const rows = await db
+      .select()
+      .from(pressTokens)
+      .where(
+        and(
+          inArray(pressTokens.threadId, [...new Set(keys.map((k) => Number(k.split(':')[0])))]),
+          isNull(pressTokens.revokedAt),
+          sql`${pressTokens.threadId}::text || ':' || ${pressTokens.ownerKind} || ':' || ${pressTokens.ownerId} = any(${pgArray(keys)}::text[])`,
+        ),
+      );
+    for (const r of rows) live.set(key(r.threadId, r.ownerKind, r.ownerId), r);
+  };
+  const keys = [...new Set(wanted.map((w) => key(w.threadId, w.owner.kind, w.owner.id)))];
+  await lookUp(keys);
+  const toMake: Array<typeof pressTokens.$inferInsert> = [];
+  const asked = new Set<string>();
+  // Made in the order asked, so that `newToken` is called as `issueToken` one after the other would.
+  for (const w of wanted) {
+    const k = key(w.threadId, w.owner.kind, w.owner.id);
+    if (live.has(k) || asked.has(k)) continue;
+    asked.add(k);
+    toMake.push({
+      token: a.newToken(),
+      threadId: w.threadId,
+      ownerKind: w.owner.kind,
+      ownerId: w.owner.id,
+      rootMessageId: `t.${randomUUID()}@${a.domain}`,
+    });
+  }
+  for (let i = 0; i < toMake.length; i += CHUNK) {
+    const made = await db
+      .insert(pressTokens)
+      .values(toMake.slice(i, i + CHUNK))
+      .onConflictDoNothing({
+        target: [pressTokens.threadId, pressTokens.ownerKind, pressTokens.ownerId],
+        where: sql`${pressTokens.revokedAt} is null`,
+      })
+      .returning();
+    for (const r of made) live.set(key(r.threadId, r.ownerKind, r.ownerId), r);
+  }
+  await lookUp([...asked].filter((k) => !live.has(k)));
+  return wanted.map((w) => {
+    const found = live.get(key(w.threadId, w.owner.kind, w.owner.id));
+    if (!found) throw new Error(`press token of thread ${w.threadId} conflicted but cannot be found`);
+    return found;
+  });
 }
 
 export type FoundToken = PressToken & { thread: PressThread };

@@ -8,7 +8,7 @@ import type { Board } from '../../adjudicator/map.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
-import { activeObservers } from '../../db/observers.ts';
+import { activeObservers, type Observer } from '../../db/observers.ts';
 import type { OutboxInput } from '../../db/outbox.ts';
 import { relayDedupeKey, type NewRecipient } from '../../db/press.ts';
 import { pressTexts } from '../../text/press.ts';
@@ -34,10 +34,12 @@ export async function observerRelays(
   db: Db,
   deps: { mail: MailAddressing; publicUrl?: string | undefined },
   f: ObserverRelayFacts,
+  /** The game's active observers when read already (a batch reads them once). */
+  known?: readonly Observer[],
 ): Promise<Array<{ mail: OutboxInput; row: NewRecipient }>> {
   if (!deps.publicUrl || pressSettingsOf(f.game.pressSettings).observers !== 'broadcasts') return [];
   const base = deps.publicUrl.replace(/\/+$/, '');
-  return (await activeObservers(db, f.game.id)).map((o) => {
+  return (known ?? (await activeObservers(db, f.game.id))).map((o) => {
     const T = pressTexts[o.lang];
     const link = `${base}/unsubscribe/${o.token}`;
     const from = f.byReferee ? T.referee : f.writerFaction ? sideName(f.board, f.writerFaction, o.lang) : null;

@@ -14,10 +14,14 @@ import type { Player } from '../../db/players.ts';
 import {
   addRecipients,
   deliveryOf,
-  findOrCreateThread,
+  findOrCreateThreads,
   insertPressMessage,
+  insertPressMessages,
   issueToken,
+  issueTokens,
   messageForReply,
+  messagesForReplies,
+  messageTimesOfWriters,
   messageTimesSince,
   mutedBy,
   relayDedupeKey,
@@ -25,8 +29,12 @@ import {
   type FoundToken,
   type MuteTarget,
   type NewRecipient,
+  type PressMessage,
   type PressThread,
+  type PressToken,
+  type ThreadWanted,
 } from '../../db/press.ts';
+import { activeObservers, type Observer } from '../../db/observers.ts';
 import { refereesOfGame } from '../../db/referees.ts';
 import type { MailText } from '../../text/define.ts';
 import { pressTexts } from '../../text/press.ts';
@@ -120,92 +128,289 @@ export interface PressRelayResult {
   summary: { relayed: number; refused: number; problems: number; disputes: string[] };
 }
 
+/** One mail's press for `relayPressMany`: the arguments of `relayPress`. */
+export interface PressMailWork {
+  deps: PressMailDeps;
+  facts: PressMailFacts;
+  reading: PressReading;
+}
+
 /**
  * Decides, stores and words a mail's press and disputes. `hasSheet`: whether the rest of the mail
  * is read as a sheet (else the acknowledgement says the standing sheet stays, D-PRESS-2).
  */
 export async function relayPress(db: Db, deps: PressMailDeps, f: PressMailFacts, reading: PressReading): Promise<PressRelayResult> {
-  const { game, writer } = f;
-  const lang = writer.lang;
-  const T = pressTexts[lang];
-  const tz = writer.timeZone ?? game.timeZone;
-  const decisions = decidePress(reading.press, await pressFactsOf(db, f));
-  const result: PressRelayResult = {
-    relays: [],
-    messageIds: [],
-    held: [],
-    ack: [],
-    summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
-  };
-  const lines: Array<{ line: number; text: string }> = [];
-  const disputeLines: Array<{ line: number; text: string }> = [];
-  let anonymous = false;
-  let signedAnyway = false;
-  let noReferee = false;
+  return (await relayPressMany(db, [{ deps, facts: f, reading }]))[0]!;
+}
 
-  for (const [block, part] of reading.press.entries()) {
-    const d = decisions[block]!;
-    if (d.kind === 'refused') {
-      const { kind: _, ...refusal } = d;
-      await insertPressMessage(db, messageRow(f, part, block, d, null, deps.random ?? Math.random));
-      lines.push({ line: part.lines.header, text: T.notSent(part.lines.header, refusalText(lang, refusal, f.board, tz)) });
-      result.summary.refused++;
+/**
+ * `relayPress` for a batch of mail, in order, with the same outcome as one mail after the other
+ * but a few statements for the whole batch (bench:press): the writers' last hour read once (a
+ * message accepted earlier in the batch counts towards the cap of the next, D-PRESS-12), then the
+ * conversations, messages, tokens and recipients of all of them written together.
+ */
+export async function relayPressMany(db: Db, work: readonly PressMailWork[]): Promise<PressRelayResult[]> {
+  return (await relayPressRun(
+    db,
+    work.map((w) => ({ kind: 'mail', ...w })),
+  )) as PressRelayResult[];
+}
+
+/** One reply by token for `relayPressRun`: the arguments of `relayReply`. */
+export interface PressReplyWork {
+  kind: 'reply';
+  deps: PressReplyDeps;
+  facts: PressReplyFacts;
+  text: string;
+}
+
+export type PressRunItem = ({ kind: 'mail' } & PressMailWork) | PressReplyWork;
+
+/**
+ * A batch's press mails and replies by token in a row, with the outcome of one after the other:
+ * the new messages' and the replies' messages stored and relayed together (as `relayPressMany`).
+ * What each reply answers is read once for the row; when a message before it in the row goes to
+ * its conversation, those before it are written first and it reads its answer alone, as it would have.
+ */
+export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Promise<Array<PressRelayResult | PressReplyResult>> {
+  if (items.length === 0) return [];
+  const earliest = Math.min(...items.map((w) => w.facts.receivedAt.getTime()));
+  const times = await messageTimesOfWriters(
+    db,
+    items.map((w) => w.facts.writer.id),
+    new Date(earliest - HOUR),
+  );
+  /** The writer's last hour as `decidePress` weighs it, with what the row accepted before. */
+  const factsOf = (f: PressMailFacts): PressFacts => {
+    const from = f.receivedAt.getTime() - HOUR;
+    const recent = (times.get(f.writer.id) ?? []).filter((t) => t.at.getTime() >= from);
+    return {
+      ...pressFactsFrom(f),
+      sentLastHour: recent.filter((t) => !t.toReferees).map((t) => t.at),
+      sentToRefereesLastHour: recent.filter((t) => t.toReferees).map((t) => t.at),
+    };
+  };
+  const accepted = (f: PressMailFacts, d: PressDecision) => {
+    if (d.kind !== 'relay') return;
+    const known = times.get(f.writer.id) ?? [];
+    times.set(f.writer.id, known);
+    known.push({ at: f.receivedAt, toReferees: d.to.kind === 'referees' });
+  };
+
+  let plans: MessagePlan[] = [];
+  const sent = new Map<MessagePlan, Sent>();
+  const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
+  const write = async () => {
+    const now = plans;
+    const ready = waiting.splice(0);
+    plans = [];
+    try {
+      for (const [plan, one] of await relayMessages(db, now)) sent.set(plan, one);
+      for (const w of ready) w.resolve(sent.get(w.plan)!);
+    } catch (e) {
+      for (const w of ready) w.reject(e);
+      throw e;
+    }
+  };
+  const signedKey = (t: { gameId: string; kind: string; participants: readonly string[] }) =>
+    `${t.gameId}\u001f${t.kind}\u001f${(t.kind === 'all' ? [] : [...new Set(t.participants)].sort()).join('\u001f')}`;
+
+  const inThread = (p: MessagePlan, thread: PressThread) =>
+    p.reply
+      ? p.reply.thread.id === thread.id
+      : !!p.thread && !p.thread.hiddenWriterPlayerId && !thread.anonymous && signedKey(p.thread) === signedKey(thread);
+  // What each reply answers, read at once for the row: right unless a message before it goes to its conversation.
+  const replyItems = items.filter((w): w is PressReplyWork => w.kind === 'reply');
+  const answers = new Map(
+    (
+      await messagesForReplies(
+        db,
+        replyItems.map((w) => ({
+          threadId: w.facts.token.thread.id,
+          recipient: { kind: 'player', id: w.facts.writer.id },
+          references: w.facts.references.map(bareId),
+          now: w.facts.receivedAt,
+        })),
+      )
+    ).map((m, i) => [replyItems[i]!, m]),
+  );
+  const before: MessagePlan[] = [];
+
+  const mails: Array<{ w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> } | null> = [];
+  const replies: Array<Promise<PressReplyResult> | null> = [];
+  for (const item of items) {
+    if (item.kind === 'reply') {
+      mails.push(null);
+      const thread = item.facts.token.thread;
+      // What a reply answers is read from what is written: a message of this row in its conversation is written first.
+      const touched = before.some((p) => inThread(p, thread));
+      if (plans.some((p) => inThread(p, thread))) await write();
+      let registered: () => void = () => {};
+      const reached = new Promise<void>((r) => (registered = r));
+      const batch: ReplyBatch = {
+        answered: async (q) => (touched ? messageForReply(db, q) : (answers.get(item) ?? null)),
+        facts: (f) => {
+          registered();
+          return factsOf(f);
+        },
+        store: (f, part, row, d) => {
+          accepted(f, d);
+          const plan: MessagePlan = { deps: item.deps, f, part, block: row.block, d, row };
+          plans.push(plan);
+          before.push(plan);
+        },
+        relay: (deps, f, part, block, d, reply) => {
+          accepted(f, d);
+          const plan: MessagePlan = {
+            deps,
+            f,
+            part,
+            block,
+            d,
+            row: { ...messageRow(f, part, block, d, reply.thread, deps.random ?? Math.random), inReplyToMessageId: reply.inReplyTo },
+            reply,
+          };
+          plans.push(plan);
+          before.push(plan);
+          return new Promise<Sent>((resolve, reject) => waiting.push({ plan, resolve, reject }));
+        },
+      };
+      const done = relayReply(db, item.deps, item.facts, item.text, batch);
+      // Its failure is the run's (awaited below or thrown by the write): never an unhandled rejection meanwhile.
+      done.catch(() => undefined);
+      replies.push(done);
+      // On to the next item once this reply is decided (or answered without a message).
+      await Promise.race([reached, done]);
       continue;
     }
-    const sent = await relayOne(db, deps, f, part, block, d);
-    if (sent.relays) {
-      result.relays.push(...sent.relays);
-      result.messageIds.push(sent.messageId);
-      if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
-    }
-    const to =
-      d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
-    lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous', part.text) });
-    // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
-    noReferee ||= d.to.kind === 'referees' && sent.relays !== null && sent.relays.length === 0;
-    anonymous ||= d.sign === 'anonymous';
-    signedAnyway ||= d.signedAnyway;
-    result.summary.relayed++;
-  }
-
-  for (const p of reading.problems) {
-    lines.push({ line: p.line, text: T.notSent(p.line, problemText(lang, p)) });
-    result.summary.problems++;
-  }
-
-  for (const [block, part] of reading.disputes.entries()) {
-    const o = await deps.fileDispute(db, {
-      game,
-      player: writer,
-      inboundId: f.inboundId,
-      block,
-      reason: part.text,
-      receivedAt: f.receivedAt,
+    replies.push(null);
+    const w = item;
+    const f = w.facts;
+    const decisions = decidePress(w.reading.press, factsOf(f));
+    const mine: Array<MessagePlan | null> = w.reading.press.map((part, block) => {
+      const d = decisions[block]!;
+      // Stored one after the other in the batch: the next mail's cap counts it.
+      accepted(f, d);
+      const plan: MessagePlan = {
+        deps: w.deps,
+        f,
+        part,
+        block,
+        d,
+        row: messageRow(f, part, block, d, null, w.deps.random ?? Math.random),
+        ...(d.kind === 'relay' ? { thread: threadWanted(f, d) } : {}),
+      };
+      plans.push(plan);
+      before.push(plan);
+      return plan;
     });
-    result.summary.disputes.push(o.kind === 'filed' ? 'filed' : o.why);
-    disputeLines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
+    mails.push({ w, decisions, mine });
   }
+  await write();
 
-  // One part for the messages, one for the disputes (a dispute is no message), then what stays of the sheet.
-  lines.sort((a, b) => a.line - b.line);
-  if (lines.length) {
-    result.ack.push(T.ackHeading, '', ...lines.flatMap((l, i) => (i ? ['', l.text] : [l.text])));
-    const notes = [
-      ...(anonymous ? [T.sentDelayed, T.anonymousReminder] : []),
-      ...(signedAnyway ? [T.signedAnyway] : []),
-      ...(noReferee ? [T.noRefereeYet] : []),
-    ];
-    if (notes.length) result.ack.push('', ...notes);
+  const results: Array<PressRelayResult | PressReplyResult> = [];
+  for (const [i, m] of mails.entries()) {
+    if (!m) {
+      results.push(await replies[i]!);
+      continue;
+    }
+    results.push(await finishMail(db, m, sent));
   }
-  if (disputeLines.length) result.ack.push(...(lines.length ? [''] : []), T.disputeHeading, '', ...disputeLines.map((l) => l.text));
-  // D-PRESS-2: a mail without a sheet leaves the standing one; a player without one is not told it stands.
-  if (!reading.hasSheet && f.turn) result.ack.push('', f.hasStandingSheet === false ? T.noSheetYet(f.turn.number) : T.noSheetWithPress);
-  return result;
+  return results;
+}
+
+/** The acknowledgement and outcome of a new mail's press, once its messages are written; its disputes filed. */
+async function finishMail(
+  db: Db,
+  { w, decisions, mine }: { w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> },
+  sent: ReadonlyMap<MessagePlan, Sent>,
+): Promise<PressRelayResult> {
+  {
+    const { deps, facts: f, reading } = w;
+    const { game, writer } = f;
+    const lang = writer.lang;
+    const T = pressTexts[lang];
+    const tz = writer.timeZone ?? game.timeZone;
+    const result: PressRelayResult = {
+      relays: [],
+      messageIds: [],
+      held: [],
+      ack: [],
+      summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
+    };
+    const lines: Array<{ line: number; text: string }> = [];
+    const disputeLines: Array<{ line: number; text: string }> = [];
+    let anonymous = false;
+    let signedAnyway = false;
+    let noReferee = false;
+
+    for (const [block, part] of reading.press.entries()) {
+      const d = decisions[block]!;
+      if (d.kind === 'refused') {
+        const { kind: _, ...refusal } = d;
+        lines.push({ line: part.lines.header, text: T.notSent(part.lines.header, refusalText(lang, refusal, f.board, tz)) });
+        result.summary.refused++;
+        continue;
+      }
+      const one = sent.get(mine[block]!)!;
+      if (one.relays) {
+        result.relays.push(...one.relays);
+        result.messageIds.push(one.messageId);
+        if (one.holdUntil) result.held.push(...one.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: one.holdUntil! })));
+      }
+      const to =
+        d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
+      lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous', part.text) });
+      // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
+      noReferee ||= d.to.kind === 'referees' && one.relays !== null && one.relays.length === 0;
+      anonymous ||= d.sign === 'anonymous';
+      signedAnyway ||= d.signedAnyway;
+      result.summary.relayed++;
+    }
+
+    for (const p of reading.problems) {
+      lines.push({ line: p.line, text: T.notSent(p.line, problemText(lang, p)) });
+      result.summary.problems++;
+    }
+
+    for (const [block, part] of reading.disputes.entries()) {
+      const o = await deps.fileDispute(db, {
+        game,
+        player: writer,
+        inboundId: f.inboundId,
+        block,
+        reason: part.text,
+        receivedAt: f.receivedAt,
+      });
+      result.summary.disputes.push(o.kind === 'filed' ? 'filed' : o.why);
+      disputeLines.push({ line: part.lines.header, text: T.disputeLine(part.lines.header, disputeText(lang, o, game.currentTurn, tz)) });
+    }
+
+    // One part for the messages, one for the disputes (a dispute is no message), then what stays of the sheet.
+    lines.sort((a, b) => a.line - b.line);
+    if (lines.length) {
+      result.ack.push(T.ackHeading, '', ...lines.flatMap((l, i) => (i ? ['', l.text] : [l.text])));
+      const notes = [
+        ...(anonymous ? [T.sentDelayed, T.anonymousReminder] : []),
+        ...(signedAnyway ? [T.signedAnyway] : []),
+        ...(noReferee ? [T.noRefereeYet] : []),
+      ];
+      if (notes.length) result.ack.push('', ...notes);
+    }
+    if (disputeLines.length) result.ack.push(...(lines.length ? [''] : []), T.disputeHeading, '', ...disputeLines.map((l) => l.text));
+    // D-PRESS-2: a mail without a sheet leaves the standing one; a player without one is not told it stands.
+    if (!reading.hasSheet && f.turn) result.ack.push('', f.hasStandingSheet === false ? T.noSheetYet(f.turn.number) : T.noSheetWithPress);
+    return result;
+  }
 }
 
 /** What decidePress weighs for this writer now: the game's settings, the turn, seats, the last hour's messages. */
 async function pressFactsOf(db: Db, f: PressMailFacts): Promise<PressFacts> {
   const times = await messageTimesSince(db, f.writer.id, new Date(f.receivedAt.getTime() - HOUR));
+  return { ...pressFactsFrom(f), sentLastHour: times.players, sentToRefereesLastHour: times.referees };
+}
+
+function pressFactsFrom(f: PressMailFacts): Omit<PressFacts, 'sentLastHour' | 'sentToRefereesLastHour'> {
   return {
     settings: pressSettingsOf(f.game.pressSettings),
     receivedAt: f.receivedAt,
@@ -213,8 +418,6 @@ async function pressFactsOf(db: Db, f: PressMailFacts): Promise<PressFacts> {
     turn: f.turn,
     writer: { faction: f.writer.faction },
     seated: new Set(f.seated.map((p) => p.faction)),
-    sentLastHour: times.players,
-    sentToRefereesLastHour: times.referees,
   };
 }
 
@@ -227,6 +430,24 @@ interface Reader {
   timeZone: string;
 }
 
+/**
+ * One message to store: accepted ones (`d` a relay) get their conversation, `thread` to find or
+ * make, or the reply's. `row` is its stored row, made in the order of the blocks (the anonymous
+ * delay draws `random` as one after the other would).
+ */
+interface MessagePlan {
+  deps: PressRelayDeps;
+  f: PressMailFacts;
+  part: PressPart;
+  block: number;
+  d: PressDecision;
+  row: ReturnType<typeof messageRow> & { inReplyToMessageId?: number | null };
+  thread?: ThreadWanted;
+  reply?: ReplyRouting;
+}
+
+type Sent = { messageId: number; relays: OutboxInput[] | null; holdUntil: Date | null };
+
 /** Stores one accepted message and makes its relays; a mail applied before returns no relays (they are queued already). */
 async function relayOne(
   db: Db,
@@ -235,22 +456,173 @@ async function relayOne(
   part: PressPart,
   block: number,
   d: Extract<PressDecision, { kind: 'relay' }>,
-  reply?: ReplyRouting,
-): Promise<{ messageId: number; relays: OutboxInput[] | null; holdUntil: Date | null }> {
-  const { game, writer } = f;
-  const anonymous = d.sign === 'anonymous';
-  const thread = reply?.thread ?? (await threadOf(db, f, d));
-  const row = { ...messageRow(f, part, block, d, thread, deps.random ?? Math.random), inReplyToMessageId: reply?.inReplyTo ?? null };
-  const { message, duplicate } = await insertPressMessage(db, row);
-  if (duplicate) return { messageId: message.id, relays: null, holdUntil: null };
-  // The writer of an anonymous conversation, when someone else answers in it: told so, and that a reply keeps them hidden.
-  const hiddenWriterId = thread.hiddenWriterPlayerId !== writer.id ? thread.hiddenWriterPlayerId : null;
-  // In an anonymous conversation a reply also reaches its hidden writer, who is named to nobody.
-  const hidden = reply?.hiddenReader;
+  reply: ReplyRouting,
+): Promise<Sent> {
+  const row = { ...messageRow(f, part, block, d, reply.thread, deps.random ?? Math.random), inReplyToMessageId: reply.inReplyTo };
+  const plan: MessagePlan = { deps, f, part, block, d, row, reply };
+  return (await relayMessages(db, [plan])).get(plan)!;
+}
 
+/**
+ * Stores these messages, refused ones too, and makes the relays of the accepted ones, with one
+ * statement each for their conversations, the messages, the readers' mutes and deliveries, their
+ * tokens and who each went to — whatever their number. Relays come in the order of the messages,
+ * then of their readers, as one message after the other would make them.
+ */
+async function relayMessages(db: Db, plans: readonly MessagePlan[]): Promise<Map<MessagePlan, Sent>> {
+  const out = new Map<MessagePlan, Sent>();
+  const wantThread = plans.filter((p) => p.thread);
+  const threads = await findOrCreateThreads(
+    db,
+    wantThread.map((p) => p.thread!),
+  );
+  const threadOfPlan = new Map<MessagePlan, PressThread>(wantThread.map((p, i) => [p, threads[i]!]));
+  for (const p of plans) {
+    const thread = p.reply?.thread ?? threadOfPlan.get(p);
+    if (thread) p.row.threadId = thread.id;
+  }
+  const stored = await insertPressMessages(
+    db,
+    plans.map((p) => p.row),
+  );
+
+  type Pending = { p: MessagePlan; thread: PressThread; message: PressMessage; d: Extract<PressDecision, { kind: 'relay' }> };
+  const pending: Pending[] = [];
+  plans.forEach((p, i) => {
+    const { message, duplicate } = stored[i]!;
+    if (p.d.kind !== 'relay') return;
+    if (duplicate) out.set(p, { messageId: message.id, relays: null, holdUntil: null });
+    else pending.push({ p, thread: p.reply?.thread ?? threadOfPlan.get(p)!, message, d: p.d });
+  });
+  if (pending.length === 0) return out;
+
+  // What every message needs of its readers, read once: the games' referees and observers, the players' mutes and deliveries.
+  const refereesOf = new Map<string, Awaited<ReturnType<typeof refereesOfGame>>>();
+  for (const { p, d } of pending)
+    if (d.to.kind === 'referees' && !refereesOf.has(p.f.game.id)) refereesOf.set(p.f.game.id, await refereesOfGame(db, p.f.game.id));
+  const readersOf = new Map<Pending, Reader[]>();
+  for (const x of pending) readersOf.set(x, readersOfMessage(x.p.f, x.d, refereesOf.get(x.p.f.game.id) ?? [], x.p.reply?.hiddenReader));
+  const playerIds = [
+    ...new Set([...readersOf.values()].flatMap((rs) => rs.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])))),
+  ];
+  const [muted, chosen] = playerIds.length ? [await mutedBy(db, playerIds), await deliveryOf(db, playerIds)] : [new Map(), new Map()];
+  const observersOf = new Map<string, Observer[]>();
+  for (const { p, d } of pending)
+    if (
+      d.to.kind === 'factions' &&
+      d.to.everyone &&
+      p.deps.publicUrl &&
+      pressSettingsOf(p.f.game.pressSettings).observers === 'broadcasts' &&
+      !observersOf.has(p.f.game.id)
+    )
+      observersOf.set(p.f.game.id, await activeObservers(db, p.f.game.id));
+
+  // Every reader's token, in the order one message after the other would issue them (muted readers get none).
+  const deliveriesOfMessage = new Map<Pending, Map<number, Delivery>>();
+  // One domain in practice (the service's): the thread roots are named in it.
+  const byDomain = new Map<string, { newToken: () => string; list: Array<{ threadId: number; owner: Reader['recipient'] }> }>();
+  for (const x of pending) {
+    const readers = readersOf.get(x)!;
+    const deliveries = deliveriesFrom(
+      muted,
+      chosen,
+      readers.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])),
+      x.d.sign === 'anonymous' ? null : x.p.f.writer.faction,
+    );
+    deliveriesOfMessage.set(x, deliveries);
+    const domain = x.p.deps.mail.domain;
+    const group = byDomain.get(domain) ?? { newToken: x.p.deps.newToken ?? (() => newPressToken()), list: [] };
+    byDomain.set(domain, group);
+    for (const r of readers)
+      if ((r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate') !== 'muted')
+        group.list.push({ threadId: x.thread.id, owner: r.recipient });
+  }
+  const tokens = new Map<string, PressToken>();
+  const tokenKey = (threadId: number, r: Reader['recipient']) => `${threadId}:${r.kind}:${r.id}`;
+  for (const [domain, { newToken, list }] of byDomain) {
+    const made = await issueTokens(db, list, { domain, newToken });
+    list.forEach((t, i) => tokens.set(tokenKey(t.threadId, t.owner), made[i]!));
+  }
+
+  const rows: NewRecipient[] = [];
+  for (const x of pending) {
+    const { p, thread, message, d } = x;
+    const { f, part, deps, reply } = p;
+    const { game, writer } = f;
+    const anonymous = d.sign === 'anonymous';
+    // In an anonymous conversation a reply also reaches its hidden writer, who is named to nobody.
+    const hidden = reply?.hiddenReader;
+    // The writer of an anonymous conversation, when someone else answers in it: told so, and that a reply keeps them hidden.
+    const hiddenWriterId = thread.hiddenWriterPlayerId !== writer.id ? thread.hiddenWriterPlayerId : null;
+    const readers = readersOf.get(x)!;
+    const deliveries = deliveriesOfMessage.get(x)!;
+    const relays: OutboxInput[] = [];
+    for (const r of readers) {
+      const T = pressTexts[r.lang];
+      const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
+      const from = anonymous ? null : sideName(f.board, writer.faction, r.lang);
+      // The hidden writer of the conversation: "you" to themselves, "anonymous" to the others.
+      const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;
+      const unnamed = reply?.hiddenReader !== undefined ? [isHidden ? T.you : T.anonymous.toLowerCase()] : [];
+      const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list([...d.to.factions.map(name), ...unnamed]);
+      // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
+      const others =
+        d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
+      // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
+      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
+      const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
+      const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
+      const one = relayMail(
+        deps,
+        {
+          gameId: game.id,
+          threadId: thread.id,
+          messageId: message.id,
+          recipient: r.recipient,
+          address: r.address,
+          text: m,
+          delivery: r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate',
+        },
+        tokens.get(tokenKey(thread.id, r.recipient)) ?? null,
+      );
+      if (one.mail) relays.push(one.mail);
+      rows.push(one.row);
+    }
+    // Observers get broadcasts (docs/press.md §4.3), held with the players' relays below.
+    if (d.to.kind === 'factions' && d.to.everyone)
+      for (const o of await observerRelays(
+        db,
+        deps,
+        {
+          game,
+          board: f.board,
+          messageId: message.id,
+          writerFaction: anonymous ? null : writer.faction,
+          text: part.text,
+        },
+        observersOf.get(game.id),
+      )) {
+        relays.push(o.mail);
+        rows.push(o.row);
+      }
+    // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
+    out.set(p, { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null });
+  }
+  await addRecipients(db, rows);
+  return out;
+}
+
+/** Who reads an accepted message: the game's referees, or the seated players it names, and a conversation's hidden writer. */
+function readersOfMessage(
+  f: PressMailFacts,
+  d: Extract<PressDecision, { kind: 'relay' }>,
+  referees: ReadonlyArray<{ id: number; email: string }>,
+  hidden: Player | null | undefined,
+): Reader[] {
+  const { game } = f;
   const readers: Reader[] =
     d.to.kind === 'referees'
-      ? (await refereesOfGame(db, game.id)).map((r) => ({
+      ? referees.map((r) => ({
           recipient: { kind: 'referee', id: r.id },
           address: r.email,
           // D-PRESS-29: referees read their mail in English, as the console and its other mails.
@@ -280,55 +652,7 @@ async function relayOne(
       faction: hidden.faction,
       timeZone: hidden.timeZone ?? game.timeZone,
     });
-  const relays: OutboxInput[] = [];
-  const rows: NewRecipient[] = [];
-  const deliveries = await deliveriesOf(
-    db,
-    readers.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])),
-    anonymous ? null : writer.faction,
-  );
-  for (const r of readers) {
-    const T = pressTexts[r.lang];
-    const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
-    const from = anonymous ? null : sideName(f.board, writer.faction, r.lang);
-    // The hidden writer of the conversation: "you" to themselves, "anonymous" to the others.
-    const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;
-    const unnamed = reply?.hiddenReader !== undefined ? [isHidden ? T.you : T.anonymous.toLowerCase()] : [];
-    const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list([...d.to.factions.map(name), ...unnamed]);
-    // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
-    const others =
-      d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
-    // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
-    const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
-    const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
-    const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
-    const one = await relayTo(db, deps, {
-      gameId: game.id,
-      threadId: thread.id,
-      messageId: message.id,
-      recipient: r.recipient,
-      address: r.address,
-      text: m,
-      delivery: r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate',
-    });
-    if (one.mail) relays.push(one.mail);
-    rows.push(one.row);
-  }
-  // Observers get broadcasts (docs/press.md §4.3), held with the players' relays below.
-  if (d.to.kind === 'factions' && d.to.everyone)
-    for (const o of await observerRelays(db, deps, {
-      game,
-      board: f.board,
-      messageId: message.id,
-      writerFaction: anonymous ? null : writer.faction,
-      text: part.text,
-    })) {
-      relays.push(o.mail);
-      rows.push(o.row);
-    }
-  await addRecipients(db, rows);
-  // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
-  return { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null };
+  return readers;
 }
 
 /**
@@ -360,6 +684,24 @@ export interface PressReplyResult extends Omit<PressRelayResult, 'summary'> {
   summary: { reply: 'relayed' | 'refused' | 'reported' | 'report-again' | 'empty' | 'nothing-to-answer'; reason?: string };
 }
 
+/**
+ * How `relayPressRun` takes a reply into its row: its facts from the row's last hour, and its
+ * message stored (`store`, refused) or stored and relayed (`relay`) with the row's others.
+ */
+interface ReplyBatch {
+  answered: (q: Parameters<typeof messageForReply>[1]) => Promise<PressMessage | null>;
+  facts: (f: PressMailFacts) => PressFacts;
+  store: (f: PressMailFacts, part: PressPart, row: MessagePlan['row'], d: PressDecision) => void;
+  relay: (
+    deps: PressRelayDeps,
+    f: PressMailFacts,
+    part: PressPart,
+    block: number,
+    d: Extract<PressDecision, { kind: 'relay' }>,
+    reply: ReplyRouting,
+  ) => Promise<Sent>;
+}
+
 const bareId = (id: string) => id.replace(/^<|>$/g, '');
 
 /**
@@ -368,19 +710,26 @@ const bareId = (id: string) => id.replace(/^<|>$/g, '');
  * hourly cap); or, first line REPORT/SEGNALA, a report of the message it answers, whose stored
  * original goes to the referees. Nothing in it is ever read as orders.
  */
-export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFacts, text: string): Promise<PressReplyResult> {
+export async function relayReply(
+  db: Db,
+  deps: PressReplyDeps,
+  f: PressReplyFacts,
+  text: string,
+  batch?: ReplyBatch,
+): Promise<PressReplyResult> {
   const { game, writer, token } = f;
   const T = pressTexts[writer.lang];
   const tz = writer.timeZone ?? game.timeZone;
   const thread = token.thread;
   const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const reply = readPressReply(text);
-  const answered = await messageForReply(db, {
+  const asked = {
     threadId: thread.id,
-    recipient: { kind: 'player', id: writer.id },
+    recipient: { kind: 'player' as const, id: writer.id },
     references: f.references.map(bareId),
     now: f.receivedAt,
-  });
+  };
+  const answered = batch ? await batch.answered(asked) : await messageForReply(db, asked);
   if (reply.kind === 'empty') {
     result.ack.push(T.replyNotSent(T.replyEmpty));
     return result;
@@ -459,7 +808,7 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     text: reply.text,
     lines: { header: 1, first: 1, last: reply.text.split('\n').length, end: null },
   };
-  const facts = await pressFactsOf(db, f);
+  const facts = batch ? batch.facts(f) : await pressFactsOf(db, f);
   // The hidden writer is written to while seated, whatever their faction is called in the audience.
   if (hiddenReader) facts.seated = new Set([...facts.seated, hiddenReader.faction]);
   const [d] = decidePress([part], facts);
@@ -467,10 +816,9 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     const { kind: _, ...refusal } = d!;
     // Stored with the audience its participants see: the hidden writer's faction is in no row a player may read.
     const stored: PressPart = hiddenReader ? { ...part, audience: { kind: 'factions', factions: thread.participants } } : part;
-    await insertPressMessage(db, {
-      ...messageRow(f, stored, 0, d!, null, deps.random ?? Math.random),
-      inReplyToMessageId: answered?.id ?? null,
-    });
+    const row = { ...messageRow(f, stored, 0, d!, null, deps.random ?? Math.random), inReplyToMessageId: answered?.id ?? null };
+    if (batch) batch.store(f, stored, row, d!);
+    else await insertPressMessage(db, row);
     result.summary = { reply: 'refused', reason: refusal.reason };
     result.ack.push(T.replyNotSent(refusalText(writer.lang, refusal as PressRefusal, f.board, tz)));
     return result;
@@ -479,11 +827,12 @@ export async function relayReply(db: Db, deps: PressReplyDeps, f: PressReplyFact
     d.to.kind === 'factions' && hiddenReader
       ? { ...d, to: { ...d.to, factions: d.to.factions.filter((x) => x !== hiddenReader.faction) } }
       : d;
-  const sent = await relayOne(db, deps, f, part, 0, visible, {
+  const routing: ReplyRouting = {
     thread,
     inReplyTo: answered?.id ?? null,
     ...(hiddenReader !== undefined ? { hiddenReader } : {}),
-  });
+  };
+  const sent = await (batch ? batch.relay(deps, f, part, 0, visible, routing) : relayOne(db, deps, f, part, 0, visible, routing));
   if (sent.relays) {
     result.relays.push(...sent.relays);
     result.messageIds.push(sent.messageId);
@@ -611,6 +960,16 @@ type Delivery = NewRecipient['delivery'];
  */
 export async function deliveriesOf(db: Db, playerIds: readonly number[], signedBy: string | null): Promise<Map<number, Delivery>> {
   const [muted, chosen] = await Promise.all([mutedBy(db, playerIds), deliveryOf(db, playerIds)]);
+  return deliveriesFrom(muted, chosen, playerIds, signedBy);
+}
+
+/** `deliveriesOf` from the players' mutes and choices, read once for a batch. */
+function deliveriesFrom(
+  muted: ReadonlyMap<number, MuteTarget[]>,
+  chosen: ReadonlyMap<number, 'immediate' | 'digest'>,
+  playerIds: readonly number[],
+  signedBy: string | null,
+): Map<number, Delivery> {
   const out = new Map<number, Delivery>();
   const hits = (t: MuteTarget) => (signedBy === null ? t.kind === 'anonymous' : t.kind === 'faction' && t.faction === signedBy);
   for (const id of playerIds) out.set(id, (muted.get(id) ?? []).some(hits) ? 'muted' : (chosen.get(id) ?? 'immediate'));
@@ -623,28 +982,35 @@ export async function deliveriesOf(db: Db, playerIds: readonly number[], signedB
  * muted reader gets neither mail nor token; a digest reader gets the token (the digest writes it
  * as the message's reply address) and no mail now.
  */
-async function relayTo(
-  db: Db,
-  deps: PressRelayDeps,
-  a: {
-    gameId: string;
-    threadId: number;
-    messageId: number;
-    recipient: Reader['recipient'];
-    address: string;
-    text: MailText;
-    delivery?: Delivery;
-  },
-): Promise<{ mail: OutboxInput | null; row: NewRecipient }> {
+async function relayTo(db: Db, deps: PressRelayDeps, a: RelayFacts): Promise<{ mail: OutboxInput | null; row: NewRecipient }> {
+  const muted = (a.delivery ?? 'immediate') === 'muted';
+  const token = muted
+    ? null
+    : await issueToken(db, {
+        threadId: a.threadId,
+        owner: a.recipient,
+        domain: deps.mail.domain,
+        newToken: deps.newToken ?? (() => newPressToken()),
+      });
+  return relayMail(deps, a, token);
+}
+
+interface RelayFacts {
+  gameId: string;
+  threadId: number;
+  messageId: number;
+  recipient: Reader['recipient'];
+  address: string;
+  text: MailText;
+  delivery?: Delivery;
+}
+
+/** `relayTo` with the recipient's token issued already (null when muted). */
+function relayMail(deps: PressRelayDeps, a: RelayFacts, token: PressToken | null): { mail: OutboxInput | null; row: NewRecipient } {
   const delivery = a.delivery ?? 'immediate';
   const row = { messageId: a.messageId, ...a.recipient, address: a.address, delivery };
   if (delivery === 'muted') return { mail: null, row };
-  const token = await issueToken(db, {
-    threadId: a.threadId,
-    owner: a.recipient,
-    domain: deps.mail.domain,
-    newToken: deps.newToken ?? (() => newPressToken()),
-  });
+  if (!token) throw new Error(`no press token for ${a.recipient.kind} ${a.recipient.id} in thread ${a.threadId}`);
   if (delivery === 'digest') return { mail: null, row };
   const mail = gameMail(deps.mail, {
     kind: 'press',
@@ -661,12 +1027,12 @@ async function relayTo(
 }
 
 /** D-PRESS-7: signed messages thread per set of participants; every anonymous one starts its own. */
-async function threadOf(db: Db, f: PressMailFacts, d: Extract<PressDecision, { kind: 'relay' }>): Promise<PressThread> {
+function threadWanted(f: PressMailFacts, d: Extract<PressDecision, { kind: 'relay' }>): ThreadWanted {
   const hidden = d.sign === 'anonymous' ? f.writer.id : null;
-  if (d.to.kind === 'referees') return findOrCreateThread(db, { gameId: f.game.id, kind: 'referee', participants: [f.writer.faction] });
-  if (d.to.everyone) return findOrCreateThread(db, { gameId: f.game.id, kind: 'all', participants: [], hiddenWriterPlayerId: hidden });
+  if (d.to.kind === 'referees') return { gameId: f.game.id, kind: 'referee', participants: [f.writer.faction] };
+  if (d.to.everyone) return { gameId: f.game.id, kind: 'all', participants: [], hiddenWriterPlayerId: hidden };
   const participants = hidden ? d.to.factions : [f.writer.faction, ...d.to.factions];
-  return findOrCreateThread(db, { gameId: f.game.id, kind: 'factions', participants, hiddenWriterPlayerId: hidden });
+  return { gameId: f.game.id, kind: 'factions', participants, hiddenWriterPlayerId: hidden };
 }
 
 function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressDecision, thread: PressThread | null, random: () => number) {

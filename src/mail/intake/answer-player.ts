@@ -29,7 +29,7 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
-import { pressTurnOf, readMailPress, relayPress, type FileDispute } from '../../games/press/relay.ts';
+import { pressTurnOf, readMailPress, relayPressRun, type FileDispute, type PressRelayResult } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
 import { applyPressCommand } from '../../games/press/press-choices.ts';
 import type { PressCommand } from '../../games/press/press-commands.ts';
@@ -107,8 +107,15 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
   const read = { sheet: press.hasSheet };
   const open = openTurnOf(store, game);
   const standing = open ? store.latestSheet(game.id, open.number, player.faction) !== null : false;
-  const pressAck: string[] = [];
-  relayLater(c, press, read, summary, standing, pressAck);
+  // After the relays, in the batch's order (a later() of its own here would cut the batch's row
+  // of press in two): one mail, the sheet's part first.
+  relayLater(c, press, read, summary, standing, (pressAck) => {
+    const parts = held ?? [];
+    held = null;
+    const kind = parts.some((p) => p.kind === 'ack') ? 'ack' : 'press-ack';
+    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), pressAck.join('\n')].join('\n\n'));
+    if ('answered' in detail) detail.answered = sent;
+  });
   held = [];
   const outcome = ((): InboundOutcome => {
     if (!press.hasSheet) return { ...base, status: 'processed', outcome: 'press', detail: { press: summary } };
@@ -122,14 +129,6 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     return { ...answered, detail: { ...((answered.detail as object | null) ?? {}), press: summary } };
   })();
   const detail = outcome.detail as Record<string, unknown>;
-  // After the relays (and a command's answer, queued later too): one mail, the sheet's part first.
-  store.later(async () => {
-    const parts = held ?? [];
-    held = null;
-    const kind = parts.some((p) => p.kind === 'ack') ? 'ack' : 'press-ack';
-    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), pressAck.join('\n')].join('\n\n'));
-    if ('answered' in detail) detail.answered = sent;
-  });
   return outcome;
 
   function answerSheet(sheetText: string): InboundOutcome {
@@ -188,14 +187,16 @@ function relayLater(
   read: { sheet: boolean },
   summary: object,
   hasStandingSheet: boolean,
-  ack: string[],
+  answered: (ack: string[]) => void,
 ): void {
   const { store, row, player, game } = c;
-  store.later(async (tx) => {
-    const r = await relayPress(
-      tx,
-      { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
-      {
+  // Relayed in bulk with the batch's other press mails and replies in a row (relayPressRun), then queued in order.
+  store.laterMany(
+    relayPressRun,
+    {
+      kind: 'mail',
+      deps: { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
+      facts: {
         game,
         board: c.board,
         writer: player,
@@ -205,15 +206,24 @@ function relayLater(
         receivedAt: row.receivedAt,
         hasStandingSheet,
       },
-      { ...press, hasSheet: read.sheet },
-    );
-    Object.assign(summary, r.summary);
-    // Relays are not replies: they do not count towards the recipient's hourly limit.
-    for (const m of r.relays) store.enqueue(m, false);
-    store.relayed(r.messageIds, r.held);
-    // Sent by the caller, after the sheet's answer: one acknowledgement for the mail.
-    ack.push(...r.ack);
-  });
+      reading: {
+        ...press,
+        // Read when the batch is written: the sheet decision, made after this call, may find no sheet.
+        get hasSheet() {
+          return read.sheet;
+        },
+      },
+    },
+    (result) => {
+      const r = result as PressRelayResult;
+      Object.assign(summary, r.summary);
+      // Relays are not replies: they do not count towards the recipient's hourly limit.
+      for (const m of r.relays) store.enqueue(m, false);
+      store.relayed(r.messageIds, r.held);
+      // Sent by the caller, after the sheet's answer: one acknowledgement for the mail.
+      answered(r.ack);
+    },
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
-import { pressTurnOf, relayRefereeReply, relayReply, type PressReplyResult } from '../../games/press/relay.ts';
+import { pressTurnOf, relayPressRun, relayRefereeReply, type PressReplyResult } from '../../games/press/relay.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead } from '../../db/inbound.ts';
@@ -31,15 +31,17 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
   // Text only: an attachment is never relayed (the reader may have taken one for the text).
   const text = mail.sheetSource === 'attachment' ? '' : mail.sheetText;
   const summary: { press?: PressReplyResult['summary'] } = {};
-  store.later(async (tx) => {
-    const r = await relayReply(
-      tx,
-      {
+  // Relayed in bulk with the batch's other press mails and replies in a row (relayPressRun), then queued in order.
+  store.laterMany(
+    relayPressRun,
+    {
+      kind: 'reply',
+      deps: {
         mail: addressing,
         ...(c.operatorAddress ? { operatorAddress: c.operatorAddress } : {}),
         ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}),
       },
-      {
+      facts: {
         game,
         board: c.board,
         writer: player,
@@ -51,24 +53,27 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
         references: [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...mail.references],
       },
       text,
-    );
-    summary.press = r.summary;
-    // Relays and reports are not replies: they do not count towards anyone's hourly limit.
-    for (const m of [...r.relays, ...r.toReferees]) store.enqueue(m, false);
-    store.relayed(r.messageIds, r.held);
-    enqueueReply(store, c.replyCtx, {
-      kind: 'press-ack',
-      gameId: game.id,
-      to: player.email,
-      // Replying to the acknowledgement continues the same conversation.
-      replyTo: pressReplyAddress(addressing, c.token.token),
-      subject: replySubject(c.thread, game.name, game.id),
-      text: r.ack.join('\n'),
-      thread: c.thread,
-      dedupeKey: `press-ack:${row.id}`,
-      echoKey: null,
-    });
-  });
+    },
+    (result) => {
+      const r = result as PressReplyResult;
+      summary.press = r.summary;
+      // Relays and reports are not replies: they do not count towards anyone's hourly limit.
+      for (const m of [...r.relays, ...r.toReferees]) store.enqueue(m, false);
+      store.relayed(r.messageIds, r.held);
+      enqueueReply(store, c.replyCtx, {
+        kind: 'press-ack',
+        gameId: game.id,
+        to: player.email,
+        // Replying to the acknowledgement continues the same conversation.
+        replyTo: pressReplyAddress(addressing, c.token.token),
+        subject: replySubject(c.thread, game.name, game.id),
+        text: r.ack.join('\n'),
+        thread: c.thread,
+        dedupeKey: `press-ack:${row.id}`,
+        echoKey: null,
+      });
+    },
+  );
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-reply', detail: summary };
 }
 

@@ -35,13 +35,16 @@ const bare = (messageId: string) => messageId.replace(/^<|>$/g, '');
 const turnKey = (gameId: string, turn: number) => `${gameId}\u0000${turn}`;
 const sheetKey = (gameId: string, turn: number, faction: string) => `${turnKey(gameId, turn)}\u0000${faction}`;
 
+type Many = (tx: Db, inputs: unknown[]) => Promise<unknown[]>;
+type LaterWork = { one: (tx: Db) => Promise<void> } | { many: Many; input: unknown; then: (r: unknown) => void };
+
 export class IntakeStore {
   private readonly sheetsToAdd: Array<SheetInput & { version: number }> = [];
   private readonly mailToSend: OutboxInput[] = [];
   private readonly queuedKeys = new Set<string>();
   private readonly outcomes: Array<{ id: number; outcome: InboundOutcome }> = [];
   private readonly audits: AuditInput[] = [];
-  private readonly laterWork: Array<(tx: Db) => Promise<void>> = [];
+  private readonly laterWork: Array<LaterWork> = [];
   private readonly pressMessageIds: number[] = [];
   private readonly held: Array<{ dedupeKey: string; at: Date }> = [];
 
@@ -245,7 +248,16 @@ export class IntakeStore {
    * in the order the mails were decided, before the queued mail is written; it may enqueue more.
    */
   later(work: (tx: Db) => Promise<void>): void {
-    this.laterWork.push(work);
+    this.laterWork.push({ one: work });
+  }
+
+  /**
+   * `later` for work done in bulk: `input`s given in a row to the same `many` are handed to it
+   * together (one call, in order, instead of one each), and each answer to its `then`, in order.
+   * Other work between them splits the row, so every piece still sees what came before it.
+   */
+  laterMany<I, R>(many: (tx: Db, inputs: I[]) => Promise<R[]>, input: I, then: (r: R) => void): void {
+    this.laterWork.push({ many: many as Many, input, then: then as (r: unknown) => void });
   }
 
   /** Press messages whose recipients are linked to their relays once these are queued; `held`: relays sent no sooner than `at`. */
@@ -273,7 +285,21 @@ export class IntakeStore {
   }
 
   async flush(tx: Db): Promise<void> {
-    for (const work of this.laterWork) await work(tx);
+    for (let i = 0; i < this.laterWork.length;) {
+      const work = this.laterWork[i]!;
+      if ('one' in work) {
+        await work.one(tx);
+        i++;
+        continue;
+      }
+      const row: Array<Extract<LaterWork, { many: Many }>> = [];
+      for (let w = this.laterWork[i]; w && 'many' in w && w.many === work.many; w = this.laterWork[++i]) row.push(w);
+      const answers = await work.many(
+        tx,
+        row.map((w) => w.input),
+      );
+      row.forEach((w, k) => w.then(answers[k]));
+    }
     const sheetIds = await insertSheets(tx, this.sheetsToAdd);
     for (const { id, outcome } of this.outcomes) {
       const sheetId = sheetIds.get(id);
