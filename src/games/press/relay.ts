@@ -1040,9 +1040,13 @@ function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressD
   const sign = relayed ? d.sign : part.sign === 'anonymous' ? 'anonymous' : 'signed';
   // An anonymous message is seen no sooner than a random delay after its receipt (D-PRESS-10).
   const visibleAt = sign === 'anonymous' ? new Date(f.receivedAt.getTime() + anonymousDelayMs(random())) : f.receivedAt;
+  // To everyone: every faction seated, its writer included, so that the row never singles out an
+  // anonymous writer by leaving them out (D-PRESS-10).
   const audienceFactions = relayed
     ? d.to.kind === 'factions'
-      ? d.to.factions
+      ? d.to.everyone
+        ? [...new Set([...d.to.factions, f.writer.faction])].sort()
+        : d.to.factions
       : []
     : part.audience.kind === 'factions'
       ? part.audience.factions

@@ -121,6 +121,8 @@ describe('D-PRESS-10: an anonymous broadcast', () => {
     const [stored] = await world.database.db.select().from(pressMessages);
     // The referees see who wrote it; players' pages see it no sooner than its delay.
     expect(stored).toMatchObject({ writerPlayerId: writer.id, sign: 'anonymous' });
+    // Its audience is every faction seated, the writer's too: no row singles them out by leaving them out.
+    expect(stored!.audienceFactions).toEqual(world.created.players.map((p) => p.faction).sort());
     expect(stored!.visibleAt.getTime()).toBeGreaterThan(stored!.receivedAt.getTime());
     // Its relays leave then, not with the writer's acknowledgement: their timing names nobody.
     const delay = stored!.visibleAt.getTime() - stored!.receivedAt.getTime();
