@@ -45,6 +45,7 @@ import { headerMessageId, lockInboundMany, markProcessedMany, storeInboundBatch 
 import { runImapSource } from '../src/mail/sources/imap-source.ts';
 import { SourceProgress } from '../src/mail/sources/progress.ts';
 import type { ImapSettings } from '../src/mail/sources/types.ts';
+import { withImap } from './imap-client.ts';
 import { startDovecot, type DovecotServer } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
@@ -101,24 +102,6 @@ function orderMail(n: number, id = `bench-${n}`): Buffer {
       '',
     ].join('\r\n'),
   );
-}
-
-async function withImap<T>(settings: ImapSettings, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: false,
-    auth: { user: settings.user, pass: settings.pass },
-    logger: false,
-    disableAutoIdle: true,
-  });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.logout().catch(() => client.close());
-  }
 }
 
 /** Untimed: one connection appends every mail to the source mailbox (in order: a player's sheets are ordered by arrival). */

@@ -58,7 +58,6 @@ import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { ImapFlow } from 'imapflow';
 import pg from 'pg';
 import pino from 'pino';
 import { openDatabase, type Database } from '../src/db/client.ts';
@@ -71,6 +70,7 @@ import { IntakeQueue } from '../src/mail/intake/intake-queue.ts';
 import { runImapSource } from '../src/mail/sources/imap-source.ts';
 import { SourceProgress } from '../src/mail/sources/progress.ts';
 import type { ImapSettings } from '../src/mail/sources/types.ts';
+import { withImap } from './imap-client.ts';
 import { startDovecot } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
@@ -150,24 +150,6 @@ function pressMail(n: number, id: string, tokens: readonly Token[]): Buffer {
           ? 'BROADCAST'
           : `PRESS ANONYMOUS TO ${other(player, 2)}`;
   return mail({ player, to: `orders+${secretOf(player)}@${DOMAIN}`, id, subject: `Press (${n})`, body: [head, ...text, 'ENDPRESS'], n });
-}
-
-async function withImap<T>(settings: ImapSettings, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: false,
-    auth: { user: settings.user, pass: settings.pass },
-    logger: false,
-    disableAutoIdle: true,
-  });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.logout().catch(() => client.close());
-  }
 }
 
 /**

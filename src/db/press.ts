@@ -859,30 +859,36 @@ export interface PublicBroadcast {
   at: Date;
 }
 
+/** A public message's columns: an anonymous writer's faction is null here, in SQL (D-PRESS-10). */
+const publicBroadcastColumns = {
+  turn: pressMessages.turn,
+  writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+  byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+  sign: pressMessages.sign,
+  text: pressMessages.text,
+  at: pressMessages.visibleAt,
+};
+
+/** The game's messages to everyone that its page shows now: visible, and public when relayed (D-PRESS-33). */
+const publicBroadcasts = (gameId: string, now: Date) =>
+  and(
+    eq(pressMessages.gameId, gameId),
+    eq(pressMessages.audienceKind, 'all'),
+    eq(pressMessages.status, 'relayed'),
+    eq(pressMessages.public, true),
+    lte(pressMessages.visibleAt, now),
+  );
+
 /**
- * The game's relayed messages to everyone, oldest first, as far as they are visible at `now`. An
+ * The game's public messages to everyone (D-PRESS-33), oldest first, as far as they are visible at `now`. An
  * anonymous writer never leaves the database here; nor do ids or receipt times, which would line
  * an anonymous message up with a signed one from the same mail (D-PRESS-10).
  */
 export async function listBroadcasts(db: Db, gameId: string, now: Date = new Date()): Promise<PublicBroadcast[]> {
   return db
-    .select({
-      turn: pressMessages.turn,
-      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
-      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
-      sign: pressMessages.sign,
-      text: pressMessages.text,
-      at: pressMessages.visibleAt,
-    })
+    .select(publicBroadcastColumns)
     .from(pressMessages)
-    .where(
-      and(
-        eq(pressMessages.gameId, gameId),
-        eq(pressMessages.audienceKind, 'all'),
-        eq(pressMessages.status, 'relayed'),
-        lte(pressMessages.visibleAt, now),
-      ),
-    )
+    .where(publicBroadcasts(gameId, now))
     .orderBy(asc(pressMessages.visibleAt), asc(pressMessages.id));
 }
 
@@ -897,23 +903,10 @@ export async function latestBroadcasts(
   limit: number,
   now: Date = new Date(),
 ): Promise<{ total: number; broadcasts: PublicBroadcast[] }> {
-  const visible = and(
-    eq(pressMessages.gameId, gameId),
-    eq(pressMessages.audienceKind, 'all'),
-    eq(pressMessages.status, 'relayed'),
-    eq(pressMessages.public, true),
-    lte(pressMessages.visibleAt, now),
-  );
+  const visible = publicBroadcasts(gameId, now);
   const [broadcasts, [count]] = await Promise.all([
     db
-      .select({
-        turn: pressMessages.turn,
-        writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
-        byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
-        sign: pressMessages.sign,
-        text: pressMessages.text,
-        at: pressMessages.visibleAt,
-      })
+      .select(publicBroadcastColumns)
       .from(pressMessages)
       .where(visible)
       .orderBy(desc(pressMessages.visibleAt), desc(pressMessages.id))
