@@ -99,7 +99,15 @@ const threadKey = (gameId: string, kind: string, participants: readonly string[]
  * exist read with one statement, the missing ones and every anonymous one made with one more.
  * The same signed conversation asked twice is the same row.
  */
-export async function findOrCreateThreads(db: Db, wanted: readonly ThreadWanted[]): Promise<PressThread[]> {
+export async function findOrCreateThreads(
+  db: Db,
+  wanted: readonly ThreadWanted[],
+  /**
+   * Signed conversations this transaction has found or made already, by `threadKey`: not read
+   * again (a conversation's row never changes once made), and those found here are added.
+   */
+  known?: Map<string, PressThread>,
+): Promise<PressThread[]> {
   const norm = wanted.map((t) => ({
     gameId: t.gameId,
     kind: t.kind,
@@ -107,10 +115,9 @@ export async function findOrCreateThreads(db: Db, wanted: readonly ThreadWanted[
     anonymous: t.hiddenWriterPlayerId != null,
     hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null,
   }));
-  const signed = new Map<string, PressThread>();
-  const keysOf = (rows: typeof norm) => [
-    ...new Set(rows.filter((t) => !t.anonymous).map((t) => threadKey(t.gameId, t.kind, t.participants))),
-  ];
+  const signed = known ?? new Map<string, PressThread>();
+  const keysOf = (rows: typeof norm) =>
+    [...new Set(rows.filter((t) => !t.anonymous).map((t) => threadKey(t.gameId, t.kind, t.participants)))].filter((k) => !signed.has(k));
   const lookUp = async (keys: string[]) => {
     if (keys.length === 0) return;
     const games = [...new Set(keys.map((k) => k.split('\u001f')[0]!))];

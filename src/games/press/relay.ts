@@ -199,13 +199,15 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
 
   let plans: MessagePlan[] = [];
   const sent = new Map<MessagePlan, Sent>();
+  // A row writes several times when replies meet its messages: a conversation is read once for all.
+  const knownThreads = new Map<string, PressThread>();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
     plans = [];
     try {
-      for (const [plan, one] of await relayMessages(db, now)) sent.set(plan, one);
+      for (const [plan, one] of await relayMessages(db, now, knownThreads)) sent.set(plan, one);
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
       for (const w of ready) w.reject(e);
@@ -494,12 +496,18 @@ async function relayOne(
  * tokens and who each went to — whatever their number. Relays come in the order of the messages,
  * then of their readers, as one message after the other would make them.
  */
-async function relayMessages(db: Db, plans: readonly MessagePlan[]): Promise<Map<MessagePlan, Sent>> {
+async function relayMessages(
+  db: Db,
+  plans: readonly MessagePlan[],
+  /** The signed conversations found or made by earlier writes of the same transaction (findOrCreateThreads). */
+  knownThreads?: Map<string, PressThread>,
+): Promise<Map<MessagePlan, Sent>> {
   const out = new Map<MessagePlan, Sent>();
   const wantThread = plans.filter((p) => p.thread);
   const threads = await findOrCreateThreads(
     db,
     wantThread.map((p) => p.thread!),
+    knownThreads,
   );
   const threadOfPlan = new Map<MessagePlan, PressThread>(wantThread.map((p, i) => [p, threads[i]!]));
   for (const p of plans) {
