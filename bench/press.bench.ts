@@ -26,32 +26,37 @@
 // Prints the figures and PASS/MISS; always exits 0.
 //
 // Measured 2026-11-26 on the shared 2-core machine under `nice`, Node 24, PostgreSQL 127.0.0.1, at
-// full size, after press was written in bulk (load average 3.3 5.4 5.8 at the start, 2.5 3.9 4.8
+// full size, after press was written in bulk and then made cheaper a mail (load average 1.2 2.2 3.9
 // at the end: the neighbours' work; the wall clock follows it):
 //   latency, 2,000 of each at 20/s   p50      p95      p99      max
-//     sheets → acknowledgement       292 ms   543 ms   565 ms   603 ms
-//     press → last relay             310 ms   564 ms   609 ms   710 ms   (= its acknowledgement)
-//     p99 over the sheets' +44 ms: PASS (target +50 ms; before: +265 ms)
-//   at once, 10,000 of each: A 1,859 acknowledgements/s (5.4 s), B 517 press mails/s with every
-//     relay queued (19.3 s, 20,572 relays): B / A = 0.278, MISS (target 0.5; before: 134 vs 1,376
-//     = 0.097).
-//   B's cost a press mail: 0.5 statements (before 6.2), Node 1,014 + PostgreSQL 1,001 CPU µs (before
-//     2,796 + 2,100); A's a sheet: 0.0 statements, Node 370 + PostgreSQL 202 µs.
+//     sheets → acknowledgement       291 ms   537 ms   552 ms   576 ms
+//     press → last relay             306 ms   553 ms   568 ms   592 ms   (= its acknowledgement)
+//     p99 over the sheets' +15 ms: PASS (target +50 ms; before bulk writes: +265 ms)
+//   at once, 10,000 of each: A 1,942 acknowledgements/s (5.2 s), B 644 press mails/s with every
+//     relay queued (15.5 s, 20,572 relays): B / A = 0.332, MISS (target 0.5; before: 517 vs 1,859
+//     = 0.278 with bulk writes, 134 vs 1,376 = 0.097 before them).
+//   B's cost a press mail: 0.3 statements, Node 787 + PostgreSQL 860 CPU µs (before: 0.5 and
+//     1,014 + 1,001; before bulk writes 6.2 and 2,796 + 2,100); A's a sheet: 0.0 statements, Node
+//     355 + PostgreSQL 217 µs. What cut it (profiles, BENCH_PROFILE): the messages and recipients
+//     were inserted with a Drizzle parameter a cell (~140 µs of Node a mail to build and send), now
+//     one JSON parameter (recordsetInsert); a reply meeting a message of its own row answered with
+//     one more select (0.23 a mail), now from what the row wrote; a row writing several times read
+//     its conversations again each time, now once.
 // How: intake hands a batch's press mails and replies by token in a row to relayPressRun
 // (src/games/press/relay.ts, IntakeStore.laterMany), which reads the writers' last hour once (a
 // message earlier in the batch counts towards the next one's cap), decides every message, then
 // writes the row's conversations, messages, tokens and recipients with one statement each (mutes,
 // deliveries, referees and observers read once) and queues the relays with the batch's other
 // mail, in the order one mail after the other would. What each reply answers is read once for the
-// row too, unless a message earlier in the row goes to the reply's conversation: then those are
-// written first and the reply reads its answer alone — in this bench's 8-player game most replies
-// of a large batch meet such a message, which is what is left of the statements (0.23 a mail:
-// `select press_messages …`). Why B / A stays under 0.5: a press mail queues three outbox rows
-// (2.06 relays and its acknowledgement) where a sheet queues one, each composed and written, and
-// stores a message, its recipients and often tokens beside; the CPU a mail, not round trips, now
-// sets the rate. Next steps, not done: message ids drawn ahead (nextval) so a reply can answer a
-// message of its own row without writing it first; cheaper relay composition (profile with
-// BENCH_PROFILE).
+// row too; when a message earlier in the row goes to the reply's conversation, those are written
+// first and the answer is the latest of them that reached the replier, else the one read before
+// the row (no further read) — in this bench's 8-player game most replies of a large batch meet
+// such a message, so a row is written in several steps of ~7 statements: what is left of the
+// statements. Why B / A stays under 0.5: a press mail queues three outbox rows (2.06 relays and
+// its acknowledgement) where a sheet queues one, each composed and written, and stores a message,
+// its recipients and often tokens beside, with PostgreSQL's CPU a mail four times a sheet's.
+// Next steps, not done: message ids drawn ahead (nextval) so a row is written once, whatever its
+// replies; cheaper relay composition and outbox rows (profile with BENCH_PROFILE).
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';

@@ -9,7 +9,7 @@ import type { Db } from './client.ts';
 export const pgArray = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
 
 /** The PostgreSQL type of a column. */
-type ColumnType = 'text' | 'integer' | 'bigint' | 'timestamptz' | 'jsonb' | 'bytea';
+type ColumnType = 'text' | 'text[]' | 'integer' | 'bigint' | 'boolean' | 'timestamptz' | 'jsonb' | 'bytea';
 
 export type ColumnSpec<Row> = { [K in keyof Row]?: ColumnType };
 
@@ -32,7 +32,7 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
   table: T,
   spec: ColumnSpec<Row>,
   rows: readonly Row[],
-  opts: { onConflictDoNothing?: boolean; returning?: Record<string, PgColumn> } = {},
+  opts: { onConflictDoNothing?: boolean; returning?: Record<string, PgColumn> | '*' } = {},
 ): SQL {
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const keys = Object.keys(spec) as Array<keyof Row & string>;
@@ -49,18 +49,37 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
   // jsonb stays a JSON value inside the record; bytea travels as base64 text (a third larger, where hex is twice).
   const definition = keys.map((k, i) => `c${i} ${spec[k] === 'bytea' ? 'text' : spec[k]}`).join(', ');
   const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'base64')`) : sql.raw(`x.c${i}`)));
-  const returning = opts.returning
-    ? sql` returning ${sql.join(
-        Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`),
-        sql`, `,
-      )}`
-    : sql``;
+  const returning =
+    opts.returning === '*'
+      ? sql` returning *`
+      : opts.returning
+        ? sql` returning ${sql.join(
+            Object.entries(opts.returning).map(([alias, col]) => sql`${sql.identifier(col.name)} as ${sql.identifier(alias)}`),
+            sql`, `,
+          )}`
+        : sql``;
   return sql`insert into ${table} (${sql.join(
     names.map((n) => sql.identifier(n)),
     sql`, `,
   )})
     select ${sql.join(selected, sql`, `)} from json_to_recordset(${JSON.stringify(records)}::json) as x(${sql.raw(definition)})
     ${opts.onConflictDoNothing ? sql`on conflict do nothing` : sql``}${returning}`;
+}
+
+/**
+ * Whole rows of `table` as a raw statement returns them (`returning *`, by column name), as
+ * Drizzle's own queries would give them: each value through its column's driver mapping.
+ */
+export function tableRowsFrom<T extends PgTable>(table: T, raw: ReadonlyArray<Record<string, unknown>>): Array<T['$inferSelect']> {
+  const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>);
+  return raw.map((r) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = r[column.name];
+      out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return out as T['$inferSelect'];
+  });
 }
 
 /** Rows of a raw statement, from either driver (PGlite and node-postgres both answer `{ rows }`). */

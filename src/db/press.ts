@@ -5,7 +5,7 @@
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import { pgArray, rowsOf } from './arrays.ts';
+import { pgArray, recordsetInsert, rowsOf, tableRowsFrom, type ColumnSpec } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
   outbox,
@@ -99,7 +99,15 @@ const threadKey = (gameId: string, kind: string, participants: readonly string[]
  * exist read with one statement, the missing ones and every anonymous one made with one more.
  * The same signed conversation asked twice is the same row.
  */
-export async function findOrCreateThreads(db: Db, wanted: readonly ThreadWanted[]): Promise<PressThread[]> {
+export async function findOrCreateThreads(
+  db: Db,
+  wanted: readonly ThreadWanted[],
+  /**
+   * Signed conversations this transaction has found or made already, by `threadKey`: not read
+   * again (a conversation's row never changes once made), and those found here are added.
+   */
+  known?: Map<string, PressThread>,
+): Promise<PressThread[]> {
   const norm = wanted.map((t) => ({
     gameId: t.gameId,
     kind: t.kind,
@@ -107,10 +115,9 @@ export async function findOrCreateThreads(db: Db, wanted: readonly ThreadWanted[
     anonymous: t.hiddenWriterPlayerId != null,
     hiddenWriterPlayerId: t.hiddenWriterPlayerId ?? null,
   }));
-  const signed = new Map<string, PressThread>();
-  const keysOf = (rows: typeof norm) => [
-    ...new Set(rows.filter((t) => !t.anonymous).map((t) => threadKey(t.gameId, t.kind, t.participants))),
-  ];
+  const signed = known ?? new Map<string, PressThread>();
+  const keysOf = (rows: typeof norm) =>
+    [...new Set(rows.filter((t) => !t.anonymous).map((t) => threadKey(t.gameId, t.kind, t.participants)))].filter((k) => !signed.has(k));
   const lookUp = async (keys: string[]) => {
     if (keys.length === 0) return;
     const games = [...new Set(keys.map((k) => k.split('\u001f')[0]!))];
@@ -190,6 +197,29 @@ export async function insertPressMessage(db: Db, m: NewPressMessage): Promise<{ 
   return { message: seen, duplicate: true };
 }
 
+/** The columns a batch's messages are written with (`created_at` is the database's now()). */
+const messageSpec = {
+  gameId: 'text',
+  threadId: 'bigint',
+  turn: 'integer',
+  writerPlayerId: 'bigint',
+  writerRefereeId: 'bigint',
+  writerFaction: 'text',
+  sign: 'text',
+  audienceKind: 'text',
+  audienceFactions: 'text[]',
+  text: 'text',
+  chars: 'integer',
+  inboundId: 'bigint',
+  block: 'integer',
+  inReplyToMessageId: 'bigint',
+  status: 'text',
+  refusal: 'jsonb',
+  receivedAt: 'timestamptz',
+  visibleAt: 'timestamptz',
+  public: 'boolean',
+} as const satisfies ColumnSpec<NewPressMessage>;
+
 /**
  * `insertPressMessage` for a batch of mail, in the order given: one statement to insert, one more
  * to read back the ones stored before (a mail applied before is `duplicate`). Every row has a mail.
@@ -203,12 +233,19 @@ export async function insertPressMessages(
   for (let i = 0; i < rows.length; i += CHUNK) {
     const slice = rows.slice(i, i + CHUNK);
     if (slice.some((m) => m.inboundId == null)) throw new Error('a press message without a mail in a batch');
-    for (const r of await db
-      .insert(pressMessages)
-      .values(slice)
-      .onConflictDoNothing({ target: [pressMessages.inboundId, pressMessages.block] })
-      .returning())
-      made.set(key(r.inboundId, r.block), r);
+    // As one JSON parameter (recordsetInsert), with the columns' defaults filled in here: a
+    // parameter a cell cost more to build and send than the insert itself. The one unique key
+    // besides the generated id is (inbound_id, block), so any conflict is a mail applied before.
+    const raw = await rowsOf<Record<string, unknown>>(
+      db,
+      recordsetInsert(
+        pressMessages,
+        messageSpec,
+        slice.map((m) => ({ ...m, audienceFactions: m.audienceFactions ?? [], block: m.block ?? 0, public: m.public ?? false })),
+        { onConflictDoNothing: true, returning: '*' },
+      ),
+    );
+    for (const r of tableRowsFrom(pressMessages, raw)) made.set(key(r.inboundId, r.block), r);
   }
   const seen = new Map<string, PressMessage>();
   const missing = rows.filter((m) => !made.has(key(m.inboundId, m.block)));
@@ -246,9 +283,11 @@ export interface NewRecipient extends Recipient {
 /** Who a message went to; a row already there is kept (a retried batch). */
 export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insert(pressRecipients)
-    .values(
+  // One JSON parameter (recordsetInsert): a batch writes hundreds of rows.
+  await db.execute(
+    recordsetInsert(
+      pressRecipients,
+      { messageId: 'bigint', recipientKind: 'text', recipientId: 'bigint', address: 'text', delivery: 'text', outboxId: 'bigint' },
       rows.map((r) => ({
         messageId: r.messageId,
         recipientKind: r.kind,
@@ -257,8 +296,9 @@ export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Prom
         delivery: r.delivery,
         outboxId: r.outboxId ?? null,
       })),
-    )
-    .onConflictDoNothing();
+      { onConflictDoNothing: true },
+    ),
+  );
 }
 
 /**

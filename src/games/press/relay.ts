@@ -199,13 +199,15 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
 
   let plans: MessagePlan[] = [];
   const sent = new Map<MessagePlan, Sent>();
+  // A row writes several times when replies meet its messages: a conversation is read once for all.
+  const knownThreads = new Map<string, PressThread>();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
     plans = [];
     try {
-      for (const [plan, one] of await relayMessages(db, now)) sent.set(plan, one);
+      for (const [plan, one] of await relayMessages(db, now, knownThreads)) sent.set(plan, one);
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
       for (const w of ready) w.reject(e);
@@ -235,6 +237,25 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
     ).map((m, i) => [replyItems[i]!, m]),
   );
   const before: MessagePlan[] = [];
+  /**
+   * What a reply answers when messages of this row went to its conversation (all written by now):
+   * the latest of them that reached the replier as messageForReply would pick it (relayed, visible
+   * at the reply's receipt, not muted for them), else what was there before the row (read once:
+   * the row's messages come after it). References name a relay by its Message-ID: read from the
+   * database, as one mail at a time would.
+   */
+  const answerInRow = async (item: PressReplyWork, q: Parameters<typeof messageForReply>[1]): Promise<PressMessage | null> => {
+    if (q.references.length) return messageForReply(db, q);
+    let latest = answers.get(item) ?? null;
+    for (const p of before) {
+      const stored = sent.get(p)?.stored;
+      if (!stored || stored.message.threadId !== q.threadId || stored.message.status !== 'relayed') continue;
+      if (stored.message.visibleAt.getTime() > q.now.getTime()) continue;
+      const reached = stored.recipients.some((r) => r.kind === q.recipient.kind && r.id === q.recipient.id && r.delivery !== 'muted');
+      if (reached && (!latest || stored.message.id > latest.id)) latest = stored.message;
+    }
+    return latest;
+  };
 
   const mails: Array<{ w: PressMailWork; decisions: PressDecision[]; mine: Array<MessagePlan | null> } | null> = [];
   const replies: Array<Promise<PressReplyResult> | null> = [];
@@ -248,7 +269,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
       let registered: () => void = () => {};
       const reached = new Promise<void>((r) => (registered = r));
       const batch: ReplyBatch = {
-        answered: async (q) => (touched ? messageForReply(db, q) : (answers.get(item) ?? null)),
+        answered: async (q) => (touched ? answerInRow(item, q) : (answers.get(item) ?? null)),
         facts: (f) => {
           registered();
           return factsOf(f);
@@ -446,7 +467,13 @@ interface MessagePlan {
   reply?: ReplyRouting;
 }
 
-type Sent = { messageId: number; relays: OutboxInput[] | null; holdUntil: Date | null };
+type Sent = {
+  messageId: number;
+  relays: OutboxInput[] | null;
+  holdUntil: Date | null;
+  /** A message this write stored (not one of a mail applied before) and who it went to: what a later reply of the row may answer. */
+  stored?: { message: PressMessage; recipients: readonly NewRecipient[] };
+};
 
 /** Stores one accepted message and makes its relays; a mail applied before returns no relays (they are queued already). */
 async function relayOne(
@@ -469,12 +496,18 @@ async function relayOne(
  * tokens and who each went to — whatever their number. Relays come in the order of the messages,
  * then of their readers, as one message after the other would make them.
  */
-async function relayMessages(db: Db, plans: readonly MessagePlan[]): Promise<Map<MessagePlan, Sent>> {
+async function relayMessages(
+  db: Db,
+  plans: readonly MessagePlan[],
+  /** The signed conversations found or made by earlier writes of the same transaction (findOrCreateThreads). */
+  knownThreads?: Map<string, PressThread>,
+): Promise<Map<MessagePlan, Sent>> {
   const out = new Map<MessagePlan, Sent>();
   const wantThread = plans.filter((p) => p.thread);
   const threads = await findOrCreateThreads(
     db,
     wantThread.map((p) => p.thread!),
+    knownThreads,
   );
   const threadOfPlan = new Map<MessagePlan, PressThread>(wantThread.map((p, i) => [p, threads[i]!]));
   for (const p of plans) {
@@ -557,6 +590,7 @@ async function relayMessages(db: Db, plans: readonly MessagePlan[]): Promise<Map
     const readers = readersOf.get(x)!;
     const deliveries = deliveriesOfMessage.get(x)!;
     const relays: OutboxInput[] = [];
+    const firstRow = rows.length;
     for (const r of readers) {
       const T = pressTexts[r.lang];
       const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
@@ -606,7 +640,12 @@ async function relayMessages(db: Db, plans: readonly MessagePlan[]): Promise<Map
         rows.push(o.row);
       }
     // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
-    out.set(p, { messageId: message.id, relays, holdUntil: anonymous ? message.visibleAt : null });
+    out.set(p, {
+      messageId: message.id,
+      relays,
+      holdUntil: anonymous ? message.visibleAt : null,
+      stored: { message, recipients: rows.slice(firstRow) },
+    });
   }
   await addRecipients(db, rows);
   return out;
