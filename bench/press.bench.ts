@@ -42,6 +42,10 @@
 //     one JSON parameter (recordsetInsert); a reply meeting a message of its own row answered with
 //     one more select (0.23 a mail), now from what the row wrote; a row writing several times read
 //     its conversations again each time, now once.
+// Then press_recipients' index on outbox_id was dropped (0011; nothing reads by it, and linkRelays'
+// bulk UPDATE walked it over every unlinked digest and muted recipient: 28,196 entries read by 51
+// UPDATEs partway through a 3,000-mail run): back to back at full size under load ~4.5, PostgreSQL 682 → 553 µs a
+// press mail (Node 664 → 552, noise), B / A 0.425 → 0.503 (the wall ratio follows the neighbours).
 // How: intake hands a batch's press mails and replies by token in a row to relayPressRun
 // (src/games/press/relay.ts, IntakeStore.laterMany), which reads the writers' last hour once (a
 // message earlier in the batch counts towards the next one's cap), decides every message, then

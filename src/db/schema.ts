@@ -607,7 +607,10 @@ export const pressRecipients = pgTable(
     index('press_recipients_digest')
       .on(t.recipientKind, t.recipientId)
       .where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
-    index('press_recipients_outbox').on(t.outboxId),
+    // No index on outbox_id: nothing looks recipients up by their relay (joins go from the
+    // recipient to outbox's key, outbox rows are never deleted), and one made linkRelays' bulk
+    // UPDATE scan every unlinked (digest, muted) row by `outbox_id is null` and kept that UPDATE
+    // from being HOT: one index less to write per recipient, twice.
     check('press_recipients_kind', sql`${t.recipientKind} in ('player', 'referee', 'observer')`),
     check('press_recipients_delivery', sql`${t.delivery} in ('immediate', 'digest', 'muted')`),
   ],

@@ -1,0 +1,1 @@
+DROP INDEX "press_recipients_outbox";
