@@ -25,12 +25,10 @@
 // rest of reading an ordinary one; addressparser ~3 µs a header (extract-headers.ts' fast path).
 // PGlite with V8's baseline WebAssembly compiler only (db/client.ts): ~245 against ~270 mails/s.
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { ImapFlow } from 'imapflow';
 import pino from 'pino';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { mailboxCursorStore } from '../src/db/cursors.ts';
@@ -45,7 +43,8 @@ import { headerMessageId, lockInboundMany, markProcessedMany, storeInboundBatch 
 import { runImapSource } from '../src/mail/sources/imap-source.ts';
 import { SourceProgress } from '../src/mail/sources/progress.ts';
 import type { ImapSettings } from '../src/mail/sources/types.ts';
-import { withImap } from './imap-client.ts';
+import { imapClient, withImap } from './imap-client.ts';
+import { startProfile } from './profile.ts';
 import { startDovecot, type DovecotServer } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
@@ -493,16 +492,7 @@ async function appendSteadily(settings: ImapSettings, mailbox: string, tag: stri
  */
 async function floorLatency(database: Database, settings: ImapSettings, mailbox: string): Promise<Latency> {
   const commits = new Map<string, number>();
-  const client = new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: false,
-    auth: { user: settings.user, pass: settings.pass },
-    logger: false,
-    disableAutoIdle: true,
-  });
-  client.on('error', () => {});
-  await client.connect();
+  const client = await imapClient(settings);
   await client.mailboxCreate(mailbox);
   await client.mailboxOpen(mailbox);
   let stop = false;
@@ -599,25 +589,6 @@ async function intakeLatency(database: Database, settings: ImapSettings, mailbox
     await source;
     await queue.idle();
   }
-}
-
-/** BENCH_PROFILE=<dir>: a CPU profile of each intake run alone (not the setup), for DevTools. */
-async function startProfile(): Promise<{ stop(name: string): Promise<void> } | null> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return null;
-  const session = new Session();
-  session.connect();
-  const post = (method: string) => new Promise<unknown>((res, rej) => session.post(method, (err, out) => (err ? rej(err) : res(out))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return {
-    async stop(name) {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      session.disconnect();
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    },
-  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

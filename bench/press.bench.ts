@@ -62,10 +62,7 @@
 // Next steps, not done: message ids drawn ahead (nextval) so a row is written once, whatever its
 // replies; cheaper relay composition and outbox rows (profile with BENCH_PROFILE).
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
@@ -80,6 +77,7 @@ import { runImapSource } from '../src/mail/sources/imap-source.ts';
 import { SourceProgress } from '../src/mail/sources/progress.ts';
 import type { ImapSettings } from '../src/mail/sources/types.ts';
 import { withImap } from './imap-client.ts';
+import { startProfile } from './profile.ts';
 import { startDovecot } from '../test/harness/dovecot.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 
@@ -433,25 +431,6 @@ class Costs {
       : '';
     return `CPU µs/mail: Node ${Math.round(per(this.node))}, PostgreSQL ${Math.round(per(this.server))}; ${per(total).toFixed(1)} statements/mail${top}`;
   }
-}
-
-/** BENCH_PROFILE=<dir>: a CPU profile of each burst alone, for DevTools (where intake's time goes). */
-async function startProfile(): Promise<{ stop(name: string): Promise<void> } | null> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return null;
-  const session = new Session();
-  session.connect();
-  const post = (method: string) => new Promise<unknown>((res, rej) => session.post(method, (err, out) => (err ? rej(err) : res(out))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return {
-    async stop(name) {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      session.disconnect();
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    },
-  };
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '—');
