@@ -189,23 +189,14 @@ function relayLater(
   hasStandingSheet: boolean,
   answered: (ack: string[]) => void,
 ): void {
-  const { store, row, player, game } = c;
+  const { store } = c;
   // Relayed in bulk with the batch's other press mails and replies in a row (relayPressRun), then queued in order.
   store.laterMany(
     relayPressRun,
     {
       kind: 'mail',
       deps: { mail: addressingOf(c), fileDispute: c.fileDispute, ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}) },
-      facts: {
-        game,
-        board: c.board,
-        writer: player,
-        seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: pressTurnOf(openTurnOf(store, game)),
-        inboundId: row.id,
-        receivedAt: row.receivedAt,
-        hasStandingSheet,
-      },
+      facts: { ...pressWriterFacts(c), hasStandingSheet },
       reading: {
         ...press,
         // Read when the batch is written: the sheet decision, made after this call, may find no sheet.
@@ -250,6 +241,20 @@ function answerPressCommand(
     detail.answered = reply('status', text);
   });
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-command', detail };
+}
+
+/** What press decides a player's mail or reply against: the game, its seats, the open turn, the mail's receipt. */
+export function pressWriterFacts(c: PlayerMailContext) {
+  const { store, row, player, game } = c;
+  return {
+    game,
+    board: c.board,
+    writer: player,
+    seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
+    turn: pressTurnOf(openTurnOf(store, game)),
+    inboundId: row.id,
+    receivedAt: row.receivedAt,
+  };
 }
 
 /** The game's current turn as this batch locked it, when open: what press is decided against (D-PRESS-5). */

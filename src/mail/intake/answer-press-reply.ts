@@ -6,14 +6,14 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
-import { pressTurnOf, relayPressRun, relayRefereeReply, type PressReplyResult } from '../../games/press/relay.ts';
+import { relayPressRun, relayRefereeReply, type PressReplyResult } from '../../games/press/relay.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead } from '../../db/inbound.ts';
 import type { IntakeStore } from './intake-store.ts';
 import type { ReadMail } from './read-mails.ts';
 import type { ReplyContext, Thread } from './outgoing.ts';
-import { answerPlayer, openTurnOf, type PlayerMailContext } from './answer-player.ts';
+import { answerPlayer, pressWriterFacts, type PlayerMailContext } from './answer-player.ts';
 import { enqueueReply, replySubject } from './outgoing.ts';
 
 export interface PressReplyContext extends PlayerMailContext {
@@ -24,7 +24,7 @@ export interface PressReplyContext extends PlayerMailContext {
 }
 
 export function answerPressReply(c: PressReplyContext): InboundOutcome {
-  const { store, row, mail, player, game } = c;
+  const { store, mail, player, game } = c;
   // What is wrong with the mail itself is answered as for any player's mail (too large, unreadable).
   if (mail.oversized || mail.bodyFailure || (mail.broken && mail.sheetSource === 'none')) return answerPlayer(c);
   const addressing = { domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart };
@@ -42,13 +42,7 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
         ...(c.publicUrl ? { publicUrl: c.publicUrl } : {}),
       },
       facts: {
-        game,
-        board: c.board,
-        writer: player,
-        seated: store.playersOf(game.id).filter((p) => p.removedAt === null),
-        turn: pressTurnOf(openTurnOf(store, game)),
-        inboundId: row.id,
-        receivedAt: row.receivedAt,
+        ...pressWriterFacts(c),
         token: c.token,
         references: [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...mail.references],
       },
@@ -60,18 +54,7 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
       // Relays and reports are not replies: they do not count towards anyone's hourly limit.
       for (const m of [...r.relays, ...r.toReferees]) store.enqueue(m, false);
       store.relayed(r.messageIds, r.held);
-      enqueueReply(store, c.replyCtx, {
-        kind: 'press-ack',
-        gameId: game.id,
-        to: player.email,
-        // Replying to the acknowledgement continues the same conversation.
-        replyTo: pressReplyAddress(addressing, c.token.token),
-        subject: replySubject(c.thread, game.name, game.id),
-        text: r.ack.join('\n'),
-        thread: c.thread,
-        dedupeKey: `press-ack:${row.id}`,
-        echoKey: null,
-      });
+      acknowledgeInThread(c, player.email, r.ack);
     },
   );
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-reply', detail: summary };
@@ -115,17 +98,30 @@ export function answerRefereeReply(c: RefereeReplyContext): InboundOutcome {
     summary.press = r.summary;
     for (const m of r.relays) store.enqueue(m, false);
     store.relayed(r.messageIds, r.held);
-    enqueueReply(store, c.replyCtx, {
-      kind: 'press-ack',
-      gameId: game.id,
-      to: c.referee.email,
-      replyTo: pressReplyAddress(addressing, c.token.token),
-      subject: replySubject(c.thread, game.name, game.id),
-      text: r.ack.join('\n'),
-      thread: c.thread,
-      dedupeKey: `press-ack:${row.id}`,
-      echoKey: null,
-    });
+    acknowledgeInThread(c, c.referee.email, r.ack);
   });
   return { gameId: game.id, playerId: null, status: 'processed', outcome: 'referee-reply', detail: summary };
+}
+
+/**
+ * A reply's acknowledgement to its writer, in the mail's thread; its Reply-To is the writer's own
+ * token, so that replying to the acknowledgement continues the same conversation.
+ */
+function acknowledgeInThread(
+  c: { store: IntakeStore; row: InboundHead; game: Game; replyCtx: ReplyContext; thread: Thread; token: FoundToken },
+  to: string,
+  ack: readonly string[],
+): void {
+  const { game } = c;
+  enqueueReply(c.store, c.replyCtx, {
+    kind: 'press-ack',
+    gameId: game.id,
+    to,
+    replyTo: pressReplyAddress({ domain: c.replyCtx.domain, ordersLocalPart: c.replyCtx.ordersLocalPart }, c.token.token),
+    subject: replySubject(c.thread, game.name, game.id),
+    text: ack.join('\n'),
+    thread: c.thread,
+    dedupeKey: `press-ack:${c.row.id}`,
+    echoKey: null,
+  });
 }
