@@ -11,6 +11,7 @@
 // play or the writer itself) is the press policy's, which knows the game.
 import { foldName } from '../../adjudicator/faction-names.ts';
 import { looksLikeSheetLine } from '../../adjudicator/sheet-shape.ts';
+import { cleanText } from '../../text/typed-text.ts';
 
 export type PressAudience =
   /** Faction ids, in the order written, each once. */
@@ -145,7 +146,7 @@ const CONNECTORS = new Set(['e', 'ed', 'and']);
 
 type Header =
   | { kind: 'press'; audience: PressAudience | null; sign: PressSign; problems: Omit<PressProblem, 'line'>[] }
-  | { kind: 'dispute'; text: string; alone: boolean };
+  | { kind: 'dispute'; text: string; alone: boolean; colon: boolean };
 
 /** One block while it is being read. */
 interface Open {
@@ -186,11 +187,13 @@ export function readPress(text: string, options: PressReadOptions): PressReading
       for (const p of o.header.problems) problem({ ...p, line: o.headerLine });
       return;
     }
+    // What others will read: controls and direction overrides gone, as from any typed text (D-INPUT-1).
+    const clean = o.lines.map((l) => cleanText(l).trimEnd());
     // Blank lines around the text are not part of it; the line numbers follow.
     let a = 0;
-    let b = o.lines.length;
-    while (a < b && o.lines[a]!.trim() === '') a++;
-    while (b > a && o.lines[b - 1]!.trim() === '') b--;
+    let b = clean.length;
+    while (a < b && clean[a]!.trim() === '') a++;
+    while (b > a && clean[b - 1]!.trim() === '') b--;
     if (a === b) {
       problem({ code: 'empty', line: o.headerLine });
       return;
@@ -207,10 +210,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
         }
       }
     }
-    const body = o.lines
-      .slice(a, b)
-      .map((l) => l.trimEnd())
-      .join('\n');
+    const body = clean.slice(a, b).join('\n');
     const lines: BlockLines = { header: o.headerLine, first: o.firstLine + a, last: o.firstLine + b - 1, end };
     if (o.header.kind === 'press') press.push({ audience: o.header.audience!, sign: o.header.sign, text: body, lines });
     else disputes.push({ text: body, lines });
@@ -234,12 +234,14 @@ export function readPress(text: string, options: PressReadOptions): PressReading
         close(line);
         out.push('');
       } else {
-        // A complete, faultless header ends the open block: a second message whose end line was
-        // forgotten does not go to the first one's readers. Anything less is text.
+        // A header ends the open block: a second message whose end line was forgotten does not go
+        // to the first one's readers — nor when its audience is misspelt (`PRESS TO Sitt`): that
+        // one is refused, never sent to the readers of the message above (D-NEW-presshostile-1).
+        // Only what reads as prose stays text: `Press on…` (no audience introduced), `Contesta pure…`.
         const next = folded !== null ? readHeader(folded, raw, names) : null;
-        if (next && (next.kind === 'press' ? next.problems.length === 0 && next.audience !== null : next.alone)) {
+        if (next && endsOpenBlock(next)) {
           close(null);
-          open = { header: next, headerLine: line, lines: [], firstLine: line + 1 };
+          open = opened(next, line);
         } else {
           open.lines.push(raw);
         }
@@ -248,11 +250,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
     } else {
       const header = folded !== null ? readHeader(folded, raw, names) : null;
       if (header) {
-        open = { header, headerLine: line, lines: [], firstLine: line + 1 };
-        if (header.kind === 'dispute' && header.text !== '') {
-          open.lines.push(header.text);
-          open.firstLine = line;
-        }
+        open = opened(header, line);
         out.push('');
       } else if (folded !== null && END.has(folded)) {
         problem({ code: 'stray-end', line });
@@ -270,12 +268,29 @@ export function readPress(text: string, options: PressReadOptions): PressReading
   return { sheetText: out.join('\n'), hasSheet, press, disputes, problems, work };
 }
 
+/** A block opened by its header on `line`: a dispute's reason may start on the header's own line. */
+function opened(header: Header, line: number): Open {
+  if (header.kind === 'dispute' && header.text !== '') return { header, headerLine: line, lines: [header.text], firstLine: line };
+  return { header, headerLine: line, lines: [], firstLine: line + 1 };
+}
+
+/**
+ * Whether a header met inside an open block ends it: any press header but one whose first word
+ * after PRESS is neither a modifier nor `TO`/`A` (prose: `Press on`, `Stampa questo`), and a dispute
+ * keyword alone on its line or followed by a colon (`CONTESTA: …`; `Contesta pure` is prose).
+ */
+function endsOpenBlock(h: Header): boolean {
+  if (h.kind === 'dispute') return h.alone || h.colon;
+  return !h.problems.some((p) => p.code === 'unknown-keyword');
+}
+
 /**
  * A line in the form headers are compared in: accents and case folded as names are (D-PARSE-8),
  * typographic apostrophes made plain, a trailing colon or full stop dropped.
  */
 function fold(raw: string): string {
-  return foldName(raw.replace(/[\u2019\u02bc`´]/g, "'"))
+  // Format characters (zero-width spaces, a BOM, direction marks) are invisible: a header holding one reads as it looks.
+  return foldName(raw.replace(/[\u2019\u02bc`´]/g, "'").replace(/\p{Cf}/gu, ''))
     .replace(/\s*[:.]$/, '')
     .trim();
 }
@@ -285,9 +300,11 @@ const FIRST_LETTERS = new Set('psbadcefPSBADCEF');
 
 function mayBeKeyword(raw: string): boolean {
   let i = 0;
-  while (i < raw.length && (raw.charCodeAt(i) === 32 || raw.charCodeAt(i) === 9)) i++;
+  // Clients indent with no-break and other Unicode spaces too (MAIL.md), or leave a BOM or a zero-width space.
+  while (i < raw.length && LEADING.test(raw[i]!)) i++;
   return i < raw.length && FIRST_LETTERS.has(raw[i]!);
 }
+const LEADING = /[\s\p{Cf}]/u;
 
 /** Splits `all'arbitro` into `a arbitro`: the article's apostrophe joins two words. */
 function words(folded: string): string[] {
@@ -314,7 +331,7 @@ function readHeader(folded: string, raw: string, names: NameIndex): Header | nul
   if (DISPUTE_WORDS.has(first)) {
     // The reason may start on the header line: everything after the keyword and a colon.
     const after = raw.replace(/^\s*\S+\s*[:：]?\s*/, '');
-    return { kind: 'dispute', text: after, alone: after.trim() === '' };
+    return { kind: 'dispute', text: after, alone: after.trim() === '', colon: /^\s*[^\s:：]+\s*[:：]/.test(raw) };
   }
   if (PRESS_WORDS.has(first)) return readPressOptions(w.slice(1), first === 'broadcast', names);
   if (STANDALONE.has(first) && w.length >= 2 && (EVERYONE.has(w[1]!) || REFEREE.has(w[1]!))) {
@@ -361,7 +378,8 @@ function readAudience(w: string[], names: NameIndex, problems: Omit<PressProblem
     const p = piece.trim();
     if (p === '') continue;
     for (const name of splitConnectors(p, names)) {
-      const id = names.get(name);
+      // `PRESS TO the Sith, the Hutt`: the English article is no part of the name.
+      const id = names.get(name) ?? (name.startsWith('the ') ? names.get(name.slice(4)) : undefined);
       if (id !== undefined) {
         if (!factions.includes(id)) factions.push(id);
       } else if (EVERYONE.has(name) || REFEREE.has(name) || REFEREE.has(name.replace(/^(the|a|al|agli|ai) /, ''))) {
@@ -408,7 +426,8 @@ function nameIndex(factions: readonly PressFaction[]): NameIndex {
   return new Map([...index].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])));
 }
 
-function clip(s: string): string {
+function clip(raw: string): string {
+  const s = cleanText(raw);
   return s.length > MAX_QUOTED ? `${s.slice(0, MAX_QUOTED - 1)}…` : s;
 }
 
@@ -428,7 +447,10 @@ export type PressReply = { kind: 'report'; reason: string } | { kind: 'message';
  * which sends the message replied to to the referees instead (docs/press.md).
  */
 export function readPressReply(text: string): PressReply {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/, '').trimEnd());
+  // What others will read: controls and direction overrides gone, as from any typed text (D-INPUT-1).
+  const lines = cleanText(text)
+    .split('\n')
+    .map((l) => l.trimEnd());
   let a = 0;
   let b = lines.length;
   while (a < b && lines[a]!.trim() === '') a++;

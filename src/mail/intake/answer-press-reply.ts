@@ -6,6 +6,7 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
+import { cleanText } from '../../text/typed-text.ts';
 import { relayPressRun, relayRefereeReply, type PressReplyResult } from '../../games/press/relay.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Game } from '../../db/games.ts';
@@ -93,7 +94,8 @@ export function answerRefereeReply(c: RefereeReplyContext): InboundOutcome {
         token: c.token,
         references: [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...mail.references],
       },
-      unread ? '' : mail.sheetText,
+      // The player reads it as a player's message is read: controls and overrides gone (D-INPUT-1).
+      unread ? '' : cleanText(mail.sheetText),
     );
     summary.press = r.summary;
     for (const m of r.relays) store.enqueue(m, false);

@@ -305,3 +305,73 @@ describe('readPress: invariants on random mail', () => {
     }
   });
 });
+
+describe('readPress: what real clients and hostile writers put in a mail', () => {
+  it('reads a header indented with no-break or other Unicode spaces, or behind a BOM or a zero-width space (MAIL.md)', () => {
+    for (const lead of ['\u00a0', '\u2003\u00a0', '\ufeff', '\u200b', ' \u202f']) {
+      const r = read(`${lead}STAMPA\u00a0A\u00a0Sith\nciao\nFINE\u00a0\nB2-C3`);
+      expect(r.press.map((p) => [p.audience, p.text])).toEqual([[{ kind: 'factions', factions: ['sith'] }, 'ciao']]);
+      expect(r.sheetText).toBe('\n\n\nB2-C3');
+    }
+    // A direction mark or zero-width character inside a header is invisible: the header reads as it looks.
+    expect(read('PRESS TO Sith\u200e\nhi\nEND\u200bPRESS').press.map((p) => p.audience)).toEqual([
+      { kind: 'factions', factions: ['sith'] },
+    ]);
+  });
+
+  it('takes the English article before a faction’s name', () => {
+    expect(read('PRESS TO the Sith and the Hutt\nhi').press[0]!.audience).toEqual({ kind: 'factions', factions: ['sith', 'hutt'] });
+  });
+
+  it('D-INPUT-1: removes controls, direction overrides and noncharacters from what others read', () => {
+    const r = read(
+      [
+        'PRESS TO Sith',
+        'Pay \u202e1000\u202c credits\u2066 now\u2069\u0007',
+        'x\ufffe\uffff\u{10fffe}\u0008y \u001b[2J\u0085z\u007f',
+        'ENDPRESS',
+        'CONTESTA: R-ADV-2 \u202egnorw\u202c',
+        '\u0000\u0001',
+        'FINE',
+        'PRESS TO Hutt',
+        '\u202e\u0007',
+        'ENDPRESS',
+      ].join('\n'),
+    );
+    expect(r.press.map((p) => p.text)).toEqual(['Pay 1000 credits now\nxy [2Jz']);
+    expect(r.disputes.map((d) => d.text)).toEqual(['R-ADV-2 gnorw']);
+    // A message of nothing but such characters is empty, not a blank message.
+    expect(r.problems).toEqual([{ code: 'empty', line: 8 }]);
+    // Right-to-left text keeps its marks, and emoji their joiners.
+    expect(read('PRESS TO Sith\nשלום\u200f! 👩\u200d👩\u200d👧').press[0]!.text).toBe('שלום\u200f! 👩\u200d👩\u200d👧');
+    // And the words quoted back in a problem.
+    expect(read('PRESS TO Sitt\u202eh\nhi').problems).toEqual([{ code: 'unknown-faction', line: 1, text: 'sitth' }]);
+  });
+
+  it('D-INPUT-1: and from a reply and a report', () => {
+    expect(readPressReply('\u202eYes\u202c, agreed\u0007\ufffe')).toEqual({ kind: 'message', text: 'Yes, agreed' });
+    expect(readPressReply('\ufeff\u202aREPORT: \u202eesuba\n\u0007x')).toEqual({ kind: 'report', reason: 'esuba\nx' });
+    expect(readPressReply('\u202e\u0007\n\u2066')).toEqual({ kind: 'empty' });
+  });
+
+  it('D-NEW-presshostile-1: a header with a misspelt audience ends the open message instead of going to its readers', () => {
+    const r = read(['STAMPA A Sith', 'per i Sith', 'STAMPA A Hut', 'solo per gli Hutt', 'FINE'].join('\n'));
+    expect(r.press.map((p) => [p.audience, p.text, p.lines])).toEqual([
+      [{ kind: 'factions', factions: ['sith'] }, 'per i Sith', { header: 1, first: 2, last: 2, end: null }],
+    ]);
+    expect(r.problems).toEqual([{ code: 'unknown-faction', line: 3, text: 'hut' }]);
+    expect(r.hasSheet).toBe(false);
+    // The same for a header with no audience, or both signs, and for a dispute with its reason on its line.
+    for (const header of ['PRESS', 'PRESS TO Sith SIGNED ANONYMOUS', 'PRESS TO Sith and everyone']) {
+      const s = read(['PRESS TO Hutt', 'for the Hutt', header, 'not for the Hutt', 'ENDPRESS'].join('\n'));
+      expect(s.press.map((p) => p.text)).toEqual(['for the Hutt']);
+      expect(s.problems).toHaveLength(1);
+    }
+    const d = read(['PRESS TO Hutt', 'for the Hutt', 'DISPUTE: R-ADV-2 was misapplied', 'ENDPRESS'].join('\n'));
+    expect(d.press.map((p) => p.text)).toEqual(['for the Hutt']);
+    expect(d.disputes).toEqual([{ text: 'R-ADV-2 was misapplied', lines: { header: 3, first: 3, last: 3, end: 4 } }]);
+    // Prose that merely starts with a keyword stays part of the message.
+    const prose = read(['PRESS TO Hutt', 'Press on, friends!', 'Contesta pure, se vuoi.', 'ENDPRESS'].join('\n'));
+    expect(prose.press.map((p) => p.text)).toEqual(['Press on, friends!\nContesta pure, se vuoi.']);
+  });
+});

@@ -94,6 +94,22 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
   });
 });
 
+describe('D-INPUT-1: what a writer hides in a message', () => {
+  it('reaches no reader: controls, noncharacters and direction overrides are gone from the relay, the acknowledgement and the stored text', async () => {
+    const body = 'STAMPA A Aristocratici\nPaga \u202e0001\u202c crediti\u0007\ufffe ai Sith\u2066.\u2069\nFINE\n';
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body }));
+    const [relay] = await mails('press');
+    const [ack] = await mails('press-ack');
+    expect(relay!.bodyText).toContain('Paga 0001 crediti ai Sith.\n');
+    expect(ack!.bodyText).toContain('> Paga 0001 crediti ai Sith.\n');
+    const [stored] = await world.database.db.select().from(pressMessages);
+    expect(stored!.text).toBe('Paga 0001 crediti ai Sith.');
+    // eslint-disable-next-line no-control-regex -- the characters the writer hid
+    const hidden = /[\u0007\u202a-\u202e\u2066-\u2069\ufffe]/;
+    for (const text of [relay!.bodyText, ack!.bodyText, relay!.subject]) expect(text).not.toMatch(hidden);
+  });
+});
+
 describe('D-PRESS-10: an anonymous broadcast', () => {
   it('reveals its writer in nothing a player receives: headers, Message-ID, References, text, raw mail', async () => {
     const writer = world.created.players[2]!; // Sith
