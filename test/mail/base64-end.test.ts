@@ -70,6 +70,7 @@ describe('endBase64AtPadding', () => {
         { filename: 'orders.txt', text: 'x=y € QQ== after' },
         { filename: 'more.txt', text: 'E: Sith' },
       ],
+      attached: 2,
     });
   });
 

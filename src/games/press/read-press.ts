@@ -431,6 +431,19 @@ function clip(raw: string): string {
   return s.length > MAX_QUOTED ? `${s.slice(0, MAX_QUOTED - 1)}…` : s;
 }
 
+/**
+ * Whether a text holds a line the reader takes for a press or dispute header (whoever it names):
+ * how mail reading knows that a body is more than a note about the sheet attached.
+ */
+export function hasPressHeader(text: string): boolean {
+  const none: NameIndex = new Map();
+  for (const raw of text.split('\n')) {
+    if (raw.length > MAX_HEADER || !mayBeKeyword(raw)) continue;
+    if (readHeader(fold(raw), raw, none)) return true;
+  }
+  return false;
+}
+
 /** The factions of a map as press names them: ids and every name in every language. */
 export function pressFactions(map: {
   factions: readonly { id: string; names: { it: readonly string[]; en: readonly string[] } }[];

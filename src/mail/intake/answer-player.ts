@@ -29,6 +29,7 @@ import {
   type PlayerRefusal,
 } from './reply-texts.ts';
 import { gameMail } from '../../games/game-mail.ts';
+import { pressTexts } from '../../text/press.ts';
 import { pressTurnOf, readMailPress, relayPressRun, type FileDispute, type PressRelayResult } from '../../games/press/relay.ts';
 import type { PressReading } from '../../games/press/read-press.ts';
 import { applyPressCommand } from '../../games/press/press-choices.ts';
@@ -113,7 +114,8 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     const parts = held ?? [];
     held = null;
     const kind = parts.some((p) => p.kind === 'ack') ? 'ack' : 'press-ack';
-    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), pressAck.join('\n')].join('\n\n'));
+    const note = press.press.length ? textOnlyNote(mail, lang) : [];
+    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), [...pressAck, ...note].join('\n')].join('\n\n'));
     if ('answered' in detail) detail.answered = sent;
   });
   held = [];
@@ -241,6 +243,14 @@ function answerPressCommand(
     detail.answered = reply('status', text);
   });
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-command', detail };
+}
+
+/**
+ * Press is relayed as text (docs/press.md §1): a writer whose mail carried attachments, or was HTML
+ * only, is told that those were not relayed as they were — the lines to add to the acknowledgement.
+ */
+export function textOnlyNote(mail: Pick<ExtractedMail, 'attached' | 'sheetSource'>, lang: Lang): string[] {
+  return mail.attached || mail.sheetSource === 'html' ? ['', pressTexts[lang].attachmentsDropped] : [];
 }
 
 /** What press decides a player's mail or reply against: the game, its seats, the open turn, the mail's receipt. */

@@ -12,4 +12,6 @@ export interface Body {
   html: string | null;
   /** `.txt` and other text/plain attachments, decoded, in order. */
   attachments: TextAttachment[];
+  /** How many attachments of any kind the mail carried (text ones included), when it carried any. */
+  attached?: number;
 }

@@ -60,5 +60,5 @@ export async function parseBodyWithMailparser(raw: Buffer): Promise<Body> {
   // bytes (mailparser itself already reads "ISO-8859-1" as windows-1252).
   const text = mail.text === undefined ? null : repairC1(mail.text).replace(BOM, '').replace(/\r\n?/g, '\n');
   const html = mail.html === false || mail.html === undefined ? null : repairC1(mail.html);
-  return { text, html, attachments };
+  return { text, html, attachments, ...(mail.attachments.length ? { attached: mail.attachments.length } : {}) };
 }

@@ -11,6 +11,8 @@ import { htmlToText } from './html-text.ts';
 import { identify, removeCodeLines, type Recipient, type SecretSource } from './identify.ts';
 import { looksLikeSheetLine, stripQuoted } from './quoted.ts';
 import { messageIdOrNull, visible } from './visible.ts';
+import { pressTokenFromRecipients } from '../../games/press/press-token.ts';
+import { hasPressHeader } from '../../games/press/read-press.ts';
 
 export interface ExtractOptions {
   /** Larger mail is not parsed: headers only (MAIL.md, default cap 10 MB in config). */
@@ -51,6 +53,8 @@ export interface ExtractedMail {
   receivedAt: string | null;
   /** The press reply token of the address it was sent to (a Reply to a relayed message), or null. */
   pressToken: string | null;
+  /** How many attachments the mail carried, when it carried any: press relays text only, and says so. */
+  attached?: number;
 }
 
 // Only printable ASCII ids: they go back out in our replies' In-Reply-To and References headers.
@@ -83,6 +87,7 @@ interface Sheet {
   text: string;
   source: SheetSource;
   codeSecret: string | null;
+  attached?: number;
 }
 
 const hasSheet = (text: string) => text.split('\n').some(looksLikeSheetLine);
@@ -90,8 +95,11 @@ const hasSheet = (text: string) => text.split('\n').some(looksLikeSheetLine);
 /**
  * The sheet: the new text of the body (text/plain, else HTML), unless it has no sheet line and a
  * `.txt` attachment has one — or the body says nothing at all and there is a text attachment.
+ * A reply by press token is the body's text alone: what it says is relayed, and an attachment
+ * never is (docs/press.md §1). Press written in the body above a sheet attached is kept, above
+ * the attachment's text (D-NEW-presshostile-2).
  */
-function chooseSheet(body: Body): Sheet {
+function chooseSheet(body: Body, pressReply: boolean): Sheet {
   let source: SheetSource = 'none';
   let bodyText = body.text === null ? '' : stripQuoted(body.text);
   if (bodyText.trim() !== '') source = 'text';
@@ -100,13 +108,21 @@ function chooseSheet(body: Body): Sheet {
     source = bodyText.trim() === '' ? 'none' : 'html';
   }
   const fromBody = removeCodeLines(bodyText);
+  const attached = body.attached ? { attached: body.attached } : {};
+  if (pressReply)
+    return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret: null, ...attached };
   const attachments = body.attachments.map((a) => removeCodeLines(a.text));
-  const attached = hasSheet(fromBody.text)
+  const sheet = hasSheet(fromBody.text)
     ? undefined
     : (attachments.find((a) => hasSheet(a.text)) ?? (fromBody.text.trim() === '' ? attachments[0] : undefined));
   const codeSecret = fromBody.secret ?? attachments.find((a) => a.secret !== null)?.secret ?? null;
-  if (attached) return { text: attached.text.trim(), source: 'attachment', codeSecret };
-  return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret };
+  if (sheet) {
+    // Messages in the body go with the sheet attached, never silently dropped: the body's new
+    // text first, so the acknowledgement's line numbers count from the top of the mail.
+    const press = hasPressHeader(fromBody.text) ? `${fromBody.text.trim()}\n\n` : '';
+    return { text: press + sheet.text.trim(), source: 'attachment', codeSecret, ...attached };
+  }
+  return { text: fromBody.text.trim(), source: fromBody.text.trim() === '' ? 'none' : source, codeSecret, ...attached };
 }
 
 /** Read a raw mail; see ExtractedMail. Every string in it can be stored (see storable). */
@@ -148,8 +164,9 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
     // Automatic mail is never read as a sheet, and oversized mail is not read at all (MAIL.md).
     if (reasons.length === 0 && !oversized) {
       problems = mimeProblems(raw, head);
+      const pressReply = pressTokenFromRecipients(env.recipients, opts.ourDomain, opts.ordersLocalPart) !== null;
       try {
-        sheet = chooseSheet(await parseBody(raw));
+        sheet = chooseSheet(await parseBody(raw), pressReply);
       } catch {
         // What went wrong inside a library is no business of the sender's, and may reveal ours:
         // replies quote these reasons, so they never quote the error.
@@ -187,6 +204,7 @@ async function readMail(raw: Buffer, opts: ExtractOptions): Promise<ExtractedMai
       sheetText: sheet.text,
       sheetSource: sheet.source,
       pressToken: id.pressToken,
+      ...(sheet.attached ? { attached: sheet.attached } : {}),
     };
   } catch {
     // Last resort: something above failed on input nobody foresaw. Keep what was read; the

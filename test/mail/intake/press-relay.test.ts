@@ -194,6 +194,38 @@ describe('D-PRESS-2: press and the sheet', () => {
     expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
   });
 
+  it('D-NEW-presshostile-2: a message in the body of a mail whose sheet is attached is relayed, and the sheet read', async () => {
+    const raw = [
+      `From: Bruno <${ADDRESSES[1]}>`,
+      `To: ${privateTo(world, 1)}`,
+      'Subject: orders',
+      'Message-ID: <att1@example.org>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain; charset="UTF-8"',
+      '',
+      'Orders attached.\n\nPRESS TO Sith\nVote for me next time.\nENDPRESS',
+      '--b1',
+      'Content-Type: text/plain; name="orders.txt"',
+      'Content-Disposition: attachment; filename="orders.txt"',
+      '',
+      'V: Sith',
+      '--b1--',
+      '',
+    ].join('\r\n');
+    await deliver(world, Buffer.from(raw, 'utf8'));
+    const [sheet] = await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats');
+    expect(sheet!.text).toContain('V: Sith');
+    expect(sheet!.text).not.toContain('Vote for me');
+    const [relay] = to(await mails('press'), ADDRESSES[2]!);
+    expect(relay!.bodyText).toContain('Vote for me next time.');
+    const [ack] = to(await mails('ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Line 4: sent to Sith, signed:\n> Vote for me next time.');
+    expect(ack!.bodyText).toContain('Attachments are not relayed');
+  });
+
   it('a sheet-only mail is answered exactly as before press', async () => {
     await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }));
     expect(await mails('press-ack')).toHaveLength(0);

@@ -126,6 +126,92 @@ describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
   });
 });
 
+/** The same Reply as a multipart mail (Gmail's shape), the relay quoted in its text part, with a `.txt` attached. */
+async function replyWithAttachment(relay: OutboxMail, body: string, attachment: string) {
+  later();
+  const quoted = relay.bodyText
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+  const raw = [
+    `From: Player <${relay.toAddress}>`,
+    `To: ${relay.replyTo}`,
+    `Subject: Re: ${relay.subject}`,
+    `Message-ID: <att${++replies}@example.org>`,
+    `In-Reply-To: <${relay.messageId}>`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="000000000000b1"',
+    '',
+    '--000000000000b1',
+    'Content-Type: text/plain; charset="UTF-8"',
+    '',
+    `${body}\n\nOn Mon, 2 Mar 2026 at 10:00, Starts Foundation <orders@sf.example> wrote:\n${quoted}`,
+    '--000000000000b1',
+    'Content-Type: text/plain; charset="US-ASCII"; name="ordini.txt"',
+    'Content-Disposition: attachment; filename="ordini.txt"',
+    '',
+    attachment,
+    '--000000000000b1--',
+    '',
+  ].join('\r\n');
+  return deliver(world, Buffer.from(raw.replace(/\r?\n/g, '\r\n'), 'utf8'));
+}
+
+describe('docs/press.md §1: a reply is its text; attachments are not relayed, and the writer is told', () => {
+  it('relays the text of a reply that carries an order-shaped .txt, never the attachment, and says the attachment was not relayed', async () => {
+    await write(0, 'STAMPA A Aristocratici\nCosa facciamo?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const r = await replyWithAttachment(toBruno!, 'My plan is attached.', 'H: Sith\nB2-C3\n');
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'press-reply' });
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.bodyText).toContain('My plan is attached.');
+    expect(toAnna!.bodyText).not.toContain('B2-C3');
+    expect(toAnna!.bodyText).not.toContain('Cosa facciamo?');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your reply was sent to Hutt, signed:\n\n> My plan is attached.');
+    expect(ack!.bodyText).toContain('Attachments are not relayed; an HTML mail is relayed as its text.');
+    expect(await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats')).toHaveLength(0);
+  });
+
+  it('an HTML-only reply (Gmail) is relayed as its new text, without the quoted relay, and says so', async () => {
+    await write(0, 'STAMPA A Aristocratici\nCosa facciamo?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    later();
+    const html =
+      '<div dir="ltr">Peace&nbsp;until <b>turn 6</b>.<br>Bruno</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">' +
+      'On Mon, 2 Mar 2026 at 10:00, Starts Foundation &lt;orders@sf.example&gt; wrote:<br></div><blockquote class="gmail_quote">' +
+      toBruno!.bodyText.replace(/\n/g, '<br>') +
+      '</blockquote></div>';
+    const raw = [
+      `From: Bruno <${ADDRESSES[1]}>`,
+      `To: ${toBruno!.replyTo}`,
+      `Subject: Re: ${toBruno!.subject}`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset="UTF-8"',
+      'Content-Transfer-Encoding: quoted-printable',
+      '',
+      html.replace(/=/g, '=3D').replace(/(.{70})/g, '$1=\r\n'),
+      '',
+    ].join('\r\n');
+    await deliver(world, Buffer.from(raw, 'utf8'));
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.bodyText).toContain('Peace until turn 6.\nBruno\n');
+    expect(toAnna!.bodyText).not.toContain('Cosa facciamo?');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('an HTML mail is relayed as its text');
+  });
+
+  it('a reply whose only text is an attachment is empty, and says why', async () => {
+    await write(0, 'STAMPA A Aristocratici\nCosa facciamo?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await replyWithAttachment(toBruno!, '', 'Peace until turn 6.');
+    expect(await relaysTo(0)).toHaveLength(0);
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your reply was not sent: the reply is empty');
+    expect(ack!.bodyText).toContain('Attachments are not relayed');
+  });
+});
+
 describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
   it('the same reply from another address: the token’s owner is warned, the stranger hears nothing', async () => {
     await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
