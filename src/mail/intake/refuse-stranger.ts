@@ -18,6 +18,7 @@ import type { SecretProbeWatch } from './secret-probes.ts';
 import { pressTexts } from '../../text/press.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import { conversationName } from '../../games/press/conversation-name.ts';
+import { visible } from '../read/visible.ts';
 
 /** One warning an hour at most to the owner of a misused code. */
 const WARNING_INTERVAL_MS = 3_600_000;
@@ -67,18 +68,16 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       const when = (d: Date) => formatInstant(d, tz, owner.lang);
       const attempts = misuse.unreported + 1;
       const referees = store.refereesOf(owner.gameId);
+      // The forger chose this address: a quoted local part may hold a direction override that
+      // would turn the warning's sentence around it, so it is shown with such characters escaped.
+      const sender = visible(mail.from ?? '?');
       // A forged reply to a press conversation is said as such, naming the conversation: the code itself was not used.
       const conversation = who.viaToken && who.game ? conversationName(who.viaToken, owner, c.boardFor(who.game.map)) : null;
       const text = conversation
-        ? pressTexts[owner.lang].forgedReply(
-            when(row.receivedAt),
-            mail.from ?? '?',
-            conversation,
-            referees.length ? ` (${referees.join(', ')})` : '',
-          )
+        ? pressTexts[owner.lang].forgedReply(when(row.receivedAt), sender, conversation, referees.length ? ` (${referees.join(', ')})` : '')
         : spoofWarningText(
             owner.lang,
-            mail.from ?? '?',
+            sender,
             when(row.receivedAt),
             attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null,
             referees,

@@ -229,6 +229,15 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     expect((await all()).filter((m) => m.toAddress === 'mallory@evil.example')).toHaveLength(0);
   });
 
+  it('a forged From holding a direction override is shown escaped in the owner’s warning', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Yes.', '"\u202eyllerom"@evil.example');
+    const [warning] = await mails('warning');
+    expect(warning!.bodyText).toContain('someone wrote from "[U+202E]yllerom"@evil.example to the reply address');
+    expect(`${warning!.subject}${warning!.bodyText}`).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('D-PRESS-10: a forged reply in an anonymous conversation names the conversation, never its hidden writer', async () => {
     await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
     const [toBruno] = await relaysTo(1);
