@@ -451,13 +451,28 @@ export function pressFactions(map: {
   return map.factions.map((f) => ({ id: f.id, names: [...f.names.it, ...f.names.en] }));
 }
 
+// The head of a relay as src/text/press.ts writes it (`Partita "…", turno 3` then `Da: …`): a copy
+// of it in a reply is the message replied to, quoted by a client without marks or attribution.
+const RELAY_HEAD = /^\s*(?:partita|game) ".{0,200}", (?:turno|turn) \d{1,6}$/i;
+const RELAY_FROM = /^\s*(?:da|from): /i;
+
+/** The line where a copy of one of our relays starts (nothing of it is the reply), or the line count. */
+function ourRelayAt(lines: readonly string[]): number {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.length <= MAX_HEADER && RELAY_HEAD.test(l) && RELAY_FROM.test(lines[i + 1]!.slice(0, 20))) return i;
+  }
+  return lines.length;
+}
+
 /** What a reply to a relayed message says (its Reply-To token names the thread): a report, or a message. */
 export type PressReply = { kind: 'report'; reason: string } | { kind: 'message'; text: string } | { kind: 'empty' };
 
 /**
  * A reply through a press token: the whole new text is the message, keywords and all — except a
  * first line `REPORT` / `SEGNALA` (with an optional reason after it, and on the lines below),
- * which sends the message replied to to the referees instead (docs/press.md).
+ * which sends the message replied to to the referees instead (docs/press.md) — and except a copy
+ * of our relay that the quote readers did not recognise as one: nothing is relayed twice.
  */
 export function readPressReply(text: string): PressReply {
   // What others will read: controls and direction overrides gone, as from any typed text (D-INPUT-1).
@@ -465,7 +480,7 @@ export function readPressReply(text: string): PressReply {
     .split('\n')
     .map((l) => l.trimEnd());
   let a = 0;
-  let b = lines.length;
+  let b = ourRelayAt(lines);
   while (a < b && lines[a]!.trim() === '') a++;
   while (b > a && lines[b - 1]!.trim() === '') b--;
   if (a === b) return { kind: 'empty' };

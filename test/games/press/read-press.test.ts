@@ -375,3 +375,20 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
     expect(prose.press.map((p) => p.text)).toEqual(['Press on, friends!\nContesta pure, se vuoi.']);
   });
 });
+
+describe('readPressReply: never the message replied to', () => {
+  it('ends the reply where a copy of our relay starts, quoted by a client without marks or attribution', () => {
+    const relay = 'Partita "Andromeda", turno 1\nDa: Sith\nA: te\n\nTregua?\n\n—\nRispondi a questa mail per scrivere ai Sith.';
+    expect(readPressReply(`Accetto.\n\n${relay}`)).toEqual({ kind: 'message', text: 'Accetto.' });
+    expect(readPressReply(`Yes\n  Game "Andromeda", turn 12\n  From: anonymous\n  To: you\nTruce?`)).toEqual({
+      kind: 'message',
+      text: 'Yes',
+    });
+    expect(readPressReply(relay)).toEqual({ kind: 'empty' });
+    // A player's own words that merely look alike stay.
+    expect(readPressReply('Game "Andromeda", turn 3 was fun\nFrom: me')).toEqual({
+      kind: 'message',
+      text: 'Game "Andromeda", turn 3 was fun\nFrom: me',
+    });
+  });
+});
