@@ -23,15 +23,26 @@ const DELIVERY = new Map<string, 'digest' | 'immediate'>([
   ['immediate', 'immediate'],
   ['subito', 'immediate'],
 ]);
+const ARTICLE = /^(?:the|i|gli|le|il|lo|la) (?=\S)/;
 const ANONYMOUS = new Set(['anonymous', 'anonimi', 'anonimo', 'anonime', 'grey', 'gray']);
 
 /** The command a line gives, or null when it is none (then it is a sheet, or chatter). */
 export function readPressCommand(line: string, factions: readonly PressFaction[]): PressCommand | null {
   if (line.length > 200) return null;
-  const folded = foldName(line).replace(/[.!]$/, '').trim();
+  // Invisible format characters (a BOM, a zero-width space, a direction mark) are no part of a command.
+  const folded = foldName(line.replace(/\p{Cf}/gu, ''))
+    .replace(/[.!]$/, '')
+    .trim();
   const space = folded.indexOf(' ');
   const word = space < 0 ? folded : folded.slice(0, space);
-  const rest = space < 0 ? '' : folded.slice(space + 1).trim();
+  // `MUTE the Sith`, `SILENZIA i Sith`, `SILENZIA gli anonimi`: an article is no part of the name.
+  const rest =
+    space < 0
+      ? ''
+      : folded
+          .slice(space + 1)
+          .replace(ARTICLE, '')
+          .trim();
   const delivery = DELIVERY.get(word);
   if (delivery) return rest === '' ? { kind: 'delivery', delivery } : null;
   const mute = MUTE.has(word) ? 'mute' : UNMUTE.has(word) ? 'unmute' : null;

@@ -19,6 +19,16 @@ describe('readPressCommand', () => {
     expect(read('RIATTIVA cavalieri jedi')).toEqual({ kind: 'unmute', target: { kind: 'faction', faction: 'knights' } });
     expect(read('unmute Ewoks')).toEqual({ kind: 'unknown-target', text: 'ewoks' });
   });
+  it('reads a faction named with its article, and through invisible characters a client left', () => {
+    expect(read('MUTE the Sith')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'sith' } });
+    expect(read('Silenzia gli Hutt')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'hutt' } });
+    expect(read('SILENZIA gli anonimi')).toEqual({ kind: 'mute', target: { kind: 'anonymous' } });
+    expect(read('\ufeffMUTE\u00a0Sith\u200b')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'sith' } });
+    expect(read('\u200bDIGEST')).toEqual({ kind: 'delivery', delivery: 'digest' });
+    // What is quoted back shows no direction override.
+    expect(read('MUTE Ew\u202eoks')).toEqual({ kind: 'unknown-target', text: 'ewoks' });
+  });
+
   it('reads the delivery choice, and nothing else', () => {
     expect(read('DIGEST')).toEqual({ kind: 'delivery', delivery: 'digest' });
     expect(read('Riepilogo')).toEqual({ kind: 'delivery', delivery: 'digest' });
