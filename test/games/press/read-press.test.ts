@@ -238,6 +238,24 @@ describe('readPress: bounded and linear on hostile mail', () => {
   });
 });
 
+describe('readPress: linear on 10,000 blocks and headers that end each other', () => {
+  const shapes: Record<string, (n: number) => string> = {
+    'closed blocks': (n) => 'STAMPA A Sith\nciao\nFINE\n'.repeat(n),
+    'misspelt headers, each ending the one above': (n) => 'PRESS TO Sitt e Hutt\nhi\n'.repeat(n),
+    'disputes inside messages': (n) => 'PRESS TO Sith\nhi\nCONTESTA: x\n'.repeat(n),
+    'keywords deep in a line': (n) => `${'PRESS TO '.repeat(40)}\n`.repeat(n),
+  };
+  for (const [name, build] of Object.entries(shapes))
+    it(name, () => {
+      const one = read(build(10_000));
+      const two = read(build(20_000));
+      expect(one.press.length + one.disputes.length).toBeLessThanOrEqual(MAX_BLOCKS);
+      expect(one.problems.length).toBeLessThanOrEqual(MAX_PROBLEMS + 2);
+      expect(two.work / one.work).toBeGreaterThan(1.8);
+      expect(two.work / one.work).toBeLessThan(2.2);
+    });
+});
+
 describe('readPressReply', () => {
   it('relays the whole text of a reply, keywords and all, unless its first line is REPORT / SEGNALA', () => {
     expect(readPressReply('\nPRESS TO Hutt\nyes\n\n')).toEqual({ kind: 'message', text: 'PRESS TO Hutt\nyes' });
