@@ -201,6 +201,34 @@ describe('docs/press.md §1: a reply is its text; attachments are not relayed, a
     expect(ack!.bodyText).toContain('an HTML mail is relayed as its text');
   });
 
+  it('a Subject hiding CR/LF and a direction override reaches no header of the acknowledgement or the relay', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    later();
+    const raw = [
+      `From: Bruno <${ADDRESSES[1]}>`,
+      `To: ${toBruno!.replyTo}`,
+      'Subject: =?utf-8?Q?Re:_tregua=0D=0ABcc:_mallory@evil.example=0D=0A=E2=80=AE?=',
+      `In-Reply-To: <${toBruno!.messageId}>`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Yes.',
+      '',
+    ].join('\r\n');
+    await deliver(world, Buffer.from(raw, 'utf8'));
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    const [toAnna] = await relaysTo(0);
+    // The player's subject is shown in the acknowledgement's, its hidden characters escaped (visible.ts).
+    expect(ack!.subject).toContain('Re: tregua[U+000D][U+000A]Bcc: mallory@evil.example[U+000D][U+000A][U+202E]');
+    for (const m of [ack!, toAnna!]) {
+      expect(m.subject).not.toMatch(/[\r\n\u202e]/);
+      const head = (await composeMail(toOutgoing(m, `orders@${DOMAIN}`))).toString('utf8').split('\r\n\r\n')[0]!;
+      expect(head.toLowerCase()).not.toMatch(/^bcc:/m);
+      // Every line of the head is a header of ours or the folded continuation of one.
+      for (const line of head.split('\r\n')) expect(line).toMatch(/^(?:[A-Z][A-Za-z-]*: |[ \t])/);
+    }
+  });
+
   it('a reply whose only text is an attachment is empty, and says why', async () => {
     await write(0, 'STAMPA A Aristocratici\nCosa facciamo?\nFINE\n');
     const [toBruno] = await relaysTo(1);
@@ -236,6 +264,16 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     const [warning] = await mails('warning');
     expect(warning!.bodyText).toContain('someone wrote from "[U+202E]yllerom"@evil.example to the reply address');
     expect(`${warning!.subject}${warning!.bodyText}`).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('a stranger answering the relay’s Message-ID at the common address gets nothing, and nothing is relayed', async () => {
+    await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    const before = (await all()).length;
+    const r = await reply({ ...toBruno!, replyTo: `orders@${DOMAIN}` }, 'I accept on behalf of Bruno.', 'mallory@evil.example');
+    expect(r.result).toMatchObject({ status: 'ignored', outcome: 'unknown-sender' });
+    expect(await all()).toHaveLength(before);
+    expect(await world.database.db.select().from(pressMessages)).toHaveLength(1);
   });
 
   it('D-PRESS-10: a forged reply in an anonymous conversation names the conversation, never its hidden writer', async () => {
