@@ -134,6 +134,20 @@ describe('stripQuoted: unmarked history', () => {
   });
 });
 
+describe('stripQuoted: separators drawn with other dashes', () => {
+  it('cuts at Proton Mail’s "‐‐‐‐‐‐‐ Original Message ‐‐‐‐‐‐‐" (U+2010 hyphens) and at en/em-dash separators', () => {
+    const h = '\u2010'.repeat(7);
+    expect(
+      stripQuoted(
+        t('B2-C3', '', 'Sent with ProtonMail Secure Email.', '', `${h} Original Message ${h}`, 'On Wed, X <x@y> wrote:', '', '> B2-C9'),
+      ),
+    ).toBe('B2-C3');
+    expect(stripQuoted(t('B2-C3', `${h} Original Message ${h}`, 'From: SF <orders@sf.example>', 'B2-C9'))).toBe('B2-C3');
+    expect(stripQuoted(t('B2-C3', '–––––Messaggio originale–––––', 'B2-C9'))).toBe('B2-C3');
+    expect(stripQuoted(t('B2-C3', '—— Forwarded message ——', 'B2-C9'))).toBe('B2-C3');
+  });
+});
+
 describe('stripQuoted: signatures and footers', () => {
   it('cuts at "-- "', () => {
     expect(splitQuoted(t('B2-C3', '-- ', 'Mario Rossi', 'B1-B2 is my motto'))).toEqual({ text: 'B2-C3', cuts: ['signature'] });
@@ -161,6 +175,11 @@ describe('stripQuoted: signatures and footers', () => {
     'Get Outlook for iOS<https://aka.ms/o0ukef>',
     'Ottieni Outlook per Android',
     'Inviato da Posta per Windows',
+    // Proton Mail's default signature, as its users' mail to public lists shows it.
+    'Sent with Proton Mail secure email.',
+    'Sent with ProtonMail Secure Email.',
+    "Inviato con l'email sicura di ProtonMail.",
+    'Inviato con l’email sicura di Proton Mail.',
   ])('drops the mobile footer "%s"', (footer) => {
     expect(stripQuoted(t('B2-C3', '', footer))).toBe('B2-C3');
   });

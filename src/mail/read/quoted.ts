@@ -64,6 +64,15 @@ export { looksLikeSheetLine };
 const SEPARATOR_WITH_HEADERS =
   /^-{2,}\s*(?:original message|messaggio originale|forwarded message|messaggio inoltrato|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,}\s*\*?(?:from|da|de|von|van)\s?:/i;
 const RULE = /^_{10,}$/;
+// Dashes a client may draw its separator with: Proton Mail writes "‐‐‐‐‐‐‐ Original Message ‐‐‐‐‐‐‐"
+// with U+2010 hyphens; others en or em dashes, or the minus sign.
+const OTHER_DASHES = /[\u2010-\u2015\u2212]/g;
+
+/** A separator line after which everything is history, drawn with ASCII hyphens or other dashes. */
+function isSeparator(t: string): boolean {
+  const line = t.replace(OTHER_DASHES, '-');
+  return SEPARATOR.some((p) => p.test(line)) || SEPARATOR_WITH_HEADERS.test(line);
+}
 
 // The header block of the message replied to or forwarded (Outlook, OWA, Hotmail, Apple's
 // forwards), plain or (Gmail's rendering) starred, its fields in any order and in the languages
@@ -78,8 +87,11 @@ const INLINE_DATE = /\s\*?(?:sent|date|inviato|data|envoyé|gesendet|datum|envia
 const INLINE_SUBJECT = /\s\*?(?:subject|oggetto|objet|betreff|asunto|assunto|onderwerp)\s?:/i;
 
 // Lines mobile clients append under the new text.
+// Proton Mail's default signature is one too ("Sent with Proton Mail secure email.", older
+// "ProtonMail Secure Email", Italian "Inviato con l'email sicura di ProtonMail."): relayed, it
+// names the writer's provider, which an anonymous message must not.
 const FOOTER =
-  /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
+  /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|sent with proton ?mail(?: secure email)?\.?|inviato con l['’]email sicura di proton ?mail\.?|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
 
 type Kind = 'text' | 'quote' | 'footer' | 'signature' | 'loose-signature' | 'attribution' | 'blank';
 
@@ -152,7 +164,7 @@ export function splitQuoted(input: string): StrippedText {
     else if (QUOTE.test(line)) kinds[i] = 'quote';
     else if (line.trimEnd() === '--') kinds[i] = line === '-- ' ? 'signature' : 'loose-signature';
     else if (t.length < 120 && FOOTER.test(t)) kinds[i] = 'footer';
-    else if (SEPARATOR.some((p) => p.test(t)) || SEPARATOR_WITH_HEADERS.test(t) || headerBlockAt(lines, i)) end = i;
+    else if (isSeparator(t) || headerBlockAt(lines, i)) end = i;
     else if (RULE.test(t) && ruleStartsHistory(lines, nextNonBlank(lines, i + 1))) end = i;
     else {
       // Wrapped attributions are joined only when they start with a lead word ("On", "Il"…): a
