@@ -180,6 +180,7 @@ describe('stripQuoted: signatures and footers', () => {
     'Sent with ProtonMail Secure Email.',
     "Inviato con l'email sicura di ProtonMail.",
     'Inviato con l’email sicura di Proton Mail.',
+    'Sent with Spark',
   ])('drops the mobile footer "%s"', (footer) => {
     expect(stripQuoted(t('B2-C3', '', footer))).toBe('B2-C3');
   });

@@ -465,6 +465,15 @@ function ourRelayAt(lines: readonly string[]): number {
   return lines.length;
 }
 
+/**
+ * A referee's reply as it is relayed (their words are words, REPORT included, D-PRESS-4): the same
+ * cleaning as a player's, and the same end at a copy of our relay.
+ */
+export function refereeReplyText(text: string): string {
+  const lines = cleanText(text).split('\n');
+  return lines.slice(0, ourRelayAt(lines)).join('\n');
+}
+
 /** What a reply to a relayed message says (its Reply-To token names the thread): a report, or a message. */
 export type PressReply = { kind: 'report'; reason: string } | { kind: 'message'; text: string } | { kind: 'empty' };
 

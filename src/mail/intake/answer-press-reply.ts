@@ -6,8 +6,8 @@
 import type { InboundOutcome } from '../../db/inbound.ts';
 import type { FoundToken } from '../../db/press.ts';
 import { pressReplyAddress } from '../../games/press/press-token.ts';
-import { cleanText } from '../../text/typed-text.ts';
 import { relayPressRun, relayRefereeReply, type PressReplyResult } from '../../games/press/relay.ts';
+import { refereeReplyText } from '../../games/press/read-press.ts';
 import type { Board } from '../../adjudicator/map.ts';
 import type { Game } from '../../db/games.ts';
 import type { InboundHead } from '../../db/inbound.ts';
@@ -94,8 +94,9 @@ export function answerRefereeReply(c: RefereeReplyContext): InboundOutcome {
         token: c.token,
         references: [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...mail.references],
       },
-      // The player reads it as a player's message is read: controls and overrides gone (D-INPUT-1).
-      unread ? '' : cleanText(mail.sheetText),
+      // The player reads it as a player's message is read: controls and overrides gone (D-INPUT-1),
+      // a copy of the relay answered left out.
+      unread ? '' : refereeReplyText(mail.sheetText),
     );
     summary.press = r.summary;
     for (const m of r.relays) store.enqueue(m, false);

@@ -91,7 +91,7 @@ const INLINE_SUBJECT = /\s\*?(?:subject|oggetto|objet|betreff|asunto|assunto|ond
 // "ProtonMail Secure Email", Italian "Inviato con l'email sicura di ProtonMail."): relayed, it
 // names the writer's provider, which an anonymous message must not.
 const FOOTER =
-  /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|sent with proton ?mail(?: secure email)?\.?|inviato con l['’]email sicura di proton ?mail\.?|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
+  /^(?:inviato da(?:l mio)? .{1,60}|sent from (?:my )?.{1,60}|sent with proton ?mail(?: secure email)?\.?|sent with spark|inviato con l['’]email sicura di proton ?mail\.?|get outlook for (?:ios|android)|(?:ottieni|scarica) outlook per (?:ios|android)|envoyé de mon .{1,60}|von meinem .{1,60} gesendet|enviado desde mi .{1,60})\s*(?:<[^>]*>|\[[^\]]*\])?$/i;
 
 type Kind = 'text' | 'quote' | 'footer' | 'signature' | 'loose-signature' | 'attribution' | 'blank';
 

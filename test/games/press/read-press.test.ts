@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { classicMap } from '../../../src/adjudicator/map.ts';
 import { parseSheet } from '../../../src/adjudicator/sheet.ts';
-import { MAX_BLOCKS, MAX_PROBLEMS, pressFactions, readPress, readPressReply } from '../../../src/games/press/read-press.ts';
+import {
+  MAX_BLOCKS,
+  MAX_PROBLEMS,
+  pressFactions,
+  readPress,
+  readPressReply,
+  refereeReplyText,
+} from '../../../src/games/press/read-press.ts';
 
 const factions = pressFactions(classicMap().map);
 const read = (text: string) => readPress(text, { factions });
@@ -395,6 +402,12 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
 });
 
 describe('readPressReply: never the message replied to', () => {
+  it('a referee’s reply too: cleaned, and ended at a copy of the relay', () => {
+    expect(refereeReplyText('Noted, \u202ethanks\u0007.\n\nGame "Andromeda", turn 1\nFrom: Sith\nTo: the referees')).toBe(
+      'Noted, thanks.\n',
+    );
+  });
+
   it('ends the reply where a copy of our relay starts, quoted by a client without marks or attribution', () => {
     const relay = 'Partita "Andromeda", turno 1\nDa: Sith\nA: te\n\nTregua?\n\n—\nRispondi a questa mail per scrivere ai Sith.';
     expect(readPressReply(`Accetto.\n\n${relay}`)).toEqual({ kind: 'message', text: 'Accetto.' });
