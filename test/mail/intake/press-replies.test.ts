@@ -266,6 +266,28 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     expect(`${warning!.subject}${warning!.bodyText}`).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it('an out-of-office reply from the owner’s own address is never relayed, nor answered (D-PRESS-10: it would name a hidden writer)', async () => {
+    await write(2, 'STAMPA ANONIMA A Aristocratici\nGli Hutt mentono.\nFINE\n');
+    const [toBruno] = await relaysTo(1);
+    await reply(toBruno!, 'Thanks.');
+    const [toCarla] = to(await mails('press'), ADDRESSES[2]!);
+    const before = (await all()).length;
+    later();
+    const raw = [
+      `From: Carla <${ADDRESSES[2]}>`,
+      `To: ${toCarla!.replyTo}`,
+      `Subject: Risposta automatica: ${toCarla!.subject}`,
+      'Auto-Submitted: auto-replied',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Sono in ferie fino al 10 marzo. Carla Verdi, Sith',
+      '',
+    ].join('\r\n');
+    await deliver(world, Buffer.from(raw, 'utf8'));
+    expect(await all()).toHaveLength(before);
+    expect(await world.database.db.select().from(pressMessages)).toHaveLength(2);
+  });
+
   it('a stranger answering the relay’s Message-ID at the common address gets nothing, and nothing is relayed', async () => {
     await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
     const [toBruno] = await relaysTo(1);
