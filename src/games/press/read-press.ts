@@ -141,6 +141,7 @@ const END = new Set([
 ]);
 const PRESS_WORDS = new Set(['press', 'stampa', 'broadcast']);
 const DISPUTE_WORDS = new Set(['dispute', 'contesta', 'contesto', 'contestazione']);
+const LEADING_ARTICLES = /^(?:(?:to|a|ad|al|ai|agli|alla|alle|the|i|gli|il|lo|la|le) )+/;
 /** Words joining names (`Sith e Hutt`), as in `H:` lists (D-PARSE-7). */
 const CONNECTORS = new Set(['e', 'ed', 'and']);
 
@@ -378,11 +379,12 @@ function readAudience(w: string[], names: NameIndex, problems: Omit<PressProblem
     const p = piece.trim();
     if (p === '') continue;
     for (const name of splitConnectors(p, names)) {
-      // `PRESS TO the Sith, the Hutt`: the English article is no part of the name.
-      const id = names.get(name) ?? (name.startsWith('the ') ? names.get(name.slice(4)) : undefined);
+      // `PRESS TO the Sith and to the Hutt`, `STAMPA AI Sith e AGLI Hutt`: articles and the
+      // introducer repeated before a name are no part of it.
+      const id = names.get(name) ?? names.get(name.replace(LEADING_ARTICLES, ''));
       if (id !== undefined) {
         if (!factions.includes(id)) factions.push(id);
-      } else if (EVERYONE.has(name) || REFEREE.has(name) || REFEREE.has(name.replace(/^(the|a|al|agli|ai) /, ''))) {
+      } else if ([name, name.replace(LEADING_ARTICLES, '')].some((n) => EVERYONE.has(n) || REFEREE.has(n))) {
         others = true;
       } else {
         problems.push({ code: 'unknown-faction', text: clip(name) });

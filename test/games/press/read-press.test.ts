@@ -344,8 +344,20 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
     ]);
   });
 
-  it('takes the English article before a faction’s name', () => {
+  it('takes an article, or the introducer repeated, before a faction’s name', () => {
     expect(read('PRESS TO the Sith and the Hutt\nhi').press[0]!.audience).toEqual({ kind: 'factions', factions: ['sith', 'hutt'] });
+    expect(read('PRESS TO Sith and to the Hutt\nhi').press[0]!.audience).toEqual({ kind: 'factions', factions: ['sith', 'hutt'] });
+    expect(read('STAMPA AI Cavalieri Jedi e AGLI Hutt\nhi').press[0]!.audience).toEqual({
+      kind: 'factions',
+      factions: ['knights', 'hutt'],
+    });
+    expect(read('STAMPA A Sith, ai Mercanti indipendenti\nhi').press[0]!.audience).toEqual({
+      kind: 'factions',
+      factions: ['sith', 'corellians'],
+    });
+    expect(read('STAMPA A Sith e a tutti\nhi').problems).toEqual([{ code: 'mixed-audience', line: 1 }]);
+    expect(read('PRESS TO Sith and to the referee\nhi').problems).toEqual([{ code: 'mixed-audience', line: 1 }]);
+    expect(read('STAMPA A i Tedeschi\nhi').problems).toEqual([{ code: 'unknown-faction', line: 1, text: 'i tedeschi' }]);
   });
 
   it('D-INPUT-1: removes controls, direction overrides and noncharacters from what others read', () => {
