@@ -28,6 +28,11 @@ describe('stripQuoted: attribution lines', () => {
     ['French', 'Le lun. 3 mars 2025 à 09:00, Starts Foundation <orders@sf.example> a écrit :'],
     ['German', 'Am Mo., 3. März 2025 um 09:00 Uhr schrieb Starts Foundation <orders@sf.example>:'],
     ['no lead word, quote follows', 'Starts Foundation <orders@sf.example> ha scritto:'],
+    ['Gmail, Dutch', 'Op ma 3 mrt 2025 om 09:00 schreef Starts Foundation <orders@sf.example>:'],
+    ['Gmail, Polish', 'pon., 3 mar 2025 o 09:00 Starts Foundation <orders@sf.example> napisał(a):'],
+    ['Gmail, Swedish', 'Den mån 3 mars 2025 kl 09:00 skrev Starts Foundation <orders@sf.example>:'],
+    ['Gmail, Russian', 'пн, 3 мар. 2025 г. в 09:00, Starts Foundation <orders@sf.example>:'],
+    ['Thunderbird, Russian', '03.03.2025 09:00, Starts Foundation пишет:'],
   ])('%s', (_name, attribution) => {
     expect(stripQuoted(t('B2-C3', '', attribution, '', '> B2-C9'))).toBe('B2-C3');
   });

@@ -42,7 +42,9 @@ const ATTRIBUTION = [
 // ("2025-03-03 9:00 GMT+01:00 SF <orders@sf.example>:", older Gmail): only trusted when a marked
 // quote follows, since a chatty player may well write "… as Mario wrote:".
 const LOOSE_ATTRIBUTION = [
-  /^.{1,300}\b(?:wrote|ha scritto|scrive|a écrit|schrieb|escribió|escreveu)\s?:$/i,
+  // Gmail in Dutch, Polish, the Nordic languages, Finnish, Russian and Turkish too (a player's
+  // client language is theirs, not the game's).
+  /^.{1,300}(?:\b(?:wrote|ha scritto|scrive|a écrit|schrieb|escribió|escreveu|schreef|napisał(?:\(a\))?|skrev|kirjoitti|yazdı)|написал\p{L}{0,2}|пишет)\s?:$/iu,
   /^.{0,200}\d.{0,200}<[^<>\s]{1,200}@[^<>\s]{1,200}>\s?:$/,
 ];
 
