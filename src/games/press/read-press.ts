@@ -496,7 +496,11 @@ export function readPressReply(text: string): PressReply {
   while (b > a && lines[b - 1]!.trim() === '') b--;
   if (a === b) return { kind: 'empty' };
   const first = lines[a]!;
-  const m = first.length <= MAX_HEADER ? /^\s*(report|segnala|segnalo)\b\s*[:：]?\s*(.*)$/i.exec(first) : null;
-  if (m) return { kind: 'report', reason: [m[2]!, ...lines.slice(a + 1, b)].join('\n').trim() };
+  const m = first.length <= MAX_HEADER ? /^\s*(report|segnala|segnalo)\b\s*([:：\-–—]?)\s*(.*)$/i.exec(first) : null;
+  // `Report back when you have moved`, `Segnala pure, non mi importa` are answers, not reports: the
+  // keyword is a report alone on its line, before a colon or a dash, or written in capitals as the
+  // relay's footer teaches (`SEGNALA insulti`) — D-NEW-presshostile-3.
+  if (m && (/^[.!]*$/.test(m[3]!) || m[2] !== '' || m[1] === m[1]!.toUpperCase()))
+    return { kind: 'report', reason: [m[3]!.replace(/^[.!]+$/, ''), ...lines.slice(a + 1, b)].join('\n').trim() };
   return { kind: 'message', text: lines.slice(a, b).join('\n') };
 }

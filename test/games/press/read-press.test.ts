@@ -413,6 +413,17 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
   });
 });
 
+describe('readPressReply: a report is meant as one', () => {
+  it('D-NEW-presshostile-3: takes REPORT / SEGNALA alone, before a colon or dash, or in capitals; an answer that starts with the verb is an answer', () => {
+    expect(readPressReply('Report.')).toEqual({ kind: 'report', reason: '' });
+    expect(readPressReply('segnala\ninsulti')).toEqual({ kind: 'report', reason: 'insulti' });
+    expect(readPressReply('Segnalo — minacce')).toEqual({ kind: 'report', reason: 'minacce' });
+    expect(readPressReply('SEGNALA insulti ripetuti')).toEqual({ kind: 'report', reason: 'insulti ripetuti' });
+    expect(readPressReply('Report back when you have moved.')).toEqual({ kind: 'message', text: 'Report back when you have moved.' });
+    expect(readPressReply('Segnala pure, non mi importa.')).toEqual({ kind: 'message', text: 'Segnala pure, non mi importa.' });
+  });
+});
+
 describe('readPressReply: never the message replied to', () => {
   it('a referee’s reply too: cleaned, and ended at a copy of the relay', () => {
     expect(refereeReplyText('Noted, \u202ethanks\u0007.\n\nGame "Andromeda", turn 1\nFrom: Sith\nTo: the referees')).toBe(
