@@ -237,7 +237,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
       } else {
         // A header ends the open block: a second message whose end line was forgotten does not go
         // to the first one's readers — nor when its audience is misspelt (`PRESS TO Sitt`): that
-        // one is refused, never sent to the readers of the message above (D-NEW-presshostile-1).
+        // one is refused, never sent to the readers of the message above (D-PRESS-34).
         // Only what reads as prose stays text: `Press on…` (no audience introduced), `Contesta pure…`.
         const next = folded !== null ? readHeader(folded, raw, names) : null;
         if (next && endsOpenBlock(next)) {
@@ -499,7 +499,7 @@ export function readPressReply(text: string): PressReply {
   const m = first.length <= MAX_HEADER ? /^\s*(report|segnala|segnalo)\b\s*([:：\-–—]?)\s*(.*)$/i.exec(first) : null;
   // `Report back when you have moved`, `Segnala pure, non mi importa` are answers, not reports: the
   // keyword is a report alone on its line, before a colon or a dash, or written in capitals as the
-  // relay's footer teaches (`SEGNALA insulti`) — D-NEW-presshostile-3.
+  // relay's footer teaches (`SEGNALA insulti`) — D-PRESS-36.
   if (m && (/^[.!]*$/.test(m[3]!) || m[2] !== '' || m[1] === m[1]!.toUpperCase()))
     return { kind: 'report', reason: [m[3]!.replace(/^[.!]+$/, ''), ...lines.slice(a + 1, b)].join('\n').trim() };
   return { kind: 'message', text: lines.slice(a, b).join('\n') };

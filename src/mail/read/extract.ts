@@ -97,7 +97,7 @@ const hasSheet = (text: string) => text.split('\n').some(looksLikeSheetLine);
  * `.txt` attachment has one — or the body says nothing at all and there is a text attachment.
  * A reply by press token is the body's text alone: what it says is relayed, and an attachment
  * never is (docs/press.md §1). Press written in the body above a sheet attached is kept, above
- * the attachment's text (D-NEW-presshostile-2).
+ * the attachment's text (D-PRESS-35).
  */
 function chooseSheet(body: Body, pressReply: boolean): Sheet {
   let source: SheetSource = 'none';

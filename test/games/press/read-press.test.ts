@@ -391,7 +391,7 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
     expect(readPressReply('\u202e\u0007\n\u2066')).toEqual({ kind: 'empty' });
   });
 
-  it('D-NEW-presshostile-1: a header with a misspelt audience ends the open message instead of going to its readers', () => {
+  it('D-PRESS-34: a header with a misspelt audience ends the open message instead of going to its readers', () => {
     const r = read(['STAMPA A Sith', 'per i Sith', 'STAMPA A Hut', 'solo per gli Hutt', 'FINE'].join('\n'));
     expect(r.press.map((p) => [p.audience, p.text, p.lines])).toEqual([
       [{ kind: 'factions', factions: ['sith'] }, 'per i Sith', { header: 1, first: 2, last: 2, end: null }],
@@ -414,7 +414,7 @@ describe('readPress: what real clients and hostile writers put in a mail', () =>
 });
 
 describe('readPressReply: a report is meant as one', () => {
-  it('D-NEW-presshostile-3: takes REPORT / SEGNALA alone, before a colon or dash, or in capitals; an answer that starts with the verb is an answer', () => {
+  it('D-PRESS-36: takes REPORT / SEGNALA alone, before a colon or dash, or in capitals; an answer that starts with the verb is an answer', () => {
     expect(readPressReply('Report.')).toEqual({ kind: 'report', reason: '' });
     expect(readPressReply('segnala\ninsulti')).toEqual({ kind: 'report', reason: 'insulti' });
     expect(readPressReply('Segnalo — minacce')).toEqual({ kind: 'report', reason: 'minacce' });

@@ -194,7 +194,7 @@ describe('D-PRESS-2: press and the sheet', () => {
     expect(to(await mails('press'), ADDRESSES[2]!)).toHaveLength(1);
   });
 
-  it('D-NEW-presshostile-2: a message in the body of a mail whose sheet is attached is relayed, and the sheet read', async () => {
+  it('D-PRESS-35: a message in the body of a mail whose sheet is attached is relayed, and the sheet read', async () => {
     const raw = [
       `From: Bruno <${ADDRESSES[1]}>`,
       `To: ${privateTo(world, 1)}`,
