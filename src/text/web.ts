@@ -54,6 +54,8 @@ export const webTexts = defineTexts({
     mapFullSize: 'Apri la mappa a grandezza piena, da ingrandire',
     ordersHeading: 'Ordini ricevuti',
     ordersNote: 'Chi ha mandato gli ordini per questo turno; il contenuto resta segreto fino alla scadenza.',
+    ordersNoteFinished:
+      'Chi aveva mandato gli ordini per l’ultimo turno; gli ordini di ogni turno sono nel suo editto (l’archivio qui sotto).',
     colFaction: 'Fazione',
     colOrders: 'Ordini',
     received: { none: 'nessun foglio', problems: 'ricevuto, con problemi', valid: 'valido' } as Record<OrdersReceived, string>,
@@ -184,6 +186,7 @@ export const webTexts = defineTexts({
     mapFullSize: 'Open the map full size, to zoom in',
     ordersHeading: 'Orders received',
     ordersNote: 'Who has sent orders this turn; what they say stays secret until the deadline.',
+    ordersNoteFinished: 'Who had sent orders for the last turn; every turn’s orders are in its edict (the archive below).',
     colFaction: 'Faction',
     colOrders: 'Orders',
     received: { none: 'no sheet', problems: 'received, with problems', valid: 'valid' },

@@ -2,6 +2,7 @@
 // (game names, amendment reasons) escaped by the `html` tag or the templates.
 import type { Board } from '../../adjudicator/map.ts';
 import { edictHtmlLead, renderEdictHtml } from '../../adjudicator/render/edict-html.ts';
+import { edictContext, victoryLine } from '../../adjudicator/render/edict-text.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
@@ -123,14 +124,22 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
   return html`<ul>${items}</ul>`;
 }
 
-function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number, lastTurn: number | null): Html {
+/** The planets each faction holds, then what it takes to win, or, once the game is over, who won. */
+function planetsTable(
+  lang: Lang,
+  board: Board,
+  edict: PublicEdict | null,
+  victory: number,
+  lastTurn: number | null,
+  outcome: string | null,
+): Html {
   const s = webTexts[lang];
   if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory, lastTurn)}</p>`;
   const e = edict.json;
   const rows = board.factionIds
     .filter((f) => f in e.planets)
     .map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets, lastTurn)}</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${outcome ?? s.victory(e.victoryPlanets, lastTurn)}</p>`;
 }
 
 function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
@@ -148,7 +157,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   const s = webTexts[lang];
   const { game, turn } = d;
   const election = turn.number === 1 || turn.state.election;
-  const lead = html`${s.turnOf(turn.number, game.lastTurn)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
+  const finished = game.status === 'finished';
+  // A finished game says who won first (R-WIN-1, R-WIN-2), in the edict's own words; whether the
+  // turn was an election no longer matters.
+  const outcome = finished && d.lastEdict ? victoryLine(edictContext(d.lastEdict.json, board, lang), d.lastEdict.json) : null;
+  const lead = finished
+    ? html`${s.turnOf(turn.number, game.lastTurn)} · ${s.status.finished}${outcome ? html`<br><strong class="winner">${outcome}</strong>` : ''}`
+    : html`${s.turnOf(turn.number, game.lastTurn)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
   const open = turn.status === 'open' && game.status !== 'finished';
   const deadlines = open
     ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
@@ -194,13 +209,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     pngHref: `/games/${game.id}/map.png?lang=${lang}`,
     pngLabel: s.pngLabel,
     ordersHeading: s.ordersHeading,
-    ordersNote: s.ordersNote,
+    ordersNote: finished ? s.ordersNoteFinished : s.ordersNote,
     orders,
     declarationHeading: s.declarationHeading,
     declaration: declarationBlock(lang, board, d),
     broadcasts: broadcastsSection(lang, board, game, d.broadcasts ?? null),
     planetsHeading: s.planetsHeading,
-    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn),
+    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn, outcome),
     archiveHeading: s.archiveHeading,
     archive: archiveList(lang, game.id, d.archive),
     atomHref: `/games/${game.id}/edicts.atom?lang=${lang}`,
