@@ -2,6 +2,8 @@
 // with a reject form behind the session and the CSRF token; rejecting tells the disputer; an
 // amendment of the turn settles the rest. Through app.inject on PGlite, as a browser would.
 import pino from 'pino';
+import { classicMap } from '../../src/adjudicator/map.ts';
+import { sideName } from '../../src/adjudicator/render/vocabulary.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { findDispute } from '../../src/db/disputes.ts';
@@ -69,7 +71,10 @@ describe('the console’s disputes', () => {
       expect(page.body).toContain('<h2>Open disputes</h2>');
       expect(page.body).toContain('I8 was &lt;b&gt;ours&lt;/b&gt;');
       expect(page.body).not.toContain('<b>ours</b>');
-      expect(page.body).toContain(`${players[0]!.faction} (${players[0]!.email})`);
+      // The faction by its name, as players read it, not its id.
+      expect(page.body).toContain(`${sideName(classicMap(), players[0]!.faction, 'en')} (${players[0]!.email})`);
+      // Upholding is done on the game page, where the amend form is.
+      expect(page.body).toContain(`<a href="/referee/games/${gameId}#amend">amend its turn</a> on the game's page`);
       expect(page.body).toMatch(new RegExp(`<strong>#${ids[0]}</strong> turn 1 \\(edict version 1\\)`));
       expect(page.body).toContain(`action="/referee/games/${gameId}/disputes/${ids[1]}/reject"`);
       expect(page.body.indexOf(`#${ids[0]}`)).toBeLessThan(page.body.indexOf(`#${ids[1]}`));

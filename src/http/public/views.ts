@@ -372,8 +372,11 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
   };
   if (d.messages === null)
     return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
-  const names = (fs: readonly string[]) => s.pressList(fs.map((f) => sideName(board, f, lang)));
-  const audience = (m: RevealedMessage) => (m.audienceKind === 'all' ? s.pressEveryone : names(m.audienceFactions));
+  // A reply to an anonymous writer went to them: "Anonymous", as they wrote (D-PRESS-18, D-PRESS-10).
+  const audience = (m: RevealedMessage) =>
+    m.audienceKind === 'all'
+      ? s.pressEveryone
+      : s.pressList([...m.audienceFactions.map((f) => sideName(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
   const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
   for (const m of d.messages) {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;

@@ -8,7 +8,7 @@ import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
-import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
+import { boardFor, MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
 import { disputeSection } from './dispute-view.ts';
 import { disputesList } from './disputes-list.ts';
 import { playersSection } from './players-view.ts';
@@ -147,7 +147,7 @@ export function gamePage({ o, last, mailStarts, csrf, notice, disputes = [] }: G
   const g = o.game;
   return html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}<p>Game <code>${g.id}</code>, ${g.status}, turn ${g.currentTurn}; time zone ${g.timeZone}, weekly deadline ${g.weeklyDeadline}.</p>${[
     turnSection(o, csrf),
-    disputesList(base(o), disputes, csrf),
+    disputesList(base(o), disputes, csrf, boardFor(g.map)),
     html`<p><a href="${base(o)}/press">The game's press</a>: every message with its writer, reported ones first.</p>`,
     disputeSection(o, last, csrf),
     pressSettingsSection(o, csrf),
