@@ -123,7 +123,8 @@ export const webTexts = defineTexts({
     feedAmended: (reason: string) => `Rettificato: ${reason}`,
     calendarName: (game: string) => `${game} — scadenze`,
     calendarOrders: (game: string, turn: number) => `${game}: ordini per il turno ${turn}`,
-    calendarOrdersNote: (turn: number, status: string) => `Scadenza degli ordini del turno ${turn} (${status}).`,
+    calendarOrdersNote: (turn: number, status: 'open' | 'adjudicated') =>
+      `Scadenza degli ordini del turno ${turn} (${status === 'open' ? 'il turno è aperto' : 'il turno è stato risolto'}).`,
     calendarDeclaration: (game: string, turn: number) => `${game}: il Cancelliere dichiara, turno ${turn}`,
     calendarDeclarationNote: (turn: number) => `Scadenza del foglio del Cancelliere del turno ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn: number, deadline: string) =>
@@ -250,7 +251,8 @@ export const webTexts = defineTexts({
     feedAmended: (reason) => `Amended: ${reason}`,
     calendarName: (game) => `${game} — deadlines`,
     calendarOrders: (game, turn) => `${game}: orders for turn ${turn}`,
-    calendarOrdersNote: (turn, status) => `Deadline for the orders of turn ${turn} (${status}).`,
+    calendarOrdersNote: (turn, status) =>
+      `Deadline for the orders of turn ${turn} (${status === 'open' ? 'the turn is open' : 'the turn has been resolved'}).`,
     calendarDeclaration: (game, turn) => `${game}: the Chancellor declares, turn ${turn}`,
     calendarDeclarationNote: (turn) => `Deadline for the Chancellor's sheet of turn ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn, deadline) => `Turn ${turn} closed early: every sheet was in (the deadline was ${deadline}).`,
