@@ -33,17 +33,16 @@ export const webTexts = defineTexts({
     yourTime: 'nel tuo fuso orario',
     noDeadline: 'Nessuna scadenza: la partita è finita.',
     scheduleHeading: 'Le regole del calendario',
-    scheduleWeekly: (weekly: string, zone: string, lead: number) =>
-      `Scadenza settimanale ${weekly} (${zone}); il Cancelliere dichiara ${lead} minuti prima (R-TURN-3).`,
-    scheduleReminders: (minutes: string) => (minutes ? `Promemoria ${minutes} minuti prima della scadenza.` : 'Nessun promemoria.'),
-    scheduleEarly: (minutes: number | null) =>
-      minutes === null
+    // Lengths of time come in words (src/text/duration.ts): "24 ore", "1 minuto".
+    scheduleWeekly: (weekly: string, zone: string, lead: string) =>
+      `Scadenza ${weekly} (${zone}); il Cancelliere dichiara ${lead} prima (R-TURN-3).`,
+    scheduleReminders: (before: string) => (before ? `Promemoria ${before} prima della scadenza.` : 'Nessun promemoria.'),
+    scheduleEarly: (after: string | null) =>
+      after === null
         ? 'Risoluzione anticipata: no.'
-        : `Risoluzione anticipata: ${minutes} minuti dopo che tutti i fogli sono arrivati e validi (D-TURN-5); la scadenza seguente almeno 48 ore dopo (D-TURN-7).`,
-    scheduleGrace: (minutes: number) =>
-      minutes
-        ? `Tolleranza: i fogli valgono fino a ${minutes} minuti dopo la scadenza (D-TURN-6).`
-        : 'Nessuna tolleranza dopo la scadenza.',
+        : `Risoluzione anticipata: ${after} dopo che tutti i fogli sono arrivati e validi (D-TURN-5); la scadenza seguente almeno 48 ore dopo (D-TURN-7).`,
+    scheduleGrace: (after: string | null) =>
+      after ? `Tolleranza: i fogli valgono fino a ${after} dopo la scadenza (D-TURN-6).` : 'Nessuna tolleranza dopo la scadenza.',
     scheduleAbsences: (perPlayer: number, perGame: number) =>
       `Assenze: una scadenza si sposta al massimo di ${perPlayer} giorni per giocatore e ${perGame} per partita (D-ABS-1).`,
     mapHeading: 'La mappa',
@@ -166,17 +165,14 @@ export const webTexts = defineTexts({
     yourTime: 'in your time zone',
     noDeadline: 'No deadline: the game is over.',
     scheduleHeading: 'The schedule',
-    scheduleWeekly: (weekly, zone, lead) =>
-      `Weekly deadline ${weekly} (${zone}); the Chancellor declares ${lead} minutes before (R-TURN-3).`,
-    scheduleReminders: (minutes) => (minutes ? `Reminders ${minutes} minutes before the deadline.` : 'No reminders.'),
-    scheduleEarly: (minutes) =>
-      minutes === null
+    scheduleWeekly: (weekly, zone, lead) => `Deadline ${weekly} (${zone}); the Chancellor declares ${lead} before (R-TURN-3).`,
+    scheduleReminders: (before) => (before ? `Reminders ${before} before the deadline.` : 'No reminders.'),
+    scheduleEarly: (after) =>
+      after === null
         ? 'Early processing: off.'
-        : `Early processing: ${minutes} minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours later (D-TURN-7).`,
-    scheduleGrace: (minutes) =>
-      minutes
-        ? `Grace period: sheets count up to ${minutes} minutes after the deadline (D-TURN-6).`
-        : 'No grace period after the deadline.',
+        : `Early processing: ${after} after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours later (D-TURN-7).`,
+    scheduleGrace: (after) =>
+      after ? `Grace period: sheets count up to ${after} after the deadline (D-TURN-6).` : 'No grace period after the deadline.',
     scheduleAbsences: (perPlayer, perGame) =>
       `Absences: a deadline moves at most ${perPlayer} days per player and ${perGame} per game (D-ABS-1).`,
     mapHeading: 'The map',

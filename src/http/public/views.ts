@@ -10,6 +10,7 @@ import type { Game } from '../../db/games.ts';
 import type { PublicBroadcast, RevealedMessage } from '../../db/press.ts';
 import { describePressSettings, formatInstant, pressSettingsOf, pressSettingTexts, type OrdersReceived } from '../../games/index.ts';
 import { edictTexts } from '../../text/edict-mail.ts';
+import { duration, weeklyInWords } from '../../text/duration.ts';
 import { webTexts } from '../../text/web.ts';
 import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
 import type { MapPicture } from './maps.ts';
@@ -171,10 +172,10 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
       }</ul>`
     : html`<p>${s.noDeadline}</p>`;
   const schedule = html`<details><summary>${s.scheduleHeading}</summary><ul>${[
-    s.scheduleWeekly(game.weeklyDeadline, game.timeZone, game.declarationLeadMinutes),
-    s.scheduleReminders(game.reminderMinutes.join(', ')),
-    s.scheduleEarly(game.earlyProcessingMinutes),
-    s.scheduleGrace(game.graceMinutes),
+    s.scheduleWeekly(weeklyInWords(lang, game.weeklyDeadline), game.timeZone, duration(lang, game.declarationLeadMinutes)),
+    s.scheduleReminders(s.pressList(game.reminderMinutes.map((m) => duration(lang, m)))),
+    s.scheduleEarly(game.earlyProcessingMinutes === null ? null : duration(lang, game.earlyProcessingMinutes)),
+    s.scheduleGrace(game.graceMinutes ? duration(lang, game.graceMinutes) : null),
     s.scheduleAbsences(game.absenceDaysPerPlayer, game.absenceDaysPerGame),
   ].map((line) => html`<li>${line}</li>`)}</ul></details>`;
   // The game's press settings, as the welcome and HELP describe press (docs/press.md, D-PRESS-1…).
