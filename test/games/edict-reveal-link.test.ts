@@ -53,3 +53,20 @@ describe('D-PRESS-18: the final edict links the revealed messages', () => {
     }
   });
 });
+
+describe('the HTML edict’s links', () => {
+  it('the orders address, the game page, the revealed messages and the unsubscribe link are links; a URL in a game’s name stays text', () => {
+    const going = args({}, NEXT);
+    going.game = { ...going.game, name: 'Orione https://evil.example/' };
+    const [, en] = edictMails(going);
+    const html = en!.bodyHtml!;
+    expect(html).toMatch(/<a href="mailto:orders\+[^"]+@sf\.test">orders\+[^<]+@sf\.test<\/a>/);
+    expect(html).toContain('<a href="https://sf.example/games/g1">https://sf.example/games/g1</a>');
+    expect(html).toContain('Orione https://evil.example/');
+    expect(html).not.toContain('href="https://evil.example/');
+    const [, enOver] = edictMails(args({ reveal: 'at-end' }, null));
+    expect(enOver!.bodyHtml).toContain(`<a href="${LINK}">${LINK}</a>`);
+    const [o] = observerMails(args({}, NEXT), [observer('en')], 'https://sf.example');
+    expect(o!.bodyHtml).toContain('<a href="https://sf.example/unsubscribe/tok">');
+  });
+});
