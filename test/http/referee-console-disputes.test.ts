@@ -107,6 +107,10 @@ describe('the console’s disputes', () => {
     expect(page.body).toContain('the &lt;advance&gt; stands');
     expect(page.body).not.toContain(`disputes/${ids[0]}/reject`);
     expect(page.body.indexOf(`<strong>#${ids[1]}</strong>`)).toBeLessThan(page.body.indexOf('<h3>Settled disputes</h3>'));
+    // A list, not a seven-column table that a phone squeezed to one letter a line.
+    const settledPart = page.body.slice(page.body.indexOf('<h3>Settled disputes</h3>'));
+    expect(settledPart).toMatch(/^<h3>Settled disputes<\/h3><ol class="settled"><li id="dispute-\d+"><p><strong>#\d+<\/strong> turn 1, /);
+    expect(settledPart).toContain(': rejected (the &lt;advance&gt; stands)</p>');
     const again = await reject(gameId, ids[0]!, 'again');
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('is rejected, not open');

@@ -22,17 +22,16 @@ export function disputesList(gameBase: string, list: readonly OpenDispute[], csr
     (d) =>
       html`<li id="dispute-${d.id}"><p><strong>#${d.id}</strong> turn ${d.turn} (edict version ${d.edictVersion}), ${faction(d.faction)} (${d.player}), received ${when(d.receivedAt)}</p><blockquote><pre>${d.reason}</pre></blockquote><form method="post" action="${gameBase}/disputes/${d.id}/reject"><input type="hidden" name="_csrf" value="${csrf}"><label for="reject-${d.id}">Reason (the disputer and the audit log see it)</label><input id="reject-${d.id}" name="reason" type="text" required maxlength="${MAX_REASON_LENGTH}" size="40"> <button type="submit">Reject: the edict stands</button></form></li>`,
   );
-  const settledRows = settled.map(
+  // A list like the open ones, not a seven-column table: at 360 px a table's columns were squeezed to one letter a line.
+  const settledItems = settled.map(
     (d) =>
-      html`<tr><td>#${d.id}</td><td>${d.turn}</td><td>${faction(d.faction)}</td><td>${when(d.receivedAt)}</td><td>${d.reason}</td><td>${SETTLED[d.status]}</td><td>${d.settlementReason ?? ''}</td></tr>`,
+      html`<li id="dispute-${d.id}"><p><strong>#${d.id}</strong> turn ${d.turn}, ${faction(d.faction)}, received ${when(d.receivedAt)}: ${SETTLED[d.status]}${
+        d.settlementReason ? html` (${d.settlementReason})` : html``
+      }</p><blockquote><pre>${d.reason}</pre></blockquote></li>`,
   );
   return html`<section id="disputes"><h2>Open disputes</h2>${
     openItems.length
       ? html`<ol>${openItems}</ol><p>To uphold one, <a href="${gameBase}#amend">amend its turn</a> on the game's page: the amendment settles every open dispute of that turn.</p>`
       : html`<p>No open dispute.</p>`
-  }${
-    settledRows.length
-      ? html`<h3>Settled disputes</h3><table class="settled"><tr><th>Dispute</th><th>Turn</th><th>Faction</th><th>Received</th><th>Reason</th><th>Outcome</th><th>Why</th></tr>${settledRows}</table>`
-      : html``
-  }</section>`;
+  }${settledItems.length ? html`<h3>Settled disputes</h3><ol class="settled">${settledItems}</ol>` : html``}</section>`;
 }
