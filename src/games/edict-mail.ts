@@ -3,7 +3,7 @@
 // edict's JSON attached (each stored once for all recipients), threaded under the game's thread.
 import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
-import { edictHtmlLead, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
+import { edictHtmlLead, LINK_STYLE, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import { VOCABULARY } from '../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
@@ -321,7 +321,7 @@ export function linked(line: string, links: readonly (string | null)[]): string 
     }
     if (at < 0) return out + escapeHtml(rest);
     const href = hit.includes('://') ? hit : `mailto:${hit}`;
-    out += `${escapeHtml(rest.slice(0, at))}<a href="${escapeHtml(href)}">${escapeHtml(hit)}</a>`;
+    out += `${escapeHtml(rest.slice(0, at))}<a href="${escapeHtml(href)}" style="${LINK_STYLE}">${escapeHtml(hit)}</a>`;
     rest = rest.slice(at + hit.length);
   }
 }

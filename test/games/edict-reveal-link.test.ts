@@ -60,13 +60,15 @@ describe('the HTML edict’s links', () => {
     going.game = { ...going.game, name: 'Orione https://evil.example/' };
     const [, en] = edictMails(going);
     const html = en!.bodyHtml!;
-    expect(html).toMatch(/<a href="mailto:orders\+[^"]+@sf\.test">orders\+[^<]+@sf\.test<\/a>/);
-    expect(html).toContain('<a href="https://sf.example/games/g1">https://sf.example/games/g1</a>');
+    expect(html).toMatch(/<a href="mailto:orders\+[^"]+@sf\.test" style="[^"]*">orders\+[^<]+@sf\.test<\/a>/);
+    expect(html).toContain(
+      `<a href="https://sf.example/games/g1" style="color:inherit;text-decoration:underline">https://sf.example/games/g1</a>`,
+    );
     expect(html).toContain('Orione https://evil.example/');
     expect(html).not.toContain('href="https://evil.example/');
     const [, enOver] = edictMails(args({ reveal: 'at-end' }, null));
-    expect(enOver!.bodyHtml).toContain(`<a href="${LINK}">${LINK}</a>`);
+    expect(enOver!.bodyHtml).toContain(`<a href="${LINK}" style="color:inherit;text-decoration:underline">${LINK}</a>`);
     const [o] = observerMails(args({}, NEXT), [observer('en')], 'https://sf.example');
-    expect(o!.bodyHtml).toContain('<a href="https://sf.example/unsubscribe/tok">');
+    expect(o!.bodyHtml).toContain('<a href="https://sf.example/unsubscribe/tok" style="color:inherit;text-decoration:underline">');
   });
 });

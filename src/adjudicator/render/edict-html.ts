@@ -40,6 +40,8 @@ export interface EdictHtmlOptions extends EdictTextOptions {
  * dark) stay readable. Wrapping long names and hashes is inherited from the mail's body. Kept
  * short: a crowded turn has hundreds of cells, and Gmail clips a mail past about 100 kB.
  */
+/** A link in the client's own text colour, underlined: a default blue is unreadable on a dark client's background. */
+export const LINK_STYLE = 'color:inherit;text-decoration:underline';
 const CELL = 'text-align:left;vertical-align:top;padding:3px 5px;border-bottom:1px solid #888';
 const INLINE: Readonly<Record<string, string>> = {
   h: 'font-size:1.15em;margin:1.25em 0 .4em',
