@@ -328,6 +328,9 @@ export function linked(line: string, links: readonly (string | null)[]): string 
 
 /** The edict's own sections in HTML, the map inline: the same for every reader of one language and zone. */
 function edictSections(a: Omit<EdictMailArgs, 'players'>, lang: Lang, deadlines: EdictDeadlines): string {
-  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
+  // The full-size map on the edict's page, in the reader's language (D-EDICT-2); else the attachment.
+  const page = gamePageUrl(a.publicUrl, a.game.id);
+  const href = page ? `${page}/turns/${a.edict.turn}/v/${a.version}/map.png?lang=${lang}` : null;
+  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang), full: { href, label: edictTexts[lang].mapFullSize(href !== null) } };
   return `${edictHtmlLead(a.edict, a.board, lang, true)}\n${renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true })}`;
 }

@@ -72,3 +72,24 @@ describe('the HTML edict’s links', () => {
     expect(o!.bodyHtml).toContain('<a href="https://sf.example/unsubscribe/tok" style="color:inherit;text-decoration:underline">');
   });
 });
+
+describe('the HTML edict’s map on a phone (D-NEW-fixweb-1)', () => {
+  it('the fitted picture and a line under it open the full-size map on the edict’s page, in the reader’s language', () => {
+    const [it_, en] = edictMails(args({}, NEXT));
+    const turn = electionEdict().turn;
+    for (const [m, lang, label] of [
+      [it_!, 'it', 'Apri la mappa a grandezza piena, da ingrandire'],
+      [en!, 'en', 'Open the map full size, to zoom in'],
+    ] as const) {
+      const href = `https://sf.example/games/g1/turns/${turn}/v/1/map.png?lang=${lang}`;
+      expect(m.bodyHtml).toContain(`<a href="${href}" style="color:inherit;text-decoration:underline"><img src="cid:`);
+      expect(m.bodyHtml).toContain(`<a href="${href}" style="color:inherit;text-decoration:underline">${label}</a>`);
+    }
+  });
+
+  it('without a public address, says the full-size map is attached', () => {
+    const [, en] = edictMails({ ...args({}, NEXT), publicUrl: undefined });
+    expect(en!.bodyHtml).toContain('The map full size, to zoom in, is attached (PNG).');
+    expect(en!.bodyHtml).not.toMatch(/<a href="[^"]*map\.png/);
+  });
+});
