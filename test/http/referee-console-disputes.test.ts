@@ -79,6 +79,12 @@ describe('the console’s disputes', () => {
       expect(page.body).toContain(`action="/referee/games/${gameId}/disputes/${ids[1]}/reject"`);
       expect(page.body.indexOf(`#${ids[0]}`)).toBeLessThan(page.body.indexOf(`#${ids[1]}`));
     }
+    // The game page names factions as players read them, in its players' table and its forms too.
+    const name = sideName(classicMap(), players[0]!.faction, 'en');
+    const page = (await get(`/referee/games/${gameId}`)).body;
+    expect(page).toContain(`<option value="${players[0]!.faction}">${name}</option>`);
+    expect(page).toContain(`<tr><td>${name}</td>`);
+    expect(page).not.toMatch(/<td>(hutt|aristocrats|sith|knights)<\/td>/);
     expect((await get(`/referee/games/${otherGame}/disputes`)).statusCode).toBe(404);
   });
 

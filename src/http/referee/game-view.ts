@@ -11,6 +11,7 @@ import type { GameOverview } from '../../db/referee-views.ts';
 import { boardFor, MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
 import { disputeSection } from './dispute-view.ts';
 import { disputesList } from './disputes-list.ts';
+import { factionName } from './names.ts';
 import { playersSection } from './players-view.ts';
 import { pressSettingsSection } from './press-settings-view.ts';
 import { html, when, type Html } from './html.ts';
@@ -59,7 +60,7 @@ function sheetsSection(o: GameOverview, starts: GamePageInput['mailStarts']): Ht
   );
   const factions = o.sheets.map(
     (f) =>
-      html`<h3>${f.faction} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
+      html`<h3>${factionName(o.game.map, f.faction)} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
   );
   return html`<section><h2>Sheets of turn ${o.turn?.number ?? '—'}</h2><p>Turns:${turnLinks}</p>${factions.length ? factions : html`<p>No sheets for this turn.</p>`}</section>`;
 }
@@ -78,7 +79,7 @@ function turnSection(o: GameOverview, csrf: string): Html {
     : html`<p>No turn is open.</p>`;
   const options = [
     html`<option value="">every player</option>`,
-    ...o.players.map((p) => html`<option value="${p.id}">${p.faction} (${p.email})</option>`),
+    ...o.players.map((p) => html`<option value="${p.id}">${factionName(o.game.map, p.faction)} (${p.email})</option>`),
   ];
   const resend = closed.length
     ? html`<h3>Resend an edict</h3>${actionForm(
