@@ -3,6 +3,7 @@
 import { OperationError } from '../control/operations.ts';
 import type { PressSettings } from '../games/index.ts';
 import { pressFlagOf } from './press-flags.ts';
+import { duration } from '../text/duration.ts';
 
 export interface GameView {
   id: string;
@@ -33,13 +34,15 @@ export function pressLine(s: PressSettings): string {
 
 /** Every schedule setting of a game, as `sf game show` prints them. */
 export function scheduleLines(g: GameView): string[] {
+  // "1 minute", "24 hours": never "1 minutes" or "1440 minutes" (the weekly time keeps the flag's spelling).
+  const d = (minutes: number) => duration('en', minutes);
   return [
-    `weekly deadline ${g.weeklyDeadline} (${g.timeZone}); the Chancellor declares ${g.declarationLeadMinutes} minutes before (R-TURN-3)`,
-    `reminders ${g.reminderMinutes.length ? `${g.reminderMinutes.join(', ')} minutes before` : 'none'}; disputes within ${g.disputeWindowMinutes} minutes`,
+    `weekly deadline ${g.weeklyDeadline} (${g.timeZone}); the Chancellor declares ${d(g.declarationLeadMinutes)} before (R-TURN-3)`,
+    `reminders ${g.reminderMinutes.length ? `${g.reminderMinutes.map(d).join(', ')} before` : 'none'}; disputes within ${d(g.disputeWindowMinutes)}`,
     g.earlyProcessingMinutes === null
       ? 'early processing: off'
-      : `early processing: ${g.earlyProcessingMinutes} minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)`,
-    `grace period: ${g.graceMinutes ? `${g.graceMinutes} minutes after the deadline (D-TURN-6)` : 'none'}`,
+      : `early processing: ${d(g.earlyProcessingMinutes)} after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)`,
+    `grace period: ${g.graceMinutes ? `${d(g.graceMinutes)} after the deadline (D-TURN-6)` : 'none'}`,
     `absences: a deadline moves at most ${g.absenceDaysPerPlayer} days per player, ${g.absenceDaysPerGame} days per game (D-ABS-1)`,
   ];
 }

@@ -844,6 +844,8 @@ export interface RefereePressRow {
   sign: 'signed' | 'anonymous';
   audienceKind: PressMessage['audienceKind'];
   audienceFactions: string[];
+  /** A reply in an anonymous conversation also reached its hidden writer (not in audienceFactions): their faction and address. */
+  hiddenReader: { faction: string; email: string } | null;
   text: string;
   status: 'relayed' | 'refused';
   refusal: unknown;
@@ -866,6 +868,11 @@ export async function listPressForReferee(db: Db, gameId: string, limit = 500): 
       sign: pressMessages.sign,
       audienceKind: pressMessages.audienceKind,
       audienceFactions: pressMessages.audienceFactions,
+      hiddenReader: sql<{
+        faction: string;
+        email: string;
+      } | null>`(select json_build_object('faction', h.faction, 'email', h.email) from ${players} h
+        where h.id = ${pressThreads.hiddenWriterPlayerId} and h.id is distinct from ${pressMessages.writerPlayerId})`,
       text: pressMessages.text,
       status: pressMessages.status,
       refusal: pressMessages.refusal,
@@ -874,6 +881,7 @@ export async function listPressForReferee(db: Db, gameId: string, limit = 500): 
     })
     .from(pressMessages)
     .leftJoin(players, eq(players.id, pressMessages.writerPlayerId))
+    .leftJoin(pressThreads, eq(pressThreads.id, pressMessages.threadId))
     .where(eq(pressMessages.gameId, gameId))
     .orderBy(sql`${reported} > 0 desc`, desc(pressMessages.receivedAt), desc(pressMessages.id))
     .limit(limit);
@@ -969,6 +977,8 @@ export interface RevealedMessage extends PublicBroadcast {
   /** Who it went to: everyone, or these factions (never an anonymous conversation's hidden writer). */
   audienceKind: 'factions' | 'all';
   audienceFactions: string[];
+  /** A reply in an anonymous conversation: it reached the hidden writer too, shown as "Anonymous" (D-PRESS-10). */
+  toHiddenWriter: boolean;
 }
 
 /**
@@ -989,6 +999,7 @@ export async function revealedPress(db: Db, gameId: string, now: Date = new Date
       sign: pressMessages.sign,
       audienceKind: sql<'factions' | 'all'>`${pressMessages.audienceKind}`,
       audienceFactions: pressMessages.audienceFactions,
+      toHiddenWriter: sql<boolean>`coalesce(${pressThreads.hiddenWriterPlayerId} is distinct from ${pressMessages.writerPlayerId} and ${pressThreads.anonymous}, false)`,
       text: pressMessages.text,
       at: pressMessages.visibleAt,
     })

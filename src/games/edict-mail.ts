@@ -3,7 +3,7 @@
 // edict's JSON attached (each stored once for all recipients), threaded under the game's thread.
 import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
-import { edictHtmlLead, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
+import { edictHtmlLead, LINK_STYLE, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
 import { VOCABULARY } from '../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
@@ -199,7 +199,11 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       replySecret: null,
       subject,
       text,
-      html: edictHtml(a, lang, subject, intro, edictSections(a, lang, deadlines)),
+      html: edictHtml(a, lang, subject, intro, edictSections(a, lang, deadlines), [
+        link,
+        gamePageUrl(a.publicUrl, a.game.id),
+        revealUrl(a),
+      ]),
       attachments: [a.assets.json, a.assets.map.png(lang)],
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       dedupeKey: `edict-observer:${a.game.id}:${a.edict.turn}:${a.version}:${o.id}`,
@@ -246,7 +250,11 @@ function edictMail(
     replySecret: player.secret,
     subject,
     text: body,
-    html: edictHtml(a, lang, subject, intro, sections),
+    html: edictHtml(a, lang, subject, intro, sections, [
+      a.nextTurn ? privateAddress(a.mail, player.secret) : null,
+      gamePageUrl(a.publicUrl, game.id),
+      revealUrl(a),
+    ]),
     attachments: [a.assets.json, a.assets.map.png(lang)],
     dedupeKey: `edict:${game.id}:${edict.turn}:${a.version}:${player.id}`,
   });
@@ -262,12 +270,25 @@ const BODY_STYLE =
  * draws the board in characters. `intro` is the plain-text mail without the edict; `sections`,
  * edictSections.
  */
-function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: string, intro: string, sections: string): string {
+function edictHtml(
+  a: Omit<EdictMailArgs, 'players'>,
+  lang: Lang,
+  subject: string,
+  intro: string,
+  sections: string,
+  links: readonly (string | null)[],
+): string {
   const notes = intro
     .split(/\n{2,}/)
     .map((para) => para.trim())
     .filter((para) => para.length > 0)
-    .map((para) => `<p style="margin:.4em 0">${para.split('\n').map(escapeHtml).join('<br>')}</p>`);
+    .map(
+      (para) =>
+        `<p style="margin:.4em 0">${para
+          .split('\n')
+          .map((line) => linked(line, links))
+          .join('<br>')}</p>`,
+    );
   return [
     '<!doctype html>',
     `<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -282,8 +303,34 @@ function edictHtml(a: Omit<EdictMailArgs, 'players'>, lang: Lang, subject: strin
   ].join('\n');
 }
 
+/**
+ * A line of the notes, escaped, with the addresses and pages this mail itself names (the orders
+ * address, the game page, the revealed messages, the unsubscribe link) as links a phone can tap.
+ * Only those: a URL inside a game's name stays text.
+ */
+export function linked(line: string, links: readonly (string | null)[]): string {
+  const known = links.filter((l): l is string => !!l).sort((x, y) => y.length - x.length);
+  let out = '';
+  let rest = line;
+  for (;;) {
+    let at = -1;
+    let hit = '';
+    for (const l of known) {
+      const i = rest.indexOf(l);
+      if (i >= 0 && (at < 0 || i < at)) [at, hit] = [i, l];
+    }
+    if (at < 0) return out + escapeHtml(rest);
+    const href = hit.includes('://') ? hit : `mailto:${hit}`;
+    out += `${escapeHtml(rest.slice(0, at))}<a href="${escapeHtml(href)}" style="${LINK_STYLE}">${escapeHtml(hit)}</a>`;
+    rest = rest.slice(at + hit.length);
+  }
+}
+
 /** The edict's own sections in HTML, the map inline: the same for every reader of one language and zone. */
 function edictSections(a: Omit<EdictMailArgs, 'players'>, lang: Lang, deadlines: EdictDeadlines): string {
-  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang) };
+  // The full-size map on the edict's page, in the reader's language (D-EDICT-2); else the attachment.
+  const page = gamePageUrl(a.publicUrl, a.game.id);
+  const href = page ? `${page}/turns/${a.edict.turn}/v/${a.version}/map.png?lang=${lang}` : null;
+  const map = { src: `cid:${MAP_CID}`, alt: a.assets.map.alt(lang), full: { href, label: edictTexts[lang].mapFullSize(href !== null) } };
   return `${edictHtmlLead(a.edict, a.board, lang, true)}\n${renderEdictHtml(a.edict, a.board, lang, { ...deadlines, level: 2, map, inline: true })}`;
 }

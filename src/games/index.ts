@@ -57,3 +57,5 @@ export {
   type PressSettingsPatch,
 } from './press/settings.ts';
 export { changePressSettings, type PressSettingsChange } from './press/change-settings.ts';
+export { type PressRefusal } from './press/decide-press.ts';
+export { refusalText } from './press/relay.ts';

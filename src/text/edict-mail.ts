@@ -55,6 +55,9 @@ ${v.edict}
     addressNote: (address: string | null) => (address ? `Il tuo indirizzo per gli ordini: ${address}\n` : ''),
     // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
+    /** Under the map in the HTML mail, where a phone shows it small (D-NEW-fixweb-1). */
+    mapFullSize: (link: boolean) =>
+      link ? 'Apri la mappa a grandezza piena, da ingrandire' : 'La mappa a grandezza piena, da ingrandire, è in allegato (PNG).',
   },
   en: {
     edict: (v) =>
@@ -90,5 +93,6 @@ ${v.edict}
     pressNote: (url) => (url ? `The game's messages, published now: ${url}\n` : ''),
     addressNote: (address) => (address ? `Your orders address: ${address}\n` : ''),
     attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
+    mapFullSize: (link) => (link ? 'Open the map full size, to zoom in' : 'The map full size, to zoom in, is attached (PNG).'),
   },
 });

@@ -33,17 +33,16 @@ export const webTexts = defineTexts({
     yourTime: 'nel tuo fuso orario',
     noDeadline: 'Nessuna scadenza: la partita è finita.',
     scheduleHeading: 'Le regole del calendario',
-    scheduleWeekly: (weekly: string, zone: string, lead: number) =>
-      `Scadenza settimanale ${weekly} (${zone}); il Cancelliere dichiara ${lead} minuti prima (R-TURN-3).`,
-    scheduleReminders: (minutes: string) => (minutes ? `Promemoria ${minutes} minuti prima della scadenza.` : 'Nessun promemoria.'),
-    scheduleEarly: (minutes: number | null) =>
-      minutes === null
+    // Lengths of time come in words (src/text/duration.ts): "24 ore", "1 minuto".
+    scheduleWeekly: (weekly: string, zone: string, lead: string) =>
+      `Scadenza ${weekly} (${zone}); il Cancelliere dichiara ${lead} prima (R-TURN-3).`,
+    scheduleReminders: (before: string) => (before ? `Promemoria ${before} prima della scadenza.` : 'Nessun promemoria.'),
+    scheduleEarly: (after: string | null) =>
+      after === null
         ? 'Risoluzione anticipata: no.'
-        : `Risoluzione anticipata: ${minutes} minuti dopo che tutti i fogli sono arrivati e validi (D-TURN-5); la scadenza seguente almeno 48 ore dopo (D-TURN-7).`,
-    scheduleGrace: (minutes: number) =>
-      minutes
-        ? `Tolleranza: i fogli valgono fino a ${minutes} minuti dopo la scadenza (D-TURN-6).`
-        : 'Nessuna tolleranza dopo la scadenza.',
+        : `Risoluzione anticipata: ${after} dopo che tutti i fogli sono arrivati e validi (D-TURN-5); la scadenza seguente almeno 48 ore dopo (D-TURN-7).`,
+    scheduleGrace: (after: string | null) =>
+      after ? `Tolleranza: i fogli valgono fino a ${after} dopo la scadenza (D-TURN-6).` : 'Nessuna tolleranza dopo la scadenza.',
     scheduleAbsences: (perPlayer: number, perGame: number) =>
       `Assenze: una scadenza si sposta al massimo di ${perPlayer} giorni per giocatore e ${perGame} per partita (D-ABS-1).`,
     mapHeading: 'La mappa',
@@ -54,6 +53,8 @@ export const webTexts = defineTexts({
     mapFullSize: 'Apri la mappa a grandezza piena, da ingrandire',
     ordersHeading: 'Ordini ricevuti',
     ordersNote: 'Chi ha mandato gli ordini per questo turno; il contenuto resta segreto fino alla scadenza.',
+    ordersNoteFinished:
+      'Chi aveva mandato gli ordini per l’ultimo turno; gli ordini di ogni turno sono nel suo editto (l’archivio qui sotto).',
     colFaction: 'Fazione',
     colOrders: 'Ordini',
     received: { none: 'nessun foglio', problems: 'ricevuto, con problemi', valid: 'valido' } as Record<OrdersReceived, string>,
@@ -121,7 +122,8 @@ export const webTexts = defineTexts({
     feedAmended: (reason: string) => `Rettificato: ${reason}`,
     calendarName: (game: string) => `${game} — scadenze`,
     calendarOrders: (game: string, turn: number) => `${game}: ordini per il turno ${turn}`,
-    calendarOrdersNote: (turn: number, status: string) => `Scadenza degli ordini del turno ${turn} (${status}).`,
+    calendarOrdersNote: (turn: number, status: 'open' | 'adjudicated') =>
+      `Scadenza degli ordini del turno ${turn} (${status === 'open' ? 'il turno è aperto' : 'il turno è stato risolto'}).`,
     calendarDeclaration: (game: string, turn: number) => `${game}: il Cancelliere dichiara, turno ${turn}`,
     calendarDeclarationNote: (turn: number) => `Scadenza del foglio del Cancelliere del turno ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn: number, deadline: string) =>
@@ -163,17 +165,14 @@ export const webTexts = defineTexts({
     yourTime: 'in your time zone',
     noDeadline: 'No deadline: the game is over.',
     scheduleHeading: 'The schedule',
-    scheduleWeekly: (weekly, zone, lead) =>
-      `Weekly deadline ${weekly} (${zone}); the Chancellor declares ${lead} minutes before (R-TURN-3).`,
-    scheduleReminders: (minutes) => (minutes ? `Reminders ${minutes} minutes before the deadline.` : 'No reminders.'),
-    scheduleEarly: (minutes) =>
-      minutes === null
+    scheduleWeekly: (weekly, zone, lead) => `Deadline ${weekly} (${zone}); the Chancellor declares ${lead} before (R-TURN-3).`,
+    scheduleReminders: (before) => (before ? `Reminders ${before} before the deadline.` : 'No reminders.'),
+    scheduleEarly: (after) =>
+      after === null
         ? 'Early processing: off.'
-        : `Early processing: ${minutes} minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours later (D-TURN-7).`,
-    scheduleGrace: (minutes) =>
-      minutes
-        ? `Grace period: sheets count up to ${minutes} minutes after the deadline (D-TURN-6).`
-        : 'No grace period after the deadline.',
+        : `Early processing: ${after} after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours later (D-TURN-7).`,
+    scheduleGrace: (after) =>
+      after ? `Grace period: sheets count up to ${after} after the deadline (D-TURN-6).` : 'No grace period after the deadline.',
     scheduleAbsences: (perPlayer, perGame) =>
       `Absences: a deadline moves at most ${perPlayer} days per player and ${perGame} per game (D-ABS-1).`,
     mapHeading: 'The map',
@@ -184,6 +183,7 @@ export const webTexts = defineTexts({
     mapFullSize: 'Open the map full size, to zoom in',
     ordersHeading: 'Orders received',
     ordersNote: 'Who has sent orders this turn; what they say stays secret until the deadline.',
+    ordersNoteFinished: 'Who had sent orders for the last turn; every turn’s orders are in its edict (the archive below).',
     colFaction: 'Faction',
     colOrders: 'Orders',
     received: { none: 'no sheet', problems: 'received, with problems', valid: 'valid' },
@@ -247,7 +247,8 @@ export const webTexts = defineTexts({
     feedAmended: (reason) => `Amended: ${reason}`,
     calendarName: (game) => `${game} — deadlines`,
     calendarOrders: (game, turn) => `${game}: orders for turn ${turn}`,
-    calendarOrdersNote: (turn, status) => `Deadline for the orders of turn ${turn} (${status}).`,
+    calendarOrdersNote: (turn, status) =>
+      `Deadline for the orders of turn ${turn} (${status === 'open' ? 'the turn is open' : 'the turn has been resolved'}).`,
     calendarDeclaration: (game, turn) => `${game}: the Chancellor declares, turn ${turn}`,
     calendarDeclarationNote: (turn) => `Deadline for the Chancellor's sheet of turn ${turn} (R-TURN-3).`,
     calendarClosedEarly: (turn, deadline) => `Turn ${turn} closed early: every sheet was in (the deadline was ${deadline}).`,

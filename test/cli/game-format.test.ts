@@ -25,8 +25,8 @@ const game: GameView = {
 describe('scheduleLines', () => {
   it('names every setting: the weekly time and declaration, reminders, early processing, grace, absence limits', () => {
     expect(scheduleLines(game)).toEqual([
-      'weekly deadline sun 20:00 (Europe/Rome); the Chancellor declares 120 minutes before (R-TURN-3)',
-      'reminders 1440, 120 minutes before; disputes within 1440 minutes',
+      'weekly deadline sun 20:00 (Europe/Rome); the Chancellor declares 2 hours before (R-TURN-3)',
+      'reminders 24 hours, 2 hours before; disputes within 24 hours',
       'early processing: off',
       'grace period: none',
       'absences: a deadline moves at most 14 days per player, 28 days per game (D-ABS-1)',
@@ -34,11 +34,11 @@ describe('scheduleLines', () => {
   });
 
   it('says the values of settings that are on', () => {
-    const lines = scheduleLines({ ...game, earlyProcessingMinutes: 60, graceMinutes: 30, reminderMinutes: [] });
+    const lines = scheduleLines({ ...game, earlyProcessingMinutes: 1, graceMinutes: 30, reminderMinutes: [] });
     expect(lines).toContain(
-      'early processing: 60 minutes after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)',
+      'early processing: 1 minute after every sheet is in and valid (D-TURN-5); the next deadline then at least 48 hours after (D-TURN-7)',
     );
     expect(lines).toContain('grace period: 30 minutes after the deadline (D-TURN-6)');
-    expect(lines[1]).toBe('reminders none; disputes within 1440 minutes');
+    expect(lines[1]).toBe('reminders none; disputes within 24 hours');
   });
 });

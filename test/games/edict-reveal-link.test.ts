@@ -53,3 +53,43 @@ describe('D-PRESS-18: the final edict links the revealed messages', () => {
     }
   });
 });
+
+describe('the HTML edict’s links', () => {
+  it('the orders address, the game page, the revealed messages and the unsubscribe link are links; a URL in a game’s name stays text', () => {
+    const going = args({}, NEXT);
+    going.game = { ...going.game, name: 'Orione https://evil.example/' };
+    const [, en] = edictMails(going);
+    const html = en!.bodyHtml!;
+    expect(html).toMatch(/<a href="mailto:orders\+[^"]+@sf\.test" style="[^"]*">orders\+[^<]+@sf\.test<\/a>/);
+    expect(html).toContain(
+      `<a href="https://sf.example/games/g1" style="color:inherit;text-decoration:underline">https://sf.example/games/g1</a>`,
+    );
+    expect(html).toContain('Orione https://evil.example/');
+    expect(html).not.toContain('href="https://evil.example/');
+    const [, enOver] = edictMails(args({ reveal: 'at-end' }, null));
+    expect(enOver!.bodyHtml).toContain(`<a href="${LINK}" style="color:inherit;text-decoration:underline">${LINK}</a>`);
+    const [o] = observerMails(args({}, NEXT), [observer('en')], 'https://sf.example');
+    expect(o!.bodyHtml).toContain('<a href="https://sf.example/unsubscribe/tok" style="color:inherit;text-decoration:underline">');
+  });
+});
+
+describe('the HTML edict’s map on a phone (D-NEW-fixweb-1)', () => {
+  it('the fitted picture and a line under it open the full-size map on the edict’s page, in the reader’s language', () => {
+    const [it_, en] = edictMails(args({}, NEXT));
+    const turn = electionEdict().turn;
+    for (const [m, lang, label] of [
+      [it_!, 'it', 'Apri la mappa a grandezza piena, da ingrandire'],
+      [en!, 'en', 'Open the map full size, to zoom in'],
+    ] as const) {
+      const href = `https://sf.example/games/g1/turns/${turn}/v/1/map.png?lang=${lang}`;
+      expect(m.bodyHtml).toContain(`<a href="${href}" style="color:inherit;text-decoration:underline"><img src="cid:`);
+      expect(m.bodyHtml).toContain(`<a href="${href}" style="color:inherit;text-decoration:underline">${label}</a>`);
+    }
+  });
+
+  it('without a public address, says the full-size map is attached', () => {
+    const [, en] = edictMails({ ...args({}, NEXT), publicUrl: undefined });
+    expect(en!.bodyHtml).toContain('The map full size, to zoom in, is attached (PNG).');
+    expect(en!.bodyHtml).not.toMatch(/<a href="[^"]*map\.png/);
+  });
+});

@@ -193,6 +193,19 @@ describe('the iCalendar feed', () => {
         .replace(/\.\d{3}/, ''),
     );
     expect(ev.DESCRIPTION).toContain('closed early');
+    // The deadline it had, in words in the game's zone, never a raw ISO time.
+    expect(ev.DESCRIPTION).toMatch(/the deadline was \w+\\, \d+ \w+ \d{4} at \d\d:\d\d \w+ \(Europe\/Rome\)/);
+    expect(ev.DESCRIPTION).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    // The turn's state in the calendar's language, not its stored id.
+    for (const [lang, words] of [
+      ['en', 'the turn is open'],
+      ['it', 'il turno è aperto'],
+    ] as const) {
+      const ics = events(unfold((await get(`/games/${game}/deadlines.ics?lang=${lang}`)).body));
+      const openEvent = ics.find((e) => e.UID === openUid)!;
+      expect(openEvent.DESCRIPTION, lang).toContain(`(${words}).`);
+      for (const e of ics) expect(e.DESCRIPTION, lang).not.toMatch(/\((open|adjudicated)\)/);
+    }
   });
 });
 

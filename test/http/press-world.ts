@@ -60,7 +60,7 @@ export async function seedPress(db: Db, gameId: string, now: Date = new Date()):
       inboundId: null,
       block: block++,
       status: m.refused ? 'refused' : 'relayed',
-      refusal: m.refused ? { reason: 'press-off' } : null,
+      refusal: m.refused ? { reason: 'not-in-play', factions: ['merchants'] } : null,
       receivedAt: m.at,
       visibleAt: m.visibleAt ?? m.at,
       public: m.public ?? (m.audienceKind === 'all' && !m.refused),
@@ -124,6 +124,16 @@ export async function seedPress(db: Db, gameId: string, now: Date = new Date()):
     text: 'A group whisper.',
     at: ago(160),
     visibleAt: ago(150),
+    thread: anonGroup.id,
+  });
+  // A reply in the anonymous conversation: it reaches the hidden writer too, who is not in its audience.
+  await store({
+    writer: 'sith',
+    sign: 'signed',
+    audienceKind: 'factions',
+    factions: ['aristocrats'],
+    text: 'A reply to the whisperer.',
+    at: ago(145),
     thread: anonGroup.id,
   });
   await store({

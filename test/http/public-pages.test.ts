@@ -117,13 +117,17 @@ describe('public pages', () => {
     const res = await get(`/games/${game}`);
     expect(res.body).toContain('<summary>The schedule</summary>');
     for (const line of [
-      'Weekly deadline sun 20:00 (Europe/Rome); the Chancellor declares 120 minutes before (R-TURN-3).',
-      'Reminders 1440, 120 minutes before the deadline.',
+      'Deadline every Sunday at 20:00 (Europe/Rome); the Chancellor declares 2 hours before (R-TURN-3).',
+      'Reminders 24 hours and 2 hours before the deadline.',
       'Early processing: off.',
       'No grace period after the deadline.',
       'Absences: a deadline moves at most 14 days per player and 28 per game (D-ABS-1).',
     ])
       expect(res.body).toContain(`<li>${line}</li>`);
+    // In Italian, the weekday and the lengths in Italian words.
+    const it = (await get(`/games/${game}?lang=it`)).body;
+    expect(it).toContain('<li>Scadenza ogni domenica alle 20:00 (Europe/Rome); il Cancelliere dichiara 2 ore prima (R-TURN-3).</li>');
+    expect(it).toContain('<li>Promemoria 24 ore e 2 ore prima della scadenza.</li>');
   });
 
   it('R-EDICT-3: the archive keeps every version, and an amendment shows its reason', async () => {

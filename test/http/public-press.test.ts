@@ -8,9 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import { sideName } from '../../src/adjudicator/render/vocabulary.ts';
 import type { Database } from '../../src/db/client.ts';
+import { listPressForReferee } from '../../src/db/press.ts';
 import { games } from '../../src/db/schema.ts';
 import { createGame } from '../../src/games/index.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { pressList } from '../../src/http/referee/press-list.ts';
 import { openTestPglite } from '../harness/pglite.ts';
 import { eq } from 'drizzle-orm';
 import { ANONYMOUS_BROADCAST, ANONYMOUS_WRITER, seedPress, setPress, UNPUBLISHED } from './press-world.ts';
@@ -147,6 +149,8 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     expect(body).toContain('<strong>Hutt → Aristocrats</strong>');
     expect(body).toContain('<strong>Aristocrats → Hutt</strong>');
     expect(body).toContain('<strong>Anonymous → Aristocrats and Sith</strong>');
+    // A reply to the anonymous writer names them as they wrote: "Anonymous", never "Sith → ·".
+    expect(body).toContain('<strong>Sith → Aristocrats and Anonymous</strong>');
     expect(body).toContain('<strong>Anonymous → everyone</strong>');
     expect(body).toContain('Conversation 4: Anonymous, Aristocrats and Sith');
     // A conversation keeps its heading in every turn it spoke in.
@@ -158,11 +162,29 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     for (const name of hidden) expect(body.toLowerCase()).not.toContain(name.toLowerCase());
     const it_ = (await get(`/games/${gameId}/press?lang=it`)).body;
     expect(it_).toContain('<strong>Anonimo → Aristocratici e Sith</strong>');
+    expect(it_).toContain('<strong>Sith → Aristocratici e Anonimo</strong>');
     // Visitors are told what is published, never a decision's id they cannot look up.
     expect(body).toContain('The game is over and its messages are published: to everyone');
     expect(it_).toContain('La partita è finita e i suoi messaggi sono pubblicati: a tutti');
     for (const page of [body, it_]) expect(page).not.toMatch(/\bD-[A-Z]+-\d/);
     // The game page links it.
     expect((await get(`/games/${gameId}?lang=en`)).body).toContain(`<a href="/games/${gameId}/press">The game&#39;s messages</a>`);
+  });
+});
+
+describe("the console's view of the same press", () => {
+  it('names the real reader of a reply to an anonymous writer, and a refusal in the words its writer got', async () => {
+    const list = await listPressForReferee(database.db, gameId);
+    const reply = list.find((m) => m.text === 'A reply to the whisperer.')!;
+    expect(reply.audienceFactions).toEqual(['aristocrats']);
+    expect(reply.hiddenReader).toEqual({ faction: 'knights', email: 'd@x.org' });
+    // The anonymous writer's own message reaches no hidden reader: they wrote it.
+    expect(list.find((m) => m.text === 'A group whisper.')!.hiddenReader).toBeNull();
+    const body = pressList(list, board, 'Europe/Rome').value;
+    expect(body).toContain('to Aristocrats, Knights (d@x.org), the conversation&#39;s anonymous writer</p>');
+    expect(body).not.toContain('(nobody)');
+    expect(body).toContain('<strong>Refused:</strong> nobody plays Merchants');
+    expect(body).not.toContain('{&quot;reason');
+    expect(body).toMatch(/from Sith \(c@x\.org\)/);
   });
 });

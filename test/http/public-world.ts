@@ -56,8 +56,11 @@ async function send(db: Db, gameId: string, faction: string, text: string, at: D
   if (!r.ok) throw new Error(`sheet refused: ${r.reason}`);
 }
 
-/** `players` 4 to 8; `turns` closed turns (at least 1). */
-export async function buildWorld(db: Db, opts: { name?: string; players?: number; turns?: number } = {}): Promise<World> {
+/** `players` 4 to 8; `turns` closed turns (at least 1); `lastTurn` (R-WIN-2): `turns` = `lastTurn` makes a finished game. */
+export async function buildWorld(
+  db: Db,
+  opts: { name?: string; players?: number; turns?: number; lastTurn?: number } = {},
+): Promise<World> {
   let now = START;
   const ctx: GamesContext = { actor: 'test', mail: { domain: 'sf.test', ordersLocalPart: 'orders' }, now: () => now };
   const n = opts.players ?? 4;
@@ -69,6 +72,7 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
       timeZone: 'Europe/Rome',
       weeklyDeadline: 'sun 20:00',
       declarationLeadMinutes: 120,
+      ...(opts.lastTurn ? { lastTurn: opts.lastTurn } : {}),
     },
     ctx,
   );
@@ -88,6 +92,8 @@ export async function buildWorld(db: Db, opts: { name?: string; players?: number
     const out = await closeTurn(db, id, t, ctx);
     if (!out.closed) throw new Error(`turn ${t} did not close: ${out.reason}`);
   }
+  // A finished game: no open turn to declare or send in.
+  if ((await findGame(db, id))!.status === 'finished') return { gameId: id, ctx, setNow: (d) => void (now = d) };
   // The referee amends turn 1 (R-EDICT-3): a new version with its reason.
   const first = (await latestEdict(db, id, 1))!;
   // Stored directly: amendTurn refuses a turn whose next turn has closed, and this world has closed four.

@@ -2,6 +2,8 @@
 // with a reject form behind the session and the CSRF token; rejecting tells the disputer; an
 // amendment of the turn settles the rest. Through app.inject on PGlite, as a browser would.
 import pino from 'pino';
+import { classicMap } from '../../src/adjudicator/map.ts';
+import { sideName } from '../../src/adjudicator/render/vocabulary.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { findDispute } from '../../src/db/disputes.ts';
@@ -69,11 +71,20 @@ describe('the console’s disputes', () => {
       expect(page.body).toContain('<h2>Open disputes</h2>');
       expect(page.body).toContain('I8 was &lt;b&gt;ours&lt;/b&gt;');
       expect(page.body).not.toContain('<b>ours</b>');
-      expect(page.body).toContain(`${players[0]!.faction} (${players[0]!.email})`);
+      // The faction by its name, as players read it, not its id.
+      expect(page.body).toContain(`${sideName(classicMap(), players[0]!.faction, 'en')} (${players[0]!.email})`);
+      // Upholding is done on the game page, where the amend form is.
+      expect(page.body).toContain(`<a href="/referee/games/${gameId}#amend">amend its turn</a> on the game's page`);
       expect(page.body).toMatch(new RegExp(`<strong>#${ids[0]}</strong> turn 1 \\(edict version 1\\)`));
       expect(page.body).toContain(`action="/referee/games/${gameId}/disputes/${ids[1]}/reject"`);
       expect(page.body.indexOf(`#${ids[0]}`)).toBeLessThan(page.body.indexOf(`#${ids[1]}`));
     }
+    // The game page names factions as players read them, in its players' table and its forms too.
+    const name = sideName(classicMap(), players[0]!.faction, 'en');
+    const page = (await get(`/referee/games/${gameId}`)).body;
+    expect(page).toContain(`<option value="${players[0]!.faction}">${name}</option>`);
+    expect(page).toContain(`<tr><td>${name}</td>`);
+    expect(page).not.toMatch(/<td>(hutt|aristocrats|sith|knights)<\/td>/);
     expect((await get(`/referee/games/${otherGame}/disputes`)).statusCode).toBe(404);
   });
 
@@ -102,6 +113,10 @@ describe('the console’s disputes', () => {
     expect(page.body).toContain('the &lt;advance&gt; stands');
     expect(page.body).not.toContain(`disputes/${ids[0]}/reject`);
     expect(page.body.indexOf(`<strong>#${ids[1]}</strong>`)).toBeLessThan(page.body.indexOf('<h3>Settled disputes</h3>'));
+    // A list, not a seven-column table that a phone squeezed to one letter a line.
+    const settledPart = page.body.slice(page.body.indexOf('<h3>Settled disputes</h3>'));
+    expect(settledPart).toMatch(/^<h3>Settled disputes<\/h3><ol class="settled"><li id="dispute-\d+"><p><strong>#\d+<\/strong> turn 1, /);
+    expect(settledPart).toContain(': rejected (the &lt;advance&gt; stands)</p>');
     const again = await reject(gameId, ids[0]!, 'again');
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('is rejected, not open');

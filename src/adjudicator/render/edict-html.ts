@@ -26,8 +26,12 @@ import { ballotNote, problemKindText } from './vocabulary.ts';
 export interface EdictHtmlOptions extends EdictTextOptions {
   /** The sections' heading level: 2 in a mail (its h1 is the edict's title), 3 inside a page. */
   level: 2 | 3;
-  /** Section 6's picture of the board (the mail's inline image); null where the page shows its own map. */
-  map: { src: string; alt: string } | null;
+  /**
+   * Section 6's picture of the board (the mail's inline image); null where the page shows its own
+   * map. Fitted to a phone its labels are small: `full` says where the full-size picture is, a link
+   * (`href`, the picture is then a link too) or, with no `href`, in words (the attachment).
+   */
+  map: { src: string; alt: string; full?: { href: string | null; label: string } } | null;
   /**
    * Inline styles as well as classes: mail clients drop or rewrite <style> blocks, while the web
    * pages' CSP allows no inline style and styles the classes from site.css.
@@ -40,6 +44,8 @@ export interface EdictHtmlOptions extends EdictTextOptions {
  * dark) stay readable. Wrapping long names and hashes is inherited from the mail's body. Kept
  * short: a crowded turn has hundreds of cells, and Gmail clips a mail past about 100 kB.
  */
+/** A link in the client's own text colour, underlined: a default blue is unreadable on a dark client's background. */
+export const LINK_STYLE = 'color:inherit;text-decoration:underline';
 const CELL = 'text-align:left;vertical-align:top;padding:3px 5px;border-bottom:1px solid #888';
 const INLINE: Readonly<Record<string, string>> = {
   h: 'font-size:1.15em;margin:1.25em 0 .4em',
@@ -53,6 +59,7 @@ const INLINE: Readonly<Record<string, string>> = {
   img: 'display:block;width:100%;max-width:100%;height:auto',
   caption: 'text-align:left;font-weight:bold',
   figure: 'margin:.3em 0',
+  a: LINK_STYLE,
 };
 
 interface Out {
@@ -198,11 +205,13 @@ function finalSituation(x: Out): string {
   const e = c.edict;
   const col = c.v.columns;
   const out: string[] = [];
-  if (o.map)
-    out.push(
-      subheading(x, c.v.mapHeading),
-      `${open(x, 'p', 'figure')}${open(x, 'img', 'img', ` src="${esc(o.map.src)}" alt="${esc(o.map.alt)}"`)}</p>`,
-    );
+  if (o.map) {
+    const img = open(x, 'img', 'img', ` src="${esc(o.map.src)}" alt="${esc(o.map.alt)}"`);
+    const full = o.map.full;
+    const link = (inner: string) => (full?.href ? `${open(x, 'a', 'a', ` href="${esc(full.href)}"`)}${inner}</a>` : inner);
+    out.push(subheading(x, c.v.mapHeading), `${open(x, 'p', 'figure')}${link(img)}</p>`);
+    if (full) out.push(full.href ? `${open(x, 'p', 'p')}${link(esc(full.label))}</p>` : p(x, full.label));
+  }
   const sides = sideOrder(c.board, [...e.factions, ...e.units.map((u) => u.side)]);
   const rows = sides.map((s: Side) => {
     const cells = boardOrder(

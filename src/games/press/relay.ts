@@ -1111,7 +1111,8 @@ function messageRow(f: PressMailFacts, part: PressPart, block: number, d: PressD
   };
 }
 
-function refusalText(lang: Lang, r: PressRefusal, board: Board, tz: string): string {
+/** Why a message was not sent, in the writer's words; the referee console shows the same (a stored refusal's dates revived). */
+export function refusalText(lang: Lang, r: PressRefusal, board: Board, tz: string): string {
   const T = pressTexts[lang].refusal;
   switch (r.reason) {
     case 'game-over':

@@ -6,6 +6,7 @@ import ical from 'ical-generator';
 import type { Lang } from '../../adjudicator/types.ts';
 import { countAudit } from '../../db/audit.ts';
 import { findGame } from '../../db/games.ts';
+import { formatInstant } from '../../games/index.ts';
 import { edictHeaders, publicEdict } from '../../db/public-views.ts';
 import { listTurns } from '../../db/turns.ts';
 import { escapeHtml } from '../../html.ts';
@@ -122,7 +123,10 @@ export async function publicFeeds(app: FastifyInstance, opts: FeedOptions): Prom
           // Fixed, so that the same calendar has the same bytes (and ETag) until a deadline moves.
           stamp: t.createdAt,
           summary: icalText(T.calendarOrders(game.name, t.number)),
-          description: early ? T.calendarClosedEarly(t.number, t.deadline.toISOString()) : T.calendarOrdersNote(t.number, t.status),
+          // The deadline in words in the game's zone, as the mails write it (never a raw ISO time).
+          description: early
+            ? T.calendarClosedEarly(t.number, formatInstant(t.deadline, game.timeZone, lang))
+            : T.calendarOrdersNote(t.number, t.status),
           url,
         });
         if (t.state.chancellor) {

@@ -2,6 +2,7 @@
 // (game names, amendment reasons) escaped by the `html` tag or the templates.
 import type { Board } from '../../adjudicator/map.ts';
 import { edictHtmlLead, renderEdictHtml } from '../../adjudicator/render/edict-html.ts';
+import { edictContext, victoryLine } from '../../adjudicator/render/edict-text.ts';
 import { sideName } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
@@ -9,6 +10,7 @@ import type { Game } from '../../db/games.ts';
 import type { PublicBroadcast, RevealedMessage } from '../../db/press.ts';
 import { describePressSettings, formatInstant, pressSettingsOf, pressSettingTexts, type OrdersReceived } from '../../games/index.ts';
 import { edictTexts } from '../../text/edict-mail.ts';
+import { duration, weeklyInWords } from '../../text/duration.ts';
 import { webTexts } from '../../text/web.ts';
 import { html, renderTemplate, trusted, type Html } from '../web/template.ts';
 import type { MapPicture } from './maps.ts';
@@ -123,14 +125,22 @@ function archiveList(lang: Lang, gameId: string, archive: EdictHeader[]): Html {
   return html`<ul>${items}</ul>`;
 }
 
-function planetsTable(lang: Lang, board: Board, edict: PublicEdict | null, victory: number, lastTurn: number | null): Html {
+/** The planets each faction holds, then what it takes to win, or, once the game is over, who won. */
+function planetsTable(
+  lang: Lang,
+  board: Board,
+  edict: PublicEdict | null,
+  victory: number,
+  lastTurn: number | null,
+  outcome: string | null,
+): Html {
   const s = webTexts[lang];
   if (!edict) return html`<p>${s.noPlanets} ${s.victory(victory, lastTurn)}</p>`;
   const e = edict.json;
   const rows = board.factionIds
     .filter((f) => f in e.planets)
     .map((f) => html`<tr><th scope="row">${sideName(board, f, lang)}</th><td>${e.planets[f]}</td></tr>`);
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${s.victory(e.victoryPlanets, lastTurn)}</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">${s.colFaction}</th><th scope="col">${s.colPlanets}</th></tr></thead><tbody>${rows}</tbody></table></div><p>${outcome ?? s.victory(e.victoryPlanets, lastTurn)}</p>`;
 }
 
 function declarationBlock(lang: Lang, board: Board, d: GamePageData): Html {
@@ -148,7 +158,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
   const s = webTexts[lang];
   const { game, turn } = d;
   const election = turn.number === 1 || turn.state.election;
-  const lead = html`${s.turnOf(turn.number, game.lastTurn)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
+  const finished = game.status === 'finished';
+  // A finished game says who won first (R-WIN-1, R-WIN-2), in the edict's own words; whether the
+  // turn was an election no longer matters.
+  const outcome = finished && d.lastEdict ? victoryLine(edictContext(d.lastEdict.json, board, lang), d.lastEdict.json) : null;
+  const lead = finished
+    ? html`${s.turnOf(turn.number, game.lastTurn)} · ${s.status.finished}${outcome ? html`<br><strong class="winner">${outcome}</strong>` : ''}`
+    : html`${s.turnOf(turn.number, game.lastTurn)} · ${s.chancellor}: ${side(board, turn.state.chancellor, lang)} · ${election ? s.electionTurn : s.notElection} · ${s.status[game.status] ?? game.status}`;
   const open = turn.status === 'open' && game.status !== 'finished';
   const deadlines = open
     ? html`<ul><li>${s.deadline}: ${instant(turn.deadline, game.timeZone, lang)}</li>${
@@ -156,10 +172,10 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
       }</ul>`
     : html`<p>${s.noDeadline}</p>`;
   const schedule = html`<details><summary>${s.scheduleHeading}</summary><ul>${[
-    s.scheduleWeekly(game.weeklyDeadline, game.timeZone, game.declarationLeadMinutes),
-    s.scheduleReminders(game.reminderMinutes.join(', ')),
-    s.scheduleEarly(game.earlyProcessingMinutes),
-    s.scheduleGrace(game.graceMinutes),
+    s.scheduleWeekly(weeklyInWords(lang, game.weeklyDeadline), game.timeZone, duration(lang, game.declarationLeadMinutes)),
+    s.scheduleReminders(s.pressList(game.reminderMinutes.map((m) => duration(lang, m)))),
+    s.scheduleEarly(game.earlyProcessingMinutes === null ? null : duration(lang, game.earlyProcessingMinutes)),
+    s.scheduleGrace(game.graceMinutes ? duration(lang, game.graceMinutes) : null),
     s.scheduleAbsences(game.absenceDaysPerPlayer, game.absenceDaysPerGame),
   ].map((line) => html`<li>${line}</li>`)}</ul></details>`;
   // The game's press settings, as the welcome and HELP describe press (docs/press.md, D-PRESS-1…).
@@ -194,13 +210,13 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
     pngHref: `/games/${game.id}/map.png?lang=${lang}`,
     pngLabel: s.pngLabel,
     ordersHeading: s.ordersHeading,
-    ordersNote: s.ordersNote,
+    ordersNote: finished ? s.ordersNoteFinished : s.ordersNote,
     orders,
     declarationHeading: s.declarationHeading,
     declaration: declarationBlock(lang, board, d),
     broadcasts: broadcastsSection(lang, board, game, d.broadcasts ?? null),
     planetsHeading: s.planetsHeading,
-    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn),
+    planets: planetsTable(lang, board, d.lastEdict, game.victoryPlanets, game.lastTurn, outcome),
     archiveHeading: s.archiveHeading,
     archive: archiveList(lang, game.id, d.archive),
     atomHref: `/games/${game.id}/edicts.atom?lang=${lang}`,
@@ -223,13 +239,14 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
 }
 
 /**
- * The SVG inline (it names itself through <title>/<desc>), and the same position in words. On a
- * phone the map keeps a width where its labels can be read and pans inside its own box (the page
- * does not scroll sideways); a tap opens the full-size picture, which the phone lets one zoom.
+ * The SVG inline (it names itself through <title>/<desc>), and the same position in words. The
+ * whole map fits the screen's width, a phone's too: every side's place at a glance, nothing hidden
+ * past the box's edge (D-NEW-fixweb-1). Its labels are small there, so a tap on the map, or the link
+ * under it, opens the full-size picture, which the phone lets one zoom.
  */
 function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
   const s = webTexts[lang];
-  return html`<div class="map-scroll"><a class="map-link" href="${fullSize}" title="${s.mapFullSize}">${trusted(map.svg)}</a></div><details><summary>${s.mapInWords}</summary><p>${map.alt}</p></details>`;
+  return html`<div class="map-fit"><a class="map-link" href="${fullSize}" title="${s.mapFullSize}">${trusted(map.svg)}</a></div><p class="map-full"><a href="${fullSize}">${s.mapFullSize}</a></p><details><summary>${s.mapInWords}</summary><p>${map.alt}</p></details>`;
 }
 
 export interface EdictPageData {
@@ -357,8 +374,11 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
   };
   if (d.messages === null)
     return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
-  const names = (fs: readonly string[]) => s.pressList(fs.map((f) => sideName(board, f, lang)));
-  const audience = (m: RevealedMessage) => (m.audienceKind === 'all' ? s.pressEveryone : names(m.audienceFactions));
+  // A reply to an anonymous writer went to them: "Anonymous", as they wrote (D-PRESS-18, D-PRESS-10).
+  const audience = (m: RevealedMessage) =>
+    m.audienceKind === 'all'
+      ? s.pressEveryone
+      : s.pressList([...m.audienceFactions.map((f) => sideName(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
   const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
   for (const m of d.messages) {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;

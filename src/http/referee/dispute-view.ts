@@ -6,6 +6,7 @@ import type { EdictVersion } from '../../db/edicts.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
 import { MAX_REASON_LENGTH, MAX_ROLLBACK_HOURS } from '../../games/index.ts';
 import { html, when, type Html } from './html.ts';
+import { factionName } from './names.ts';
 
 const base = (o: GameOverview) => `/referee/games/${encodeURIComponent(o.game.id)}`;
 const reason = (id: string) =>
@@ -34,8 +35,8 @@ export function disputeSection(o: GameOverview, last: EdictVersion | null, csrf:
         (c) => html`<option value="${c}">${c}</option>`,
       )}</select></p>`,
   );
-  const factions = o.players.map((p) => html`<option value="${p.faction}">${p.faction}</option>`);
-  const amend = html`<h3>Amend turn ${last.turn} (edict version ${last.version}, ${when(last.createdAt)})</h3><form method="post" action="${base(o)}/amend">${csrfField(csrf)}<input type="hidden" name="turn" value="${last.turn}">${
+  const factions = o.players.map((p) => html`<option value="${p.faction}">${factionName(g.map, p.faction)}</option>`);
+  const amend = html`<h3 id="amend">Amend turn ${last.turn} (edict version ${last.version}, ${when(last.createdAt)})</h3><form method="post" action="${base(o)}/amend">${csrfField(csrf)}<input type="hidden" name="turn" value="${last.turn}">${
     choices.length ? choices : html`<p>No contested advance in this turn.</p>`
   }<p><label for="fix-faction">Correct the sheet of</label><select id="fix-faction" name="faction"><option value="">nobody</option>${factions}</select></p><p><label for="fix-text">as it should have been read</label><textarea id="fix-text" name="sheet" rows="4" cols="40"></textarea></p><p><input id="confirm" name="confirm" type="checkbox" value="yes"><label for="confirm">amend even if the dispute window (${g.disputeWindowMinutes} minutes) is over</label></p>${reason('amend-reason')} <button type="submit">Publish the amended edict</button></form>`;
   const rollback = html`<h3>Roll back turn ${last.turn}</h3><form method="post" action="${base(o)}/rollback">${csrfField(csrf)}<label for="rollback-hours">The turn re-opens, due in hours</label><input id="rollback-hours" name="hours" type="number" min="1" max="${MAX_ROLLBACK_HOURS}" required>${reason('rollback-reason')} <button type="submit">Roll back</button></form>`;

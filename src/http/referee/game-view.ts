@@ -8,9 +8,10 @@ import type { InboundHead } from '../../db/inbound.ts';
 import type { OutboxMail } from '../../db/outbox.ts';
 import type { Sheet } from '../../db/sheets.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
-import { MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
+import { boardFor, MAX_EXTENSION_MINUTES, MAX_REASON_LENGTH, type OpenDispute } from '../../games/index.ts';
 import { disputeSection } from './dispute-view.ts';
 import { disputesList } from './disputes-list.ts';
+import { factionName } from './names.ts';
 import { playersSection } from './players-view.ts';
 import { pressSettingsSection } from './press-settings-view.ts';
 import { html, when, type Html } from './html.ts';
@@ -59,7 +60,7 @@ function sheetsSection(o: GameOverview, starts: GamePageInput['mailStarts']): Ht
   );
   const factions = o.sheets.map(
     (f) =>
-      html`<h3>${f.faction} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
+      html`<h3>${factionName(o.game.map, f.faction)} (${o.players.find((p) => p.faction === f.faction)?.email ?? 'no player'})</h3><ol>${f.versions.map((s) => sheetVersion(o, s, starts))}</ol>`,
   );
   return html`<section><h2>Sheets of turn ${o.turn?.number ?? '—'}</h2><p>Turns:${turnLinks}</p>${factions.length ? factions : html`<p>No sheets for this turn.</p>`}</section>`;
 }
@@ -78,7 +79,7 @@ function turnSection(o: GameOverview, csrf: string): Html {
     : html`<p>No turn is open.</p>`;
   const options = [
     html`<option value="">every player</option>`,
-    ...o.players.map((p) => html`<option value="${p.id}">${p.faction} (${p.email})</option>`),
+    ...o.players.map((p) => html`<option value="${p.id}">${factionName(o.game.map, p.faction)} (${p.email})</option>`),
   ];
   const resend = closed.length
     ? html`<h3>Resend an edict</h3>${actionForm(
@@ -147,7 +148,7 @@ export function gamePage({ o, last, mailStarts, csrf, notice, disputes = [] }: G
   const g = o.game;
   return html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}<p>Game <code>${g.id}</code>, ${g.status}, turn ${g.currentTurn}; time zone ${g.timeZone}, weekly deadline ${g.weeklyDeadline}.</p>${[
     turnSection(o, csrf),
-    disputesList(base(o), disputes, csrf),
+    disputesList(base(o), disputes, csrf, boardFor(g.map)),
     html`<p><a href="${base(o)}/press">The game's press</a>: every message with its writer, reported ones first.</p>`,
     disputeSection(o, last, csrf),
     pressSettingsSection(o, csrf),

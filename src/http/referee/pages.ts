@@ -7,7 +7,7 @@ import { gamesOfReferee, refereedGame } from '../../db/referees.ts';
 import { gameOverview, mailOfGame, mailStarts, unprocessableMail } from '../../db/referee-views.ts';
 import type { AppError } from '../../errors.ts';
 import { httpStatus } from '../error-status.ts';
-import { GameError, listOpenDisputes, previewTurn } from '../../games/index.ts';
+import { boardFor, GameError, listOpenDisputes, previewTurn } from '../../games/index.ts';
 import { disputesList } from './disputes-list.ts';
 import { pressList } from './press-list.ts';
 import { listPressForReferee } from '../../db/press.ts';
@@ -80,7 +80,8 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
       (g) =>
         html`<li><a href="/referee/games/${encodeURIComponent(g.id)}">${g.name}</a> (<code>${g.id}</code>, ${g.status}, turn ${g.currentTurn})</li>`,
     );
-    const body = html`<h2>Your games</h2>${list.length ? html`<ul>${list}</ul>` : html`<p>You run no game yet (sf referee assign &lt;game&gt; &lt;email&gt;).</p>`}${mailSetAside(
+    // The page's own heading already says "Your games".
+    const body = html`${list.length ? html`<ul>${list}</ul>` : html`<p>You run no game yet (sf referee assign &lt;game&gt; &lt;email&gt;).</p>`}${mailSetAside(
       loose,
       '/referee/unassigned',
       'Mail set aside that names no game',
@@ -113,7 +114,7 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
       req,
       reply,
       `Disputes of ${game.name}`,
-      html`<p><a href="${gameBase}">Back to ${game.name}</a> (amend a turn there) · <a href="${gameBase}/press">its press</a></p>${disputesList(gameBase, list, reply.generateCsrf())}`,
+      html`<p><a href="${gameBase}">Back to ${game.name}</a> (amend a turn there) · <a href="${gameBase}/press">its press</a></p>${disputesList(gameBase, list, reply.generateCsrf(), boardFor(game.map))}`,
     );
   });
 
@@ -123,7 +124,12 @@ export async function pageRoutes(app: FastifyInstance, settings: ConsoleSettings
     if (!game) return reply;
     const gameBase = `/referee/games/${encodeURIComponent(game.id)}`;
     const list = await listPressForReferee(app.db, game.id);
-    return sendPage(req, reply, `Press of ${game.name}`, html`<p><a href="${gameBase}">Back to ${game.name}</a></p>${pressList(list)}`);
+    return sendPage(
+      req,
+      reply,
+      `Press of ${game.name}`,
+      html`<p><a href="${gameBase}">Back to ${game.name}</a></p>${pressList(list, boardFor(game.map), game.timeZone)}`,
+    );
   });
 
   const showMail = async (req: FastifyRequest, reply: FastifyReply, gameId: string, id: string, back: string) => {

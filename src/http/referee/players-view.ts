@@ -6,6 +6,7 @@ import type { Player } from '../../db/players.ts';
 import { MAX_ADDRESSES, MAX_REASON_LENGTH } from '../../games/index.ts';
 import type { GameOverview } from '../../db/referee-views.ts';
 import { html, when, type Html } from './html.ts';
+import { factionName } from './names.ts';
 
 const base = (o: GameOverview) => `/referee/games/${encodeURIComponent(o.game.id)}`;
 const reason = (id: string) =>
@@ -56,7 +57,7 @@ function addresses(o: GameOverview, p: Player, csrf: string): Html {
 export function playersSection(o: GameOverview, csrf: string): Html {
   const rows = o.players.map(
     (p) =>
-      html`<tr><td>${p.faction}</td><td>${addresses(o, p, csrf)}</td><td>${p.displayName ?? ''}</td><td>${p.lang}</td><td>${p.joinedTurn}</td><td>${form(
+      html`<tr><td>${factionName(o.game.map, p.faction)}</td><td>${addresses(o, p, csrf)}</td><td>${p.displayName ?? ''}</td><td>${p.lang}</td><td>${p.joinedTurn}</td><td>${form(
         `${base(o)}/players/${p.id}/welcome`,
         csrf,
         'Resend welcome',
@@ -65,7 +66,7 @@ export function playersSection(o: GameOverview, csrf: string): Html {
   );
   const vacant = o.vacant.map(
     (p) =>
-      html`<tr><td>${p.faction}</td><td>${p.email}</td><td>${when(p.removedAt)}</td><td>${giveSeat(o, p, csrf, 'Give the seat to')}</td></tr>`,
+      html`<tr><td>${factionName(o.game.map, p.faction)}</td><td>${p.email}</td><td>${when(p.removedAt)}</td><td>${giveSeat(o, p, csrf, 'Give the seat to')}</td></tr>`,
   );
   return html`<section><h2>Players</h2><table><tr><th>Faction</th><th>Addresses</th><th>Name</th><th>Language</th><th>Since turn</th><th>Action</th></tr>${rows}</table>${
     vacant.length
