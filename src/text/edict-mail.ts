@@ -55,7 +55,7 @@ ${v.edict}
     addressNote: (address: string | null) => (address ? `Il tuo indirizzo per gli ordini: ${address}\n` : ''),
     // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
-    /** Under the map in the HTML mail, where a phone shows it small (D-NEW-fixweb-1). */
+    /** Under the map in the HTML mail, where a phone shows it small (D-WEB-8). */
     mapFullSize: (link: boolean) =>
       link ? 'Apri la mappa a grandezza piena, da ingrandire' : 'La mappa a grandezza piena, da ingrandire, è in allegato (PNG).',
   },

@@ -73,7 +73,7 @@ describe('the HTML edict’s links', () => {
   });
 });
 
-describe('the HTML edict’s map on a phone (D-NEW-fixweb-1)', () => {
+describe('the HTML edict’s map on a phone (D-WEB-8)', () => {
   it('the fitted picture and a line under it open the full-size map on the edict’s page, in the reader’s language', () => {
     const [it_, en] = edictMails(args({}, NEXT));
     const turn = electionEdict().turn;

@@ -150,7 +150,7 @@ describe('a dispute settled in the browser', () => {
     const map = page.locator('figure.map svg');
     await map.scrollIntoViewIfNeeded();
     expect(await map.isVisible()).toBe(true);
-    // The whole map fits the screen's width (D-NEW-fixweb-1); a tap opens it full size.
+    // The whole map fits the screen's width (D-WEB-8); a tap opens it full size.
     const box = (await page.locator('figure.map .map-fit').boundingBox())!;
     expect(box.width).toBeGreaterThan(300);
     expect(box.width).toBeLessThanOrEqual(360);

@@ -1,6 +1,6 @@
 // A finished game's page on a phone (360×740, Debian's Chromium): the winner is written in the
 // page's own header, whole on screen (the map's header alone was cut after "VITTORIA:"), and the
-// whole map fits the width. R-WIN-2, D-NEW-fixweb-1.
+// whole map fits the width. R-WIN-2, D-WEB-8.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, browserWorld } from '../harness/browser.ts';

@@ -87,7 +87,7 @@ describe('on a phone (360×740)', () => {
     const shown = (await svg.boundingBox())!;
     const box = page.locator('.map-fit');
     const boxed = (await box.boundingBox())!;
-    // The whole map is on screen (D-NEW-fixweb-1): as wide as its box, the box within the screen,
+    // The whole map is on screen (D-WEB-8): as wide as its box, the box within the screen,
     // nothing to pan to inside it (its right columns and the legend's right half are visible).
     expect(boxed.x + boxed.width).toBeLessThanOrEqual(360);
     expect(shown.x).toBeGreaterThanOrEqual(0);

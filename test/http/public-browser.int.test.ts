@@ -33,7 +33,7 @@ describe.each([
     const res = await page.goto(`${w.base}/games/${game}`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
 
-    // The map is inline and fits its box, which is no wider than the screen (D-NEW-fixweb-1); the
+    // The map is inline and fits its box, which is no wider than the screen (D-WEB-8); the
     // page does not scroll sideways.
     const map = page.locator('figure.map svg');
     await expect.poll(() => map.count()).toBe(1);

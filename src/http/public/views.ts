@@ -241,7 +241,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
 /**
  * The SVG inline (it names itself through <title>/<desc>), and the same position in words. The
  * whole map fits the screen's width, a phone's too: every side's place at a glance, nothing hidden
- * past the box's edge (D-NEW-fixweb-1). Its labels are small there, so a tap on the map, or the link
+ * past the box's edge (D-WEB-8). Its labels are small there, so a tap on the map, or the link
  * under it, opens the full-size picture, which the phone lets one zoom.
  */
 function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
