@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { renderAsync, Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { encodeIndexedPng } from './png-indexed.ts';
-import { textAsPaths } from './text-outlines.ts';
+import { outlineTexts, textAsPaths } from './text-outlines.ts';
 import type { MapBand, MapLayers } from './map-svg.ts';
 
 /**
@@ -112,14 +112,8 @@ function pictureRows(layers: MapLayers, width: number): number {
   return Math.round((width * layers.height) / layers.width);
 }
 
-function drawBand(
-  layers: MapLayers,
-  band: MapBand,
-  width: number,
-  rows: number,
-  opts: ResvgRenderOptions,
-  memo: Map<string, DrawnBand>,
-): DrawnBand {
+/** A band's own SVG document: its pixel rows r0…r1 of the whole map's picture (`rows` rows). */
+function bandDoc(layers: MapLayers, band: MapBand, width: number, rows: number): { doc: string; r0: number; r1: number } {
   // Whole pixel rows of the whole map's picture, drawn with its transform: resvg fits the map's
   // viewBox to the picture's size, the width and the rounded height each scaled on its own. The
   // band's document is that picture's rows r0…r1, in pixels, its viewBox their part of the map.
@@ -129,6 +123,18 @@ function drawBand(
   const doc =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 ${r0 / sy} ${layers.width} ${(r1 - r0) / sy}" width="${width}" height="${r1 - r0}" ` +
     `preserveAspectRatio="none" ${layers.root}>\n${layers.defs}\n${band.svg}\n</svg>\n`;
+  return { doc, r0, r1 };
+}
+
+function drawBand(
+  layers: MapLayers,
+  band: MapBand,
+  width: number,
+  rows: number,
+  opts: ResvgRenderOptions,
+  memo: Map<string, DrawnBand>,
+): DrawnBand {
+  const { doc, r0, r1 } = bandDoc(layers, band, width, rows);
   const known = kept.get(doc) ?? memo.get(doc);
   if (known) {
     if (band.keep) {
@@ -193,6 +199,12 @@ function compose(canvas: Uint32Array, width: number, band: DrawnBand): void {
  */
 export function renderMapPngs(maps: readonly MapLayers[], options: MapPngOptions = {}): Buffer[] {
   const memo = new Map<string, DrawnBand>();
+  // The texts new to these maps (titles, legend lines) laid out together: one font load, not one a band.
+  const width = options.width ?? MAP_PNG_WIDTH;
+  const fresh = maps.flatMap((layers) =>
+    layers.bands.filter((band) => !band.keep).map((band) => bandDoc(layers, band, width, pictureRows(layers, width)).doc),
+  );
+  outlineTexts(fresh, renderOptions(options).font);
   return maps.map((layers) => {
     const { pixels, width, height } = layeredPixels(layers, options, memo, true);
     return encodeIndexedPng(pixels, width, height, DEFLATE_LEVEL);
