@@ -5,7 +5,8 @@
 //   - the map render time per edict;
 //   - the send rate of the outbox sender as a ratio to raw pooled nodemailer sending the same
 //     messages to the same server in the same run — target ≥ 0.8.
-// BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server. Always exits 0.
+// BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server; BENCH_PROFILE=<dir> for a CPU
+// profile of the main thread while closing. Always exits 0.
 //
 // Measured on the shared 2-core machine (1,000 mixed it/en games: two maps a turn). The wall clock
 // follows the neighbours' load; this process's CPU seconds follow the code. Since the maps are
@@ -42,6 +43,7 @@ import { createSmtpTransport, SMTP_POOL_CONNECTIONS } from '../src/mail/send/smt
 import { findAssets } from '../src/db/assets.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 import { seededRandom } from '../test/support/seeded-random.ts';
+import { startProfile } from './profile.ts';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 1000);
 const DOMAIN = 'bench.example';
@@ -219,6 +221,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const at = () => new Date(deadline.getTime() + (performance.now() - t0));
   const sampling = setInterval(() => void server.sample().catch(() => {}), 1000);
+  const profile = await startProfile(); // BENCH_PROFILE=<dir>: the main thread's CPU profile of the closing
   const pass = await runTurnJob({ db, ctx: { ...ctx, now: at }, log, catchUp: async () => true });
   clearInterval(sampling);
   const closeSeconds = (performance.now() - t0) / 1000;
@@ -226,6 +229,7 @@ async function main(): Promise<void> {
   await server.sample();
   const serverSeconds = server.seconds();
   const load1 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
+  await profile?.stop('deadline-main'); // after the figures: writing it is not the closing's
   const queued = (await listOutbox(db, { kind: 'edict' })).length;
   const withMap = Number(
     (
