@@ -4,7 +4,7 @@
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { renderAsync, Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { encodeIndexedPng } from './png-indexed.ts';
+import { encodeIndexedPng, encodeIndexedPngs } from './png-indexed.ts';
 import { outlineTexts, textAsPaths } from './text-outlines.ts';
 import type { MapBand, MapLayers } from './map-svg.ts';
 
@@ -205,29 +205,32 @@ export function renderMapPngs(maps: readonly MapLayers[], options: MapPngOptions
     layers.bands.filter((band) => !band.keep).map((band) => bandDoc(layers, band, width, pictureRows(layers, width)).doc),
   );
   outlineTexts(fresh, renderOptions(options).font);
-  return maps.map((layers) => {
-    const { pixels, width, height } = layeredPixels(layers, options, memo, true);
-    return encodeIndexedPng(pixels, width, height, DEFLATE_LEVEL);
+  // Encoded together: the languages' maps share most rows, counted and looked up once (png-indexed.ts).
+  const pictures = maps.map((layers, k) => {
+    const { pixels, width, height } = layeredPixels(layers, options, memo, k);
+    return { rgba: pixels, width, height };
   });
+  return encodeIndexedPngs(pictures, DEFLATE_LEVEL);
 }
 
-let picture = new Uint32Array(0);
+/** Picture buffers kept from one call of renderMapPngs to the next, one a map of the call. */
+const canvases: Uint32Array[] = [];
 
 /** The RGBA pixels of a map given as bands, before the palette (tests compare them with resvg's whole map). */
 export function layeredPixels(
   layers: MapLayers,
   options: MapPngOptions = {},
   memo = new Map<string, DrawnBand>(),
-  reuse = false,
+  reuse?: number,
 ): { pixels: Uint8Array; width: number; height: number } {
   const opts = renderOptions(options);
   const width = options.width ?? MAP_PNG_WIDTH;
   const rows = pictureRows(layers, width);
-  // `reuse`: the picture is encoded before the next is drawn, so one buffer serves them all.
+  // `reuse`: the kept buffer of that number, free again once its picture is encoded.
   let canvas: Uint32Array;
-  if (reuse) {
-    if (picture.length < width * rows) picture = new Uint32Array(width * rows);
-    canvas = picture.subarray(0, width * rows);
+  if (reuse !== undefined) {
+    if ((canvases[reuse]?.length ?? 0) < width * rows) canvases[reuse] = new Uint32Array(width * rows);
+    canvas = canvases[reuse]!.subarray(0, width * rows);
   } else canvas = new Uint32Array(width * rows);
   canvas.fill(0xffffffff); // the background, as renderOptions
   for (const band of layers.bands) compose(canvas, width, drawBand(layers, band, width, rows, opts, memo));
