@@ -30,12 +30,14 @@
 //                                               101.0 s,  68.5 CPU s (load average 6-9, small runs of mine beside it)
 //     main thread 10.4, map workers 58.1; PostgreSQL 8.1 s; a map on the main thread 22.5 CPU ms.
 //   and an edict's maps encoded with one palette, their shared rows once (png-indexed.ts,
-//   encodeIndexedPngs: ~1.7 ms a typical map, ~4 a crowded one), two runs:
+//   encodeIndexedPngs: ~1.7 ms a typical map, ~4 a crowded one), three runs:
 //                                               122.8 s,  68.5 CPU s (load average 9-12)
 //     main thread 12.3, map workers 56.2 (28 ms a map); PostgreSQL 9.5 s; a map 21.3 CPU ms.
 //                                                72.9 s,  62.9 CPU s (load average 6.5-8.7)
 //     main thread 10.4, map workers 52.5 (26 ms a map); PostgreSQL 8.3 s; a map 20.8 CPU ms.
-// MISS at the load these ran at (the neighbours kept 6-12 tasks runnable on the two cores): 71-78
+//                                               128.9 s,  70.6 CPU s (load average 4.6-10.9)
+//     main thread 13.2, map workers 57.3 (29 ms a map); PostgreSQL 9.9 s; a map 22.3 CPU ms.
+// MISS at the load these ran at (the neighbours kept 5-12 tasks runnable on the two cores): 71-81
 // CPU s with PostgreSQL's, against 78 at idle and 119 at load 1.5-3 before these changes (the same
 // code costs more CPU seconds on shared cores). Not measured idle since: the machine was not.
 // Where a map's CPU goes now (timed by stage, 3 typical edicts to 1 crowded, load ~6): resvg
