@@ -5,7 +5,8 @@
 //   - the map render time per edict;
 //   - the send rate of the outbox sender as a ratio to raw pooled nodemailer sending the same
 //     messages to the same server in the same run — target ≥ 0.8.
-// BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server. Always exits 0.
+// BENCH_GAMES=<n> for a smaller run; PG_ADMIN_URL for another server; BENCH_PROFILE=<dir> for a CPU
+// profile of the main thread while closing. Always exits 0.
 //
 // Measured on the shared 2-core machine (1,000 mixed it/en games: two maps a turn). The wall clock
 // follows the neighbours' load; this process's CPU seconds follow the code. Since the maps are
@@ -19,8 +20,33 @@
 //                                                99.5 s,  86.0 CPU s (load average 6)
 //                                               109.5 s,  92.3 CPU s (load average 4-8)
 //     of which main thread 14-15 CPU s, map workers 72-78 (36-39 ms a map); PostgreSQL 9-10 s.
-// The maps are still most of the CPU: ~100 CPU s with PostgreSQL's, so two idle cores would need
-// ~50 s at best; with others' tests on the machine (load 4-8) the 60 s target is missed.
+//   a map in each reader's language (two an edict), as the lead measured it before the changes below:
+//                                                45.3 s,  69.7 CPU s (load average 0.5-2.2, idle)
+//     main thread 11.5, map workers 58.2 (29 ms a map); PostgreSQL 8.7 s; a map on the main thread
+//     as closing draws it, warm: 28.5 CPU ms.
+//   texts new to an edict's maps laid out in one resvg call for both languages (text-outlines.ts,
+//   outlineTexts: ~3 ms a map), maps drawn ahead found again by their inputs, not by rendering
+//   their SVG four more times a turn (~1.6 ms a turn on the main thread):
+//                                               101.0 s,  68.5 CPU s (load average 6-9, small runs of mine beside it)
+//     main thread 10.4, map workers 58.1; PostgreSQL 8.1 s; a map on the main thread 22.5 CPU ms.
+//   and an edict's maps encoded with one palette, their shared rows once (png-indexed.ts,
+//   encodeIndexedPngs: ~1.7 ms a typical map, ~4 a crowded one), three runs:
+//                                               122.8 s,  68.5 CPU s (load average 9-12)
+//     main thread 12.3, map workers 56.2 (28 ms a map); PostgreSQL 9.5 s; a map 21.3 CPU ms.
+//                                                72.9 s,  62.9 CPU s (load average 6.5-8.7)
+//     main thread 10.4, map workers 52.5 (26 ms a map); PostgreSQL 8.3 s; a map 20.8 CPU ms.
+//                                               128.9 s,  70.6 CPU s (load average 4.6-10.9)
+//     main thread 13.2, map workers 57.3 (29 ms a map); PostgreSQL 9.9 s; a map 22.3 CPU ms.
+// MISS at the load these ran at (the neighbours kept 5-12 tasks runnable on the two cores): 71-81
+// CPU s with PostgreSQL's, against 78 at idle and 119 at load 1.5-3 before these changes (the same
+// code costs more CPU seconds on shared cores). Not measured idle since: the machine was not.
+// Where a map's CPU goes now (timed by stage, 3 typical edicts to 1 crowded, load ~6): resvg
+// drawing the marks ~6 ms an edict on a typical board (shared by its two maps; ~14 with the
+// crowded ones), the legend's sides ~4.8 a map, the title ~1.2; the palette ~6 and deflate
+// (level 3) ~3 a map; composing the bands ~2.5.
+// Tried and dropped: the marks drawn as tiles where they are (4 % of a typical board): no
+// measurable gain, resvg's cost is the drawing, not the empty pixels; deflate level 1: -0.4 ms a
+// map for 8 % larger PNGs.
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { createTransport, type SendMailOptions } from 'nodemailer';
@@ -42,6 +68,7 @@ import { createSmtpTransport, SMTP_POOL_CONNECTIONS } from '../src/mail/send/smt
 import { findAssets } from '../src/db/assets.ts';
 import { freshDatabase } from '../test/harness/postgres.ts';
 import { seededRandom } from '../test/support/seeded-random.ts';
+import { startProfile } from './profile.ts';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 1000);
 const DOMAIN = 'bench.example';
@@ -219,6 +246,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const at = () => new Date(deadline.getTime() + (performance.now() - t0));
   const sampling = setInterval(() => void server.sample().catch(() => {}), 1000);
+  const profile = await startProfile(); // BENCH_PROFILE=<dir>: the main thread's CPU profile of the closing
   const pass = await runTurnJob({ db, ctx: { ...ctx, now: at }, log, catchUp: async () => true });
   clearInterval(sampling);
   const closeSeconds = (performance.now() - t0) / 1000;
@@ -226,6 +254,7 @@ async function main(): Promise<void> {
   await server.sample();
   const serverSeconds = server.seconds();
   const load1 = (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0];
+  await profile?.stop('deadline-main'); // after the figures: writing it is not the closing's
   const queued = (await listOutbox(db, { kind: 'edict' })).length;
   const withMap = Number(
     (

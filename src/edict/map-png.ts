@@ -4,8 +4,8 @@
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { renderAsync, Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { encodeIndexedPng } from './png-indexed.ts';
-import { textAsPaths } from './text-outlines.ts';
+import { encodeIndexedPng, encodeIndexedPngs } from './png-indexed.ts';
+import { outlineTexts, textAsPaths } from './text-outlines.ts';
 import type { MapBand, MapLayers } from './map-svg.ts';
 
 /**
@@ -112,14 +112,8 @@ function pictureRows(layers: MapLayers, width: number): number {
   return Math.round((width * layers.height) / layers.width);
 }
 
-function drawBand(
-  layers: MapLayers,
-  band: MapBand,
-  width: number,
-  rows: number,
-  opts: ResvgRenderOptions,
-  memo: Map<string, DrawnBand>,
-): DrawnBand {
+/** A band's own SVG document: its pixel rows r0…r1 of the whole map's picture (`rows` rows). */
+function bandDoc(layers: MapLayers, band: MapBand, width: number, rows: number): { doc: string; r0: number; r1: number } {
   // Whole pixel rows of the whole map's picture, drawn with its transform: resvg fits the map's
   // viewBox to the picture's size, the width and the rounded height each scaled on its own. The
   // band's document is that picture's rows r0…r1, in pixels, its viewBox their part of the map.
@@ -129,6 +123,18 @@ function drawBand(
   const doc =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 ${r0 / sy} ${layers.width} ${(r1 - r0) / sy}" width="${width}" height="${r1 - r0}" ` +
     `preserveAspectRatio="none" ${layers.root}>\n${layers.defs}\n${band.svg}\n</svg>\n`;
+  return { doc, r0, r1 };
+}
+
+function drawBand(
+  layers: MapLayers,
+  band: MapBand,
+  width: number,
+  rows: number,
+  opts: ResvgRenderOptions,
+  memo: Map<string, DrawnBand>,
+): DrawnBand {
+  const { doc, r0, r1 } = bandDoc(layers, band, width, rows);
   const known = kept.get(doc) ?? memo.get(doc);
   if (known) {
     if (band.keep) {
@@ -193,29 +199,38 @@ function compose(canvas: Uint32Array, width: number, band: DrawnBand): void {
  */
 export function renderMapPngs(maps: readonly MapLayers[], options: MapPngOptions = {}): Buffer[] {
   const memo = new Map<string, DrawnBand>();
-  return maps.map((layers) => {
-    const { pixels, width, height } = layeredPixels(layers, options, memo, true);
-    return encodeIndexedPng(pixels, width, height, DEFLATE_LEVEL);
+  // The texts new to these maps (titles, legend lines) laid out together: one font load, not one a band.
+  const width = options.width ?? MAP_PNG_WIDTH;
+  const fresh = maps.flatMap((layers) =>
+    layers.bands.filter((band) => !band.keep).map((band) => bandDoc(layers, band, width, pictureRows(layers, width)).doc),
+  );
+  outlineTexts(fresh, renderOptions(options).font);
+  // Encoded together: the languages' maps share most rows, counted and looked up once (png-indexed.ts).
+  const pictures = maps.map((layers, k) => {
+    const { pixels, width, height } = layeredPixels(layers, options, memo, k);
+    return { rgba: pixels, width, height };
   });
+  return encodeIndexedPngs(pictures, DEFLATE_LEVEL);
 }
 
-let picture = new Uint32Array(0);
+/** Picture buffers kept from one call of renderMapPngs to the next, one a map of the call. */
+const canvases: Uint32Array[] = [];
 
 /** The RGBA pixels of a map given as bands, before the palette (tests compare them with resvg's whole map). */
 export function layeredPixels(
   layers: MapLayers,
   options: MapPngOptions = {},
   memo = new Map<string, DrawnBand>(),
-  reuse = false,
+  reuse?: number,
 ): { pixels: Uint8Array; width: number; height: number } {
   const opts = renderOptions(options);
   const width = options.width ?? MAP_PNG_WIDTH;
   const rows = pictureRows(layers, width);
-  // `reuse`: the picture is encoded before the next is drawn, so one buffer serves them all.
+  // `reuse`: the kept buffer of that number, free again once its picture is encoded.
   let canvas: Uint32Array;
-  if (reuse) {
-    if (picture.length < width * rows) picture = new Uint32Array(width * rows);
-    canvas = picture.subarray(0, width * rows);
+  if (reuse !== undefined) {
+    if ((canvases[reuse]?.length ?? 0) < width * rows) canvases[reuse] = new Uint32Array(width * rows);
+    canvas = canvases[reuse]!.subarray(0, width * rows);
   } else canvas = new Uint32Array(width * rows);
   canvas.fill(0xffffffff); // the background, as renderOptions
   for (const band of layers.bands) compose(canvas, width, drawBand(layers, band, width, rows, opts, memo));

@@ -114,15 +114,26 @@ class ColourNumbers {
   }
 }
 
+/** Pixels of an opaque RGBA image: resvg's on a solid background. */
+export interface Picture {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Each picture's runs (end and colour number), in scratch arrays kept from one call to the next. */
+interface Runs {
+  ends: Uint32Array;
+  colours: Uint32Array;
+  count: number;
+}
+
 /**
- * Buffers kept from one picture to the next (a worker draws a thousand at a deadline): allocating
- * them anew each time cost more in garbage collection than the work they hold.
+ * Buffers kept from one call to the next (a worker draws a thousand maps at a deadline): allocating
+ * them anew each time cost more in garbage collection than the work they hold. One set a picture
+ * of a call (an edict's languages: two).
  */
-const scratch: { runEnds: Uint32Array; runColours: Uint32Array; raw: Uint8Array } = {
-  runEnds: new Uint32Array(1 << 16),
-  runColours: new Uint32Array(1 << 16),
-  raw: new Uint8Array(0),
-};
+const scratch: { runs: Runs[]; raws: Uint8Array[] } = { runs: [], raws: [] };
 
 const grow = (a: Uint32Array): Uint32Array => {
   const out = new Uint32Array(a.length * 2);
@@ -152,19 +163,80 @@ function commonest(colours: readonly number[], counts: Uint32Array, k: number): 
  * when the image has 256 colours or fewer. Alpha is dropped: callers render on a background.
  */
 export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number, level = 6): Buffer {
-  if (rgba.length !== width * height * 4) throw new Error('encodeIndexedPng: the pixels do not match the size');
+  return encodeIndexedPngs([{ rgba, width, height }], level)[0]!;
+}
+
+/**
+ * Several pictures as PNGs, as encodeIndexedPng, with one palette for all: the commonest colours
+ * of them all. An edict's maps in two languages share three rows in four (the board and its marks),
+ * so a row of a later picture the same as the first picture's is neither counted nor looked up
+ * again, only its indices copied (bench:map).
+ */
+export function encodeIndexedPngs(pictures: readonly Picture[], level = 6): Buffer[] {
+  const numbers = new ColourNumbers();
+  const state = { counts: new Uint32Array(1 << 12) };
+  const first = pictures[0];
+  // Per picture: which rows are the first picture's (the rest were scanned into its runs).
+  const copied = pictures.map((pic, k) => {
+    if (pic.rgba.length !== pic.width * pic.height * 4) throw new Error('encodeIndexedPng: the pixels do not match the size');
+    const same = new Uint8Array(pic.height);
+    if (k > 0 && first && pic.width === first.width) {
+      const a = Buffer.from(first.rgba.buffer, first.rgba.byteOffset, first.rgba.byteLength);
+      const b = Buffer.from(pic.rgba.buffer, pic.rgba.byteOffset, pic.rgba.byteLength);
+      const row = pic.width * 4;
+      for (let r = 0; r < Math.min(pic.height, first.height); r++)
+        same[r] = a.compare(b, r * row, r * row + row, r * row, r * row + row) === 0 ? 1 : 0;
+    }
+    scratch.runs[k] ??= { ends: new Uint32Array(1 << 16), colours: new Uint32Array(1 << 16), count: 0 };
+    scan(pic, same, numbers, state, scratch.runs[k]);
+    return same;
+  });
+  const all = numbers.colours;
+  const counts = state.counts;
+  const top = commonest(all, counts, 256);
+  const palette = Uint32Array.from(top, (n) => all[n]!);
+  const nearest = new NearestColour(palette);
+  const indexOf = new Uint8Array(all.length);
+  const inPalette = new Int16Array(all.length).fill(-1);
+  top.forEach((n, rank) => (inPalette[n] = rank));
+  for (let n = 0; n < all.length; n++) indexOf[n] = inPalette[n]! >= 0 ? inPalette[n]! : nearest.of(all[n]!);
+  const plte = Buffer.alloc(palette.length * 3);
+  palette.forEach((rgb, i) => plte.set([rgb & 0xff, (rgb >>> 8) & 0xff, (rgb >>> 16) & 0xff], i * 3));
+  return pictures.map((pic, k) => {
+    // Each row behind its filter byte (type 0, none: the usual for palette images), then its indices.
+    const size = (pic.width + 1) * pic.height;
+    if ((scratch.raws[k]?.length ?? 0) < size) scratch.raws[k] = new Uint8Array(size);
+    const raw = scratch.raws[k]!.subarray(0, size);
+    writeIndices(raw, pic, copied[k]!, scratch.runs[k]!, indexOf, scratch.raws[0]!);
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(pic.width, 0);
+    ihdr.writeUInt32BE(pic.height, 4);
+    ihdr.set([8, 3, 0, 0, 0], 8); // 8 bits per index, colour type 3 (palette), deflate, filter 0, no interlace
+    return Buffer.concat([
+      SIGNATURE,
+      chunk('IHDR', ihdr),
+      chunk('PLTE', plte),
+      chunk('IDAT', deflateSync(raw, { level })),
+      chunk('IEND', new Uint8Array(0)),
+    ]);
+  });
+}
+
+/**
+ * A picture's rows, but those marked `copied`, as runs of one colour: each run looked up once,
+ * counted, and remembered (its end and its colour's number) for writing the indices. Long runs of
+ * one colour are the rule (~10 pixels a run on a map). A run ends with its row.
+ */
+function scan(pic: Picture, copied: Uint8Array, numbers: ColourNumbers, state: { counts: Uint32Array }, out: Runs): void {
+  const { rgba, width, height } = pic;
   // RGBA read as one number per pixel, red in the low byte (every platform Node runs on here is
   // little-endian); signed, so that every pixel is a small integer to V8, alpha masked off below.
   // A view needs 4-byte alignment: otherwise a copy.
   const aligned = rgba.byteOffset % 4 === 0 ? rgba : rgba.slice();
   const px = new Int32Array(aligned.buffer, aligned.byteOffset, width * height);
-  // Long runs of one colour are the rule (~10 pixels a run on a map): each run is looked up once,
-  // counted, and remembered (its end and its colour's number) for writing the indices. A run ends
-  // with its row, so that the indices go straight into the rows.
-  const numbers = new ColourNumbers();
-  let counts: Uint32Array = new Uint32Array(1 << 12);
-  let runEnds = scratch.runEnds;
-  let runColours = scratch.runColours;
+  let counts = state.counts;
+  let runEnds = out.ends;
+  let runColours = out.colours;
   let runs = 0;
   // The colour of the run before the last, with its number: a run is never the colour of the one
   // just before it, but often of the one before that (space, grid line, space…), and this saves
@@ -173,7 +245,8 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
   let beforeN = 0;
   let last = -1;
   let lastN = 0;
-  for (let rowEnd = width; rowEnd <= px.length; rowEnd += width) {
+  for (let row = 0, rowEnd = width; row < height; row++, rowEnd += width) {
+    if (copied[row]) continue;
     for (let i = rowEnd - width; i < rowEnd;) {
       const v = px[i]!;
       let j = i + 1;
@@ -195,45 +268,31 @@ export function encodeIndexedPng(rgba: Uint8Array, width: number, height: number
       i = j;
     }
   }
-  [scratch.runEnds, scratch.runColours] = [runEnds, runColours];
-  const all = numbers.colours;
-  const top = commonest(all, counts, 256);
-  const palette = Uint32Array.from(top, (n) => all[n]!);
-  const nearest = new NearestColour(palette);
-  const indexOf = new Uint8Array(all.length);
-  const inPalette = new Int16Array(all.length).fill(-1);
-  top.forEach((n, rank) => (inPalette[n] = rank));
-  for (let n = 0; n < all.length; n++) indexOf[n] = inPalette[n]! >= 0 ? inPalette[n]! : nearest.of(all[n]!);
+  state.counts = counts;
+  [out.ends, out.colours, out.count] = [runEnds, runColours, runs];
+}
 
-  // Each row behind its filter byte (type 0, none: the usual for palette images), then its indices.
-  const size = (width + 1) * height;
-  if (scratch.raw.length < size) scratch.raw = new Uint8Array(size);
-  const raw = scratch.raw.subarray(0, size);
-  for (let at = 0; at < size; at += width + 1) raw[at] = 0; // the filter byte: the buffer is reused
-  for (let r = 0, start = 0, row = 0, rowEnd = width; r < runs; r++) {
-    const end = runEnds[r]!;
-    const k = indexOf[runColours[r]!]!;
-    const shift = row + 1; // the filter bytes before this pixel's row, and its own
-    // A builtin call costs more than a short loop.
-    if (end - start > 64) raw.fill(k, start + shift, end + shift);
-    else for (let i = start + shift; i < end + shift; i++) raw[i] = k;
-    start = end;
-    if (end === rowEnd) {
-      row++;
-      rowEnd += width;
+/** The picture's indices into `raw`, behind each row's filter byte: scanned rows from their runs, copied rows from `from` (the first picture's). */
+function writeIndices(raw: Uint8Array, pic: Picture, copied: Uint8Array, runs: Runs, indexOf: Uint8Array, from: Uint8Array): void {
+  const width = pic.width;
+  const { ends, colours } = runs;
+  let r = 0;
+  for (let row = 0, at = 0; row < pic.height; row++, at += width + 1) {
+    if (copied[row]) {
+      raw.set(from.subarray(at, at + width + 1), at);
+      continue;
+    }
+    raw[at] = 0; // the filter byte: the buffer is reused
+    const rowStart = row * width;
+    const rowEnd = rowStart + width;
+    const shift = at + 1 - rowStart; // from a pixel's place in the picture to its index's in `raw`
+    for (let start = rowStart; start < rowEnd; r++) {
+      const end = ends[r]!;
+      const k = indexOf[colours[r]!]!;
+      // A builtin call costs more than a short loop.
+      if (end - start > 64) raw.fill(k, start + shift, end + shift);
+      else for (let i = start + shift; i < end + shift; i++) raw[i] = k;
+      start = end;
     }
   }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 3, 0, 0, 0], 8); // 8 bits per index, colour type 3 (palette), deflate, filter 0, no interlace
-  const plte = Buffer.alloc(palette.length * 3);
-  palette.forEach((rgb, i) => plte.set([rgb & 0xff, (rgb >>> 8) & 0xff, (rgb >>> 16) & 0xff], i * 3));
-  return Buffer.concat([
-    SIGNATURE,
-    chunk('IHDR', ihdr),
-    chunk('PLTE', plte),
-    chunk('IDAT', deflateSync(raw, { level })),
-    chunk('IEND', new Uint8Array(0)),
-  ]);
 }

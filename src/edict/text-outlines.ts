@@ -66,32 +66,60 @@ function parseAttrs(text: string): Attrs | null {
 
 const attrText = (a: Attrs) => [...a].map(([k, v]) => ` ${k}="${v}"`).join('');
 
-/** The outlines of one text at (0, 0), or null when resvg's output is not a plain group of paths. */
-function outline(attrs: Attrs, content: string, font: ResvgRenderOptions['font']): string | null {
-  const key = `${attrText(attrs)}>${content}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const mini = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="0" y="0"${attrText(attrs)}>${content}</text></svg>`;
-  const flat = new Resvg(mini, { font }).toString();
-  const start = flat.indexOf('<defs/>');
-  const end = flat.lastIndexOf('</svg>');
-  const body = start < 0 || end < 0 ? null : flat.slice(start + 7, end).trim();
-  const result = body !== null && !body.includes('<text') && !body.includes('url(') ? body : null;
-  // The oldest entry goes (not all of them): the texts every map shares stay, while a thousand
-  // titles and legend lines each seen once pass through.
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, result);
-  return result;
+/** The cache key of a text: everything that decides its outlines. */
+const keyOf = (attrs: Attrs, content: string) => `${attrText(attrs)}>${content}`;
+
+/** What resvg drew for one text, or null when it is not a plain group of paths. */
+function plainPaths(body: string): string | null {
+  return !body.includes('<text') && !body.includes('url(') ? body : null;
 }
 
 /**
- * The same SVG with every plain <text> (no children, no id, only attributes known to this module
- * on it and its groups) replaced by its outlines. Anything else is left for resvg as it was.
+ * The outlines of texts not yet cached, all laid out by one resvg call: each call loads the four
+ * font files again (~1 ms), so a map's texts seen for the first time (its title, a new count in the
+ * legend: a few on every map of a deadline) cost one load between them, not one each. Each text sits
+ * in a group of its own, whose id resvg keeps.
  */
-export function textAsPaths(svg: string, font: ResvgRenderOptions['font']): string {
+function outlineMisses(misses: Map<string, { attrs: Attrs; content: string }>, font: ResvgRenderOptions['font']): void {
+  if (misses.size === 0) return;
+  const texts = [...misses.values()].map(
+    ({ attrs, content }, i) => `<g id="o${i}"><text x="0" y="0"${attrText(attrs)}>${content}</text></g>`,
+  );
+  const flat = new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">${texts.join('')}</svg>`, { font }).toString();
+  const keys = [...misses.keys()];
+  keys.forEach((key, i) => {
+    const open = `<g id="o${i}">`;
+    const start = flat.indexOf(open);
+    // A text that draws nothing (empty) may lose its group: what follows is the next group, any.
+    const after = start < 0 ? -1 : flat.indexOf('<g id="o', start + open.length);
+    const next = after >= 0 ? after : flat.lastIndexOf('</svg>');
+    const body = start < 0 || next < 0 ? null : flat.slice(start + open.length, next).trim();
+    // The group's own closing tag ends what lies before the next group.
+    const result = body !== null && body.endsWith('</g>') ? plainPaths(body.slice(0, -4).trim()) : null;
+    // The oldest entry goes (not all of them): the texts every map shares stay, while a thousand
+    // titles and legend lines each seen once pass through.
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, result);
+  });
+}
+
+/** A plain <text> found in an SVG: where it is, what it says and every attribute it has and inherits. */
+interface PlainText {
+  start: number;
+  end: number;
+  x: string;
+  y: string;
+  attrs: Attrs;
+  content: string;
+}
+
+/**
+ * Every plain <text> of an SVG (no children, no id, only attributes known to this module on it and
+ * its groups, numeric x and y), in order.
+ */
+function plainTexts(svg: string): PlainText[] {
   const stack: Attrs[] = [];
-  const out: string[] = [];
-  let last = 0;
+  const found: PlainText[] = [];
   let broken = false; // an element this module does not follow: stop inheriting, convert nothing under it
   const tags = /<(\/?)([a-zA-Z]+)([^>]*)>/g;
   for (let m = tags.exec(svg); m !== null; m = tags.exec(svg)) {
@@ -116,19 +144,55 @@ export function textAsPaths(svg: string, font: ResvgRenderOptions['font']): stri
     const x = own.get('x') ?? '0';
     const y = own.get('y') ?? '0';
     if (!/^-?[\d.]+$/.test(x) || !/^-?[\d.]+$/.test(y)) continue;
-    const effective: Attrs = new Map();
-    for (const level of stack) for (const [k, v] of level) effective.set(k, v);
+    const attrs: Attrs = new Map();
+    for (const level of stack) for (const [k, v] of level) attrs.set(k, v);
     let plain = true;
     for (const [k, v] of own) {
       if (k === 'x' || k === 'y') continue;
-      if (INHERITED.has(k)) effective.set(k, v);
+      if (INHERITED.has(k)) attrs.set(k, v);
       else plain = false;
     }
-    const paths = plain ? outline(effective, content, font) : null;
-    if (paths === null) continue;
-    out.push(svg.slice(last, m.index), `<g transform="translate(${x} ${y})">${paths}</g>`);
-    last = close + '</text>'.length;
-    tags.lastIndex = last;
+    if (!plain) continue;
+    const end = close + '</text>'.length;
+    found.push({ start: m.index, end, x, y, attrs, content });
+    tags.lastIndex = end;
+  }
+  return found;
+}
+
+/**
+ * Lays out, in one resvg call, every text of these SVGs not yet cached: a caller about to convert
+ * several documents (an edict's maps in two languages) pays one font load for all of them.
+ */
+export function outlineTexts(svgs: readonly string[], font: ResvgRenderOptions['font']): void {
+  const misses = new Map<string, { attrs: Attrs; content: string }>();
+  for (const svg of svgs)
+    for (const t of plainTexts(svg)) {
+      const key = keyOf(t.attrs, t.content);
+      if (!cache.has(key)) misses.set(key, t);
+    }
+  outlineMisses(misses, font);
+}
+
+/**
+ * The same SVG with every plain <text> (no children, no id, only attributes known to this module
+ * on it and its groups) replaced by its outlines. Anything else is left for resvg as it was.
+ */
+export function textAsPaths(svg: string, font: ResvgRenderOptions['font']): string {
+  const texts = plainTexts(svg);
+  const misses = new Map<string, { attrs: Attrs; content: string }>();
+  for (const t of texts) {
+    const key = keyOf(t.attrs, t.content);
+    if (!cache.has(key)) misses.set(key, t);
+  }
+  outlineMisses(misses, font);
+  const out: string[] = [];
+  let last = 0;
+  for (const t of texts) {
+    const paths = cache.get(keyOf(t.attrs, t.content));
+    if (paths === null || paths === undefined) continue; // not drawable as paths, or dropped from a full cache: resvg draws it
+    out.push(svg.slice(last, t.start), `<g transform="translate(${t.x} ${t.y})">${paths}</g>`);
+    last = t.end;
   }
   out.push(svg.slice(last));
   return out.join('');

@@ -3,7 +3,7 @@
 import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { encodeIndexedPng } from '../../src/edict/png-indexed.ts';
+import { encodeIndexedPng, encodeIndexedPngs } from '../../src/edict/png-indexed.ts';
 
 /** Our own reading of the file: its palette and each pixel's colour as `0xRRGGBB`. */
 function read(png: Buffer): { palette: number[]; pixels: number[]; width: number; height: number } {
@@ -91,5 +91,26 @@ describe('encodeIndexedPng', () => {
 
   it('refuses pixels that do not match the size', () => {
     expect(() => encodeIndexedPng(new Uint8Array(4 * 10), 3, 3)).toThrow(/size/);
+  });
+
+  it('encodes pictures together with one palette: rows the same as in the first picture copied, the others their own', () => {
+    const [width, height] = [30, 12];
+    // Two pictures alike but for rows 3, 4 and 10, and a third of another width; 200 colours in all.
+    const a = Array.from({ length: width * height }, (_, i) => ((i * 7) % 150) * 0x010203);
+    const b = a.map((c, i) => ([3, 4, 10].includes(Math.floor(i / width)) ? 0xff0000 + (i % 50) : c));
+    const c = Array.from({ length: 20 * 5 }, (_, i) => (i % 9) * 0x111111);
+    const out = encodeIndexedPngs(
+      [
+        { rgba: rgba(a), width, height },
+        { rgba: rgba(b), width, height },
+        { rgba: rgba(c), width: 20, height: 5 },
+      ],
+      3,
+    ).map(read);
+    expect(out.map((o) => o.pixels)).toEqual([a, b, c]);
+    expect(out[1]!.palette).toEqual(out[0]!.palette); // one palette for all
+    expect(out[2]!.palette).toEqual(out[0]!.palette);
+    // Alone, a picture gives the same PNG as encodeIndexedPng.
+    expect(encodeIndexedPngs([{ rgba: rgba(a), width, height }], 3)[0]!.equals(encodeIndexedPng(rgba(a), width, height, 3))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { classicMap } from '../../src/adjudicator/map.ts';
 import { mapFontFiles } from '../../src/edict/map-png.ts';
 import { renderMapSvg } from '../../src/edict/map-svg.ts';
-import { clearTextOutlines, textAsPaths } from '../../src/edict/text-outlines.ts';
+import { clearTextOutlines, outlineTexts, textAsPaths } from '../../src/edict/text-outlines.ts';
 import { midGameEdict } from '../adjudicator/render/fixtures.ts';
 
 const font = { loadSystemFonts: false, fontFiles: mapFontFiles(), defaultFontFamily: 'DejaVu Sans' };
@@ -32,6 +32,20 @@ describe('textAsPaths', () => {
     const outlines = [...cold.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]!);
     expect(outlines).toHaveLength(2);
     expect(outlines[0]).not.toBe(outlines[1]); // 20 and 40 units high: not one cached shape
+  });
+
+  it('lays out texts new to several documents in one go, with the outlines each would get alone', () => {
+    const docs = [
+      wrap('<text x="1" y="20" font-size="20">Turno 6</text><text x="1" y="40"></text><text x="1" y="50" font-weight="bold">AV</text>'),
+      wrap('<g font-size="14"><text x="5" y="30">Hutt · 4</text></g><text x="1" y="40" font-size="20">Turno 6</text>'),
+    ];
+    clearTextOutlines();
+    const alone = docs.map((doc) => textAsPaths(doc, font));
+    clearTextOutlines();
+    outlineTexts(docs, font);
+    expect(docs.map((doc) => textAsPaths(doc, font))).toEqual(alone);
+    expect(alone.join('')).not.toContain('>Turno 6<');
+    expect(alone.join('')).not.toContain('>AV<');
   });
 
   it('leaves alone what it does not follow: children, unknown attributes, groups it cannot read', () => {

@@ -19,13 +19,13 @@ import { findTurn, listTurns, updateTurn } from '../../src/db/turns.ts';
 import { recordAbsence } from '../../src/games/absence-record.ts';
 import { amendTurn, rollBackTurn } from '../../src/games/amend-turn.ts';
 import { closeTurn } from '../../src/games/close-turn.ts';
-import { drawEdictMaps, storeEdictAssets } from '../../src/games/edict-mail.ts';
+import { drawEdictMaps, drawnMapKey, storeEdictAssets } from '../../src/games/edict-mail.ts';
 import { adjudicate } from '../../src/adjudicator/adjudicate.ts';
 import { setLastTurn } from '../../src/games/game-length.ts';
 import { pauseGame, resumeGame } from '../../src/games/pause.ts';
 import { createGame, joinGame, type GamesContext } from '../../src/games/index.ts';
 import { boardFor } from '../../src/games/input.ts';
-import { renderMapLayers, renderMapPngs, renderMapSvg } from '../../src/edict/index.ts';
+import { renderMapLayers, renderMapPngs } from '../../src/edict/index.ts';
 import { replayTurns } from '../../src/games/replay.ts';
 import { runTurnJob } from '../../src/games/turn-job.ts';
 import { pino } from 'pino';
@@ -167,11 +167,11 @@ export function turnCases(open: () => Promise<Database>): void {
       ] as const) {
         const png = stored.get(mapOf(mail))!.bytes;
         expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-        // Drawn in bands (src/edict/map-png.ts, renderMapPngs), as closing draws them.
-        expect(
-          Buffer.compare(png, renderMapPngs([renderMapLayers(boardFor(game.map), edict, { lang, gameName: game.name })])[0]!),
-          lang,
-        ).toBe(0);
+        // Drawn in bands (src/edict/map-png.ts, renderMapPngs), the languages together, as closing draws them.
+        const both = renderMapPngs(
+          (['it', 'en'] as const).map((l) => renderMapLayers(boardFor(game.map), edict, { lang: l, gameName: game.name })),
+        );
+        expect(Buffer.compare(png, both[lang === 'it' ? 0 : 1]!), lang).toBe(0);
       }
       expect(en.bodyHtml).toMatch(/<img src="cid:map@starts-foundation" alt="[^"]*Hutt/);
       expect(en.bodyHtml).toMatch(/<img [^>]*alt="Map of /);
@@ -244,17 +244,22 @@ export function turnCases(open: () => Promise<Database>): void {
       const { game } = await createGame(db, input('Drawn Ahead'), ctx);
       const board = boardFor(game.map);
       const edict = adjudicate(board, (await findTurn(db, game.id, 1))!.state, { hutt: 'V: Sith' }).edict;
-      const svg = (lang: 'it' | 'en', gameName = game.name) => renderMapSvg(board, edict, { lang, gameName });
+      const other = adjudicate(board, (await findTurn(db, game.id, 1))!.state, { hutt: 'V: Hutt' }).edict;
+      const key = (lang: 'it' | 'en', gameName = game.name, of = edict) => drawnMapKey(board, of, lang, gameName);
+      // Alone, and both languages together as drawEdictMaps draws them (one palette for the two).
       const png = (lang: 'it' | 'en') => renderMapPngs([renderMapLayers(board, edict, { lang, gameName: game.name })])[0]!;
+      const both = renderMapPngs((['it', 'en'] as const).map((lang) => renderMapLayers(board, edict, { lang, gameName: game.name })));
       const ahead = await drawEdictMaps(board, game, edict, ['en', 'it', 'en']);
-      expect([...ahead.keys()]).toEqual([svg('it'), svg('en')]);
-      expect(Buffer.compare(ahead.get(svg('en'))!, png('en'))).toBe(0);
+      expect([...ahead.keys()]).toEqual([key('it'), key('en')]);
+      expect(Buffer.compare(ahead.get(key('en'))!, both[1]!)).toBe(0);
       // A stand-in for the English picture is taken as it is (not drawn again); one drawn for
-      // another game name is not the Italian map, which is drawn afresh.
+      // another game name, or for another edict, is not the Italian map, which is drawn afresh.
+      expect(key('it', game.name, other)).not.toBe(key('it'));
       const standIn = Buffer.from('drawn before the transaction');
       const drawn = new Map([
-        [svg('en'), standIn],
-        [svg('it', 'Another Name'), standIn],
+        [key('en'), standIn],
+        [key('it', 'Another Name'), standIn],
+        [key('it', game.name, other), standIn],
       ]);
       const assets = await db.transaction((tx) => storeEdictAssets(tx, board, game, edict, ['it', 'en'], drawn));
       const stored = await findAssets(db, [assets.map.png('en').assetId, assets.map.png('it').assetId]);
