@@ -314,18 +314,6 @@ export async function linkRelays(db: Db, messageIds: readonly number[]): Promise
       and o.dedupe_key = 'press:' || r.message_id || ':' || r.recipient_kind || ':' || r.recipient_id`);
 }
 
-/**
- * Holds queued relays until `at` (an anonymous message's random delay, D-PRESS-10), by dedupe
- * key: one statement for a batch, after the relays are queued. Only mail not yet tried is held.
- */
-export async function holdRelays(db: Db, rows: readonly { dedupeKey: string; at: Date }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.execute(sql`
-    update ${outbox} o set next_attempt_at = h.at
-    from unnest(${pgArray(rows.map((r) => r.dedupeKey))}::text[], ${pgArray(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as h(key, at)
-    where o.dedupe_key = h.key and o.attempts = 0 and o.status = 'pending'`);
-}
-
 /** `messageTimesSince` for several writers: each one's accepted messages received since `since`, oldest first. */
 export async function messageTimesOfWriters(
   db: Db,

@@ -120,8 +120,6 @@ export interface PressRelayResult {
   relays: OutboxInput[];
   /** Stored messages whose recipients are linked to their relays once queued (`linkRelays`). */
   messageIds: number[];
-  /** Relays of anonymous messages, sent no sooner than the message's random delay (D-PRESS-10). */
-  held: Array<{ dedupeKey: string; at: Date }>;
   /** The writer's acknowledgement, in their language. */
   ack: string[];
   /** For the stored outcome of the mail (the referee's view): one entry per block. */
@@ -355,7 +353,6 @@ async function finishMail(
     const result: PressRelayResult = {
       relays: [],
       messageIds: [],
-      held: [],
       ack: [],
       summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
     };
@@ -377,7 +374,6 @@ async function finishMail(
       if (one.relays) {
         result.relays.push(...one.relays);
         result.messageIds.push(one.messageId);
-        if (one.holdUntil) result.held.push(...one.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: one.holdUntil! })));
       }
       const to =
         d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
@@ -469,8 +465,8 @@ interface MessagePlan {
 
 type Sent = {
   messageId: number;
+  /** An anonymous message's are held until it is visible (`nextAttemptAt`, D-PRESS-10). */
   relays: OutboxInput[] | null;
-  holdUntil: Date | null;
   /** A message this write stored (not one of a mail applied before) and who it went to: what a later reply of the row may answer. */
   stored?: { message: PressMessage; recipients: readonly NewRecipient[] };
 };
@@ -524,7 +520,7 @@ async function relayMessages(
   plans.forEach((p, i) => {
     const { message, duplicate } = stored[i]!;
     if (p.d.kind !== 'relay') return;
-    if (duplicate) out.set(p, { messageId: message.id, relays: null, holdUntil: null });
+    if (duplicate) out.set(p, { messageId: message.id, relays: null });
     else pending.push({ p, thread: p.reply?.thread ?? threadOfPlan.get(p)!, message, d: p.d });
   });
   if (pending.length === 0) return out;
@@ -622,7 +618,7 @@ async function relayMessages(
       if (one.mail) relays.push(one.mail);
       rows.push(one.row);
     }
-    // Observers get broadcasts (docs/press.md §4.3), held with the players' relays below.
+    // Observers get broadcasts (docs/press.md §4.3), held with the players' relays.
     if (d.to.kind === 'factions' && d.to.everyone)
       for (const o of await observerRelays(
         db,
@@ -642,8 +638,7 @@ async function relayMessages(
     // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
     out.set(p, {
       messageId: message.id,
-      relays,
-      holdUntil: anonymous ? message.visibleAt : null,
+      relays: anonymous ? relays.map((m) => ({ ...m, nextAttemptAt: message.visibleAt })) : relays,
       stored: { message, recipients: rows.slice(firstRow) },
     });
   }
@@ -760,7 +755,7 @@ export async function relayReply(
   const T = pressTexts[writer.lang];
   const tz = writer.timeZone ?? game.timeZone;
   const thread = token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const reply = readPressReply(text);
   const asked = {
     threadId: thread.id,
@@ -875,7 +870,6 @@ export async function relayReply(
   if (sent.relays) {
     result.relays.push(...sent.relays);
     result.messageIds.push(sent.messageId);
-    if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
   }
   const name = (x: string) => sideName(f.board, x, writer.lang);
   // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
@@ -915,7 +909,7 @@ export interface RefereeReplyFacts {
 export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: RefereeReplyFacts, text: string): Promise<PressReplyResult> {
   const T = pressTexts.en;
   const thread = f.token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const body = text.replace(/\s+$/, '').replace(/^(\s*\n)+/, '');
   if (body.trim() === '') {
     result.ack.push(T.replyNotSent(T.replyEmpty));
