@@ -406,6 +406,9 @@ export async function messagesForReplies(
   if (qs.length === 0) return [];
   // A relay named in the references first; else the latest to the recipient that they can know
   // of at the reply's receipt: visible and not muted for them (as messageForReply, D-PRESS-10).
+  // Each walks the conversation from its latest message (press_messages_thread is on thread_id,
+  // id) and stops at the first that fits; the recipient's row is a subquery a message, so that the
+  // planner cannot join them all and sort, which read a whole conversation for every reply.
   const found = await rowsOf<{ i: string | number; id: string | number }>(
     db,
     sql`select q.i, m.id from unnest(
@@ -414,15 +417,21 @@ export async function messagesForReplies(
         ${pgArray(qs.map((q) => q.now.toISOString()))}::timestamptz[]
       ) with ordinality as q(thread_id, kind, rid, refs, at, i)
       cross join lateral (
-        select pm.id from ${pressMessages} pm
-        join ${pressRecipients} pr on pr.message_id = pm.id
-        left join ${outbox} o on o.id = pr.outbox_id
-        where pm.thread_id = q.thread_id and pm.status = 'relayed' and pr.recipient_kind = q.kind and pr.recipient_id = q.rid
-          and (coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false)
-            or (pm.visible_at <= q.at and pr.delivery <> 'muted'))
-        order by coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false) desc, pm.id desc
-        limit 1
-      ) m`,
+        select coalesce(
+          case when q.refs <> '' then (
+            select pm.id from ${pressMessages} pm
+            where pm.thread_id = q.thread_id
+              and (select o.message_id = any(string_to_array(q.refs, chr(31))) from ${pressRecipients} pr join ${outbox} o on o.id = pr.outbox_id
+                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
+            order by pm.id desc limit 1) end,
+          (select pm.id from ${pressMessages} pm
+            where pm.thread_id = q.thread_id and pm.visible_at <= q.at
+              and (select pr.delivery <> 'muted' from ${pressRecipients} pr
+                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
+            order by pm.id desc limit 1)
+        ) as id
+      ) m
+      where m.id is not null`,
   );
   const ids = [...new Set(found.map((r) => Number(r.id)))];
   const messages = ids.length ? await db.select().from(pressMessages).where(inArray(pressMessages.id, ids)) : [];
