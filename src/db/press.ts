@@ -492,7 +492,12 @@ export async function issueToken(
 export async function issueTokens(
   db: Db,
   wanted: ReadonlyArray<{ threadId: number; owner: Recipient & { kind: 'player' | 'referee' } }>,
-  a: { domain: string; newToken: () => string },
+  a: {
+    domain: string;
+    newToken: () => string;
+    /** Conversations this transaction has just made (anonymous ones): nobody has a token there yet, so none is looked for. */
+    fresh?: ReadonlySet<number>;
+  },
 ): Promise<PressToken[]> {
   const key = (threadId: number, kind: string, id: number) => `${threadId}:${kind}:${id}`;
   const live = new Map<string, PressToken>();
@@ -510,7 +515,7 @@ export async function issueTokens(
       );
     for (const r of rows) live.set(key(r.threadId, r.ownerKind, r.ownerId), r);
   };
-  const keys = [...new Set(wanted.map((w) => key(w.threadId, w.owner.kind, w.owner.id)))];
+  const keys = [...new Set(wanted.filter((w) => !a.fresh?.has(w.threadId)).map((w) => key(w.threadId, w.owner.kind, w.owner.id)))];
   await lookUp(keys);
   const toMake: Array<typeof pressTokens.$inferInsert> = [];
   const asked = new Set<string>();

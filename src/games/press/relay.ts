@@ -197,15 +197,15 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
 
   let plans: MessagePlan[] = [];
   const sent = new Map<MessagePlan, Sent>();
-  // A row writes several times when replies meet its messages: a conversation is read once for all.
-  const knownThreads = new Map<string, PressThread>();
+  // A row writes several times when replies meet its messages: what a write reads is read once for all.
+  const known = rowKnowledge();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
     plans = [];
     try {
-      for (const [plan, one] of await relayMessages(db, now, knownThreads)) sent.set(plan, one);
+      for (const [plan, one] of await relayMessages(db, now, known)) sent.set(plan, one);
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
       for (const w of ready) w.reject(e);
@@ -463,6 +463,23 @@ interface MessagePlan {
   reply?: ReplyRouting;
 }
 
+/**
+ * What the writes of one row have read or made, for its later writes: signed conversations (by
+ * `findOrCreateThreads`' key), readers' mutes and deliveries (a row holds no MUTE or DIGEST: a
+ * command splits the batch's rows), and live tokens (by thread and owner).
+ */
+interface RowKnowledge {
+  threads: Map<string, PressThread>;
+  readers: Set<number>;
+  muted: Map<number, MuteTarget[]>;
+  chosen: Map<number, 'immediate' | 'digest'>;
+  tokens: Map<string, PressToken>;
+}
+
+function rowKnowledge(): RowKnowledge {
+  return { threads: new Map(), readers: new Set(), muted: new Map(), chosen: new Map(), tokens: new Map() };
+}
+
 type Sent = {
   messageId: number;
   /** An anonymous message's are held until it is visible (`nextAttemptAt`, D-PRESS-10). */
@@ -492,20 +509,17 @@ async function relayOne(
  * tokens and who each went to — whatever their number. Relays come in the order of the messages,
  * then of their readers, as one message after the other would make them.
  */
-async function relayMessages(
-  db: Db,
-  plans: readonly MessagePlan[],
-  /** The signed conversations found or made by earlier writes of the same transaction (findOrCreateThreads). */
-  knownThreads?: Map<string, PressThread>,
-): Promise<Map<MessagePlan, Sent>> {
+async function relayMessages(db: Db, plans: readonly MessagePlan[], known: RowKnowledge = rowKnowledge()): Promise<Map<MessagePlan, Sent>> {
   const out = new Map<MessagePlan, Sent>();
   const wantThread = plans.filter((p) => p.thread);
   const threads = await findOrCreateThreads(
     db,
     wantThread.map((p) => p.thread!),
-    knownThreads,
+    known.threads,
   );
   const threadOfPlan = new Map<MessagePlan, PressThread>(wantThread.map((p, i) => [p, threads[i]!]));
+  // Every anonymous message starts a conversation of its own, made just now (D-PRESS-7).
+  const fresh = new Set(wantThread.flatMap((p, i) => (p.thread!.hiddenWriterPlayerId != null ? [threads[i]!.id] : [])));
   for (const p of plans) {
     const thread = p.reply?.thread ?? threadOfPlan.get(p);
     if (thread) p.row.threadId = thread.id;
@@ -534,7 +548,16 @@ async function relayMessages(
   const playerIds = [
     ...new Set([...readersOf.values()].flatMap((rs) => rs.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])))),
   ];
-  const [muted, chosen] = playerIds.length ? [await mutedBy(db, playerIds), await deliveryOf(db, playerIds)] : [new Map(), new Map()];
+  const unread = playerIds.filter((id) => !known.readers.has(id));
+  if (unread.length) {
+    const [m, c] = [await mutedBy(db, unread), await deliveryOf(db, unread)];
+    for (const id of unread) {
+      known.readers.add(id);
+      if (m.has(id)) known.muted.set(id, m.get(id)!);
+      if (c.has(id)) known.chosen.set(id, c.get(id)!);
+    }
+  }
+  const { muted, chosen } = known;
   const observersOf = new Map<string, Observer[]>();
   for (const { p, d } of pending)
     if (
@@ -566,11 +589,13 @@ async function relayMessages(
       if ((r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate') !== 'muted')
         group.list.push({ threadId: x.thread.id, owner: r.recipient });
   }
-  const tokens = new Map<string, PressToken>();
+  const tokens = known.tokens;
   const tokenKey = (threadId: number, r: Reader['recipient']) => `${threadId}:${r.kind}:${r.id}`;
   for (const [domain, { newToken, list }] of byDomain) {
-    const made = await issueTokens(db, list, { domain, newToken });
-    list.forEach((t, i) => tokens.set(tokenKey(t.threadId, t.owner), made[i]!));
+    // A token found or made by an earlier write of the row is the live one still (nothing revokes it meanwhile).
+    const wanted = list.filter((t) => !tokens.has(tokenKey(t.threadId, t.owner)));
+    const made = await issueTokens(db, wanted, { domain, newToken, fresh });
+    wanted.forEach((t, i) => tokens.set(tokenKey(t.threadId, t.owner), made[i]!));
   }
 
   const rows: NewRecipient[] = [];
