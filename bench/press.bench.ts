@@ -21,8 +21,10 @@
 //
 //   npm run bench:press        BENCH_LATENCY_MAILS=<n> (2,000 of each kind), BENCH_MAILS=<n> (10,000 of
 //                              each kind), BENCH_WARMUP=<n> (500, untimed), BENCH_PROFILE=<dir> for CPU
-//                              profiles of the bursts, BENCH_STATEMENTS=1 for the statements most sent,
-//                              PG_ADMIN_URL for another server.
+//                              profiles of the bursts, BENCH_STATEMENTS=1 for the statements most sent
+//                              and the longest round trips (wall time, the neighbours' load in it),
+//                              BENCH_KEEP_DB=1 to keep the database for EXPLAIN, PG_ADMIN_URL for
+//                              another server.
 // Prints the figures and PASS/MISS; always exits 0.
 //
 // Measured 2026-11-26 on the shared 2-core machine under `nice`, Node 24, PostgreSQL 127.0.0.1, at
@@ -359,13 +361,24 @@ async function burst(settings: ImapSettings, intake: Intake, box: string, count:
  * Statements sent to PostgreSQL, by their first words (pg's Client.query wrapped): each is a round
  * trip, and intake's transaction sends them one after another.
  */
-const statements = new Map<string, number>();
+const statements = new Map<string, { n: number; ms: number }>();
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const q = args[0] as string | { text?: string };
   const text = (typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').slice(0, 70);
-  statements.set(text, (statements.get(text) ?? 0) + 1);
-  return query.apply(this, args);
+  const seen = statements.get(text) ?? { n: 0, ms: 0 };
+  statements.set(text, seen);
+  seen.n++;
+  const result = query.apply(this, args);
+  // Its round trip, to the result parsed (intake's transaction waits for each in turn).
+  if (result instanceof Promise) {
+    const at = performance.now();
+    void result.then(
+      () => (seen.ms += performance.now() - at),
+      () => undefined,
+    );
+  }
+  return result;
 } as typeof pg.Client.prototype.query;
 
 /**
@@ -402,7 +415,7 @@ class Costs {
   private node = 0;
   private server = 0;
   private mails = 0;
-  private readonly sent = new Map<string, number>();
+  private readonly sent = new Map<string, { n: number; ms: number }>();
 
   constructor(private readonly database: Database) {}
 
@@ -415,18 +428,30 @@ class Costs {
     this.node += node.user + node.system;
     this.server += (await spentSince(this.database, pg0)) * 1e6;
     this.mails += mails;
-    for (const [text, n] of statements) this.sent.set(text, (this.sent.get(text) ?? 0) + n);
+    for (const [text, { n, ms }] of statements) {
+      const seen = this.sent.get(text) ?? { n: 0, ms: 0 };
+      this.sent.set(text, { n: seen.n + n, ms: seen.ms + ms });
+    }
     return result;
   }
 
   toString(): string {
     const per = (x: number) => x / this.mails;
-    const sent = [...this.sent].sort((a, b) => b[1] - a[1]);
-    const total = sent.reduce((a, [, n]) => a + n, 0);
+    const sent = [...this.sent].sort((a, b) => b[1].n - a[1].n);
+    const total = sent.reduce((a, [, s]) => a + s.n, 0);
+    const slowest = [...this.sent].sort((a, b) => b[1].ms - a[1].ms);
     const top = process.env.BENCH_STATEMENTS
       ? `, the most sent:${sent
           .slice(0, 12)
-          .map(([text, n]) => `\n    ${per(n).toFixed(2)}  ${text}`)
+          .map(([text, s]) => `\n    ${per(s.n).toFixed(2)}  ${text}`)
+          .join('')}\n  the longest round trips, µs a mail:${slowest
+          .slice(0, 12)
+          .map(
+            ([text, s]) =>
+              `\n    ${Math.round(per(s.ms * 1000))
+                .toString()
+                .padStart(5)}  ${text}`,
+          )
           .join('')}`
       : '';
     return `CPU µs/mail: Node ${Math.round(per(this.node))}, PostgreSQL ${Math.round(per(this.server))}; ${per(total).toFixed(1)} statements/mail${top}`;
@@ -444,7 +469,9 @@ async function main(): Promise<void> {
     await dovecot.addUser(USER, 'bench-secret');
     const settings = dovecot.settings(USER);
     const fresh = await freshDatabase();
-    cleanups.push(() => fresh.drop());
+    // BENCH_KEEP_DB=1: the database is left for EXPLAIN (its name is printed; drop it after).
+    if (process.env.BENCH_KEEP_DB) console.log(`database kept: ${fresh.url}`);
+    else cleanups.push(() => fresh.drop());
     const database = await openDatabase({ database: { kind: 'postgres', url: fresh.url } });
     cleanups.push(() => database.close());
 
