@@ -32,7 +32,12 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
   table: T,
   spec: ColumnSpec<Row>,
   rows: readonly Row[],
-  opts: { onConflictDoNothing?: boolean; returning?: Record<string, PgColumn> | '*' } = {},
+  opts: {
+    onConflictDoNothing?: boolean;
+    returning?: Record<string, PgColumn> | '*';
+    /** What a column takes where a row has no value (its DEFAULT cannot be named in an expression). */
+    orElse?: { [K in keyof Row]?: SQL };
+  } = {},
 ): SQL {
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const keys = Object.keys(spec) as Array<keyof Row & string>;
@@ -48,7 +53,11 @@ export function recordsetInsert<T extends PgTable, Row extends object>(
   });
   // jsonb stays a JSON value inside the record; bytea travels as base64 text (a third larger, where hex is twice).
   const definition = keys.map((k, i) => `c${i} ${spec[k] === 'bytea' ? 'text' : spec[k]}`).join(', ');
-  const selected = keys.map((k, i) => (spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'base64')`) : sql.raw(`x.c${i}`)));
+  const selected = keys.map((k, i) => {
+    const value = spec[k] === 'bytea' ? sql.raw(`decode(x.c${i}, 'base64')`) : sql.raw(`x.c${i}`);
+    const fallback = opts.orElse?.[k];
+    return fallback ? sql`coalesce(${value}, ${fallback})` : value;
+  });
   const returning =
     opts.returning === '*'
       ? sql` returning *`

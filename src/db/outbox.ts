@@ -25,6 +25,8 @@ export interface OutboxInput {
   headers?: Record<string, string> | null;
   /** The same key is enqueued at most once (e.g. `ack:<inbound id>`, `welcome:<player id>`). */
   dedupeKey: string;
+  /** Not sent before then (an anonymous message's relays, D-PRESS-10); else due when queued. */
+  nextAttemptAt?: Date;
 }
 
 /** A Message-ID of ours, without angle brackets (the outbox stores it bare, as inbound does). */
@@ -64,9 +66,11 @@ export async function enqueueMany(db: Db, mails: OutboxInput[]): Promise<void> {
     attachments: 'jsonb',
     headers: 'jsonb',
     dedupeKey: 'text',
+    nextAttemptAt: 'timestamptz',
   } as const;
-  // Any conflict is a dedupe key (message ids are fresh UUIDs).
-  await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true }));
+  // Any conflict is a dedupe key (message ids are fresh UUIDs). Due when queued unless held: set
+  // here rather than updated after (an UPDATE of next_attempt_at rewrites every index of the row).
+  await db.execute(recordsetInsert(outbox, spec, mails, { onConflictDoNothing: true, orElse: { nextAttemptAt: sql`now()` } }));
 }
 
 /**

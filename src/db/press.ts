@@ -314,18 +314,6 @@ export async function linkRelays(db: Db, messageIds: readonly number[]): Promise
       and o.dedupe_key = 'press:' || r.message_id || ':' || r.recipient_kind || ':' || r.recipient_id`);
 }
 
-/**
- * Holds queued relays until `at` (an anonymous message's random delay, D-PRESS-10), by dedupe
- * key: one statement for a batch, after the relays are queued. Only mail not yet tried is held.
- */
-export async function holdRelays(db: Db, rows: readonly { dedupeKey: string; at: Date }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.execute(sql`
-    update ${outbox} o set next_attempt_at = h.at
-    from unnest(${pgArray(rows.map((r) => r.dedupeKey))}::text[], ${pgArray(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as h(key, at)
-    where o.dedupe_key = h.key and o.attempts = 0 and o.status = 'pending'`);
-}
-
 /** `messageTimesSince` for several writers: each one's accepted messages received since `since`, oldest first. */
 export async function messageTimesOfWriters(
   db: Db,
@@ -418,6 +406,9 @@ export async function messagesForReplies(
   if (qs.length === 0) return [];
   // A relay named in the references first; else the latest to the recipient that they can know
   // of at the reply's receipt: visible and not muted for them (as messageForReply, D-PRESS-10).
+  // Each walks the conversation from its latest message (press_messages_thread is on thread_id,
+  // id) and stops at the first that fits; the recipient's row is a subquery a message, so that the
+  // planner cannot join them all and sort, which read a whole conversation for every reply.
   const found = await rowsOf<{ i: string | number; id: string | number }>(
     db,
     sql`select q.i, m.id from unnest(
@@ -426,15 +417,21 @@ export async function messagesForReplies(
         ${pgArray(qs.map((q) => q.now.toISOString()))}::timestamptz[]
       ) with ordinality as q(thread_id, kind, rid, refs, at, i)
       cross join lateral (
-        select pm.id from ${pressMessages} pm
-        join ${pressRecipients} pr on pr.message_id = pm.id
-        left join ${outbox} o on o.id = pr.outbox_id
-        where pm.thread_id = q.thread_id and pm.status = 'relayed' and pr.recipient_kind = q.kind and pr.recipient_id = q.rid
-          and (coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false)
-            or (pm.visible_at <= q.at and pr.delivery <> 'muted'))
-        order by coalesce(o.message_id = any(string_to_array(q.refs, chr(31))), false) desc, pm.id desc
-        limit 1
-      ) m`,
+        select coalesce(
+          case when q.refs <> '' then (
+            select pm.id from ${pressMessages} pm
+            where pm.thread_id = q.thread_id
+              and (select o.message_id = any(string_to_array(q.refs, chr(31))) from ${pressRecipients} pr join ${outbox} o on o.id = pr.outbox_id
+                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
+            order by pm.id desc limit 1) end,
+          (select pm.id from ${pressMessages} pm
+            where pm.thread_id = q.thread_id and pm.visible_at <= q.at
+              and (select pr.delivery <> 'muted' from ${pressRecipients} pr
+                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
+            order by pm.id desc limit 1)
+        ) as id
+      ) m
+      where m.id is not null`,
   );
   const ids = [...new Set(found.map((r) => Number(r.id)))];
   const messages = ids.length ? await db.select().from(pressMessages).where(inArray(pressMessages.id, ids)) : [];
@@ -495,7 +492,12 @@ export async function issueToken(
 export async function issueTokens(
   db: Db,
   wanted: ReadonlyArray<{ threadId: number; owner: Recipient & { kind: 'player' | 'referee' } }>,
-  a: { domain: string; newToken: () => string },
+  a: {
+    domain: string;
+    newToken: () => string;
+    /** Conversations this transaction has just made (anonymous ones): nobody has a token there yet, so none is looked for. */
+    fresh?: ReadonlySet<number>;
+  },
 ): Promise<PressToken[]> {
   const key = (threadId: number, kind: string, id: number) => `${threadId}:${kind}:${id}`;
   const live = new Map<string, PressToken>();
@@ -513,7 +515,7 @@ export async function issueTokens(
       );
     for (const r of rows) live.set(key(r.threadId, r.ownerKind, r.ownerId), r);
   };
-  const keys = [...new Set(wanted.map((w) => key(w.threadId, w.owner.kind, w.owner.id)))];
+  const keys = [...new Set(wanted.filter((w) => !a.fresh?.has(w.threadId)).map((w) => key(w.threadId, w.owner.kind, w.owner.id)))];
   await lookUp(keys);
   const toMake: Array<typeof pressTokens.$inferInsert> = [];
   const asked = new Set<string>();

@@ -568,7 +568,10 @@ export const pressMessages = pgTable(
     unique('press_messages_inbound_block').on(t.inboundId, t.block),
     foreignKey({ name: 'press_messages_reply_fk', columns: [t.inReplyToMessageId], foreignColumns: [t.id] }),
     index('press_messages_game').on(t.gameId, t.createdAt),
-    index('press_messages_thread').on(t.threadId),
+    // A reply's answer is the latest message of its conversation that reached the replier: read
+    // from the newest down (messagesForReplies), where an index on thread_id alone made every
+    // reply sort its whole conversation.
+    index('press_messages_thread').on(t.threadId, t.id),
     // The hourly cap (D-PRESS-12) counts a writer's accepted messages only.
     index('press_messages_writer_recent')
       .on(t.writerPlayerId, t.receivedAt)

@@ -120,8 +120,6 @@ export interface PressRelayResult {
   relays: OutboxInput[];
   /** Stored messages whose recipients are linked to their relays once queued (`linkRelays`). */
   messageIds: number[];
-  /** Relays of anonymous messages, sent no sooner than the message's random delay (D-PRESS-10). */
-  held: Array<{ dedupeKey: string; at: Date }>;
   /** The writer's acknowledgement, in their language. */
   ack: string[];
   /** For the stored outcome of the mail (the referee's view): one entry per block. */
@@ -199,15 +197,15 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
 
   let plans: MessagePlan[] = [];
   const sent = new Map<MessagePlan, Sent>();
-  // A row writes several times when replies meet its messages: a conversation is read once for all.
-  const knownThreads = new Map<string, PressThread>();
+  // A row writes several times when replies meet its messages: what a write reads is read once for all.
+  const known = rowKnowledge();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
     plans = [];
     try {
-      for (const [plan, one] of await relayMessages(db, now, knownThreads)) sent.set(plan, one);
+      for (const [plan, one] of await relayMessages(db, now, known)) sent.set(plan, one);
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
       for (const w of ready) w.reject(e);
@@ -355,7 +353,6 @@ async function finishMail(
     const result: PressRelayResult = {
       relays: [],
       messageIds: [],
-      held: [],
       ack: [],
       summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
     };
@@ -377,7 +374,6 @@ async function finishMail(
       if (one.relays) {
         result.relays.push(...one.relays);
         result.messageIds.push(one.messageId);
-        if (one.holdUntil) result.held.push(...one.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: one.holdUntil! })));
       }
       const to =
         d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
@@ -467,10 +463,27 @@ interface MessagePlan {
   reply?: ReplyRouting;
 }
 
+/**
+ * What the writes of one row have read or made, for its later writes: signed conversations (by
+ * `findOrCreateThreads`' key), readers' mutes and deliveries (a row holds no MUTE or DIGEST: a
+ * command splits the batch's rows), and live tokens (by thread and owner).
+ */
+interface RowKnowledge {
+  threads: Map<string, PressThread>;
+  readers: Set<number>;
+  muted: Map<number, MuteTarget[]>;
+  chosen: Map<number, 'immediate' | 'digest'>;
+  tokens: Map<string, PressToken>;
+}
+
+function rowKnowledge(): RowKnowledge {
+  return { threads: new Map(), readers: new Set(), muted: new Map(), chosen: new Map(), tokens: new Map() };
+}
+
 type Sent = {
   messageId: number;
+  /** An anonymous message's are held until it is visible (`nextAttemptAt`, D-PRESS-10). */
   relays: OutboxInput[] | null;
-  holdUntil: Date | null;
   /** A message this write stored (not one of a mail applied before) and who it went to: what a later reply of the row may answer. */
   stored?: { message: PressMessage; recipients: readonly NewRecipient[] };
 };
@@ -496,20 +509,17 @@ async function relayOne(
  * tokens and who each went to — whatever their number. Relays come in the order of the messages,
  * then of their readers, as one message after the other would make them.
  */
-async function relayMessages(
-  db: Db,
-  plans: readonly MessagePlan[],
-  /** The signed conversations found or made by earlier writes of the same transaction (findOrCreateThreads). */
-  knownThreads?: Map<string, PressThread>,
-): Promise<Map<MessagePlan, Sent>> {
+async function relayMessages(db: Db, plans: readonly MessagePlan[], known: RowKnowledge = rowKnowledge()): Promise<Map<MessagePlan, Sent>> {
   const out = new Map<MessagePlan, Sent>();
   const wantThread = plans.filter((p) => p.thread);
   const threads = await findOrCreateThreads(
     db,
     wantThread.map((p) => p.thread!),
-    knownThreads,
+    known.threads,
   );
   const threadOfPlan = new Map<MessagePlan, PressThread>(wantThread.map((p, i) => [p, threads[i]!]));
+  // Every anonymous message starts a conversation of its own, made just now (D-PRESS-7).
+  const fresh = new Set(wantThread.flatMap((p, i) => (p.thread!.hiddenWriterPlayerId != null ? [threads[i]!.id] : [])));
   for (const p of plans) {
     const thread = p.reply?.thread ?? threadOfPlan.get(p);
     if (thread) p.row.threadId = thread.id;
@@ -524,7 +534,7 @@ async function relayMessages(
   plans.forEach((p, i) => {
     const { message, duplicate } = stored[i]!;
     if (p.d.kind !== 'relay') return;
-    if (duplicate) out.set(p, { messageId: message.id, relays: null, holdUntil: null });
+    if (duplicate) out.set(p, { messageId: message.id, relays: null });
     else pending.push({ p, thread: p.reply?.thread ?? threadOfPlan.get(p)!, message, d: p.d });
   });
   if (pending.length === 0) return out;
@@ -538,7 +548,16 @@ async function relayMessages(
   const playerIds = [
     ...new Set([...readersOf.values()].flatMap((rs) => rs.flatMap((r) => (r.recipient.kind === 'player' ? [r.recipient.id] : [])))),
   ];
-  const [muted, chosen] = playerIds.length ? [await mutedBy(db, playerIds), await deliveryOf(db, playerIds)] : [new Map(), new Map()];
+  const unread = playerIds.filter((id) => !known.readers.has(id));
+  if (unread.length) {
+    const [m, c] = [await mutedBy(db, unread), await deliveryOf(db, unread)];
+    for (const id of unread) {
+      known.readers.add(id);
+      if (m.has(id)) known.muted.set(id, m.get(id)!);
+      if (c.has(id)) known.chosen.set(id, c.get(id)!);
+    }
+  }
+  const { muted, chosen } = known;
   const observersOf = new Map<string, Observer[]>();
   for (const { p, d } of pending)
     if (
@@ -570,11 +589,13 @@ async function relayMessages(
       if ((r.recipient.kind === 'player' ? (deliveries.get(r.recipient.id) ?? 'immediate') : 'immediate') !== 'muted')
         group.list.push({ threadId: x.thread.id, owner: r.recipient });
   }
-  const tokens = new Map<string, PressToken>();
+  const tokens = known.tokens;
   const tokenKey = (threadId: number, r: Reader['recipient']) => `${threadId}:${r.kind}:${r.id}`;
   for (const [domain, { newToken, list }] of byDomain) {
-    const made = await issueTokens(db, list, { domain, newToken });
-    list.forEach((t, i) => tokens.set(tokenKey(t.threadId, t.owner), made[i]!));
+    // A token found or made by an earlier write of the row is the live one still (nothing revokes it meanwhile).
+    const wanted = list.filter((t) => !tokens.has(tokenKey(t.threadId, t.owner)));
+    const made = await issueTokens(db, wanted, { domain, newToken, fresh });
+    wanted.forEach((t, i) => tokens.set(tokenKey(t.threadId, t.owner), made[i]!));
   }
 
   const rows: NewRecipient[] = [];
@@ -622,7 +643,7 @@ async function relayMessages(
       if (one.mail) relays.push(one.mail);
       rows.push(one.row);
     }
-    // Observers get broadcasts (docs/press.md §4.3), held with the players' relays below.
+    // Observers get broadcasts (docs/press.md §4.3), held with the players' relays.
     if (d.to.kind === 'factions' && d.to.everyone)
       for (const o of await observerRelays(
         db,
@@ -642,8 +663,7 @@ async function relayMessages(
     // The relays of an anonymous message leave when it becomes visible: their timing names nobody.
     out.set(p, {
       messageId: message.id,
-      relays,
-      holdUntil: anonymous ? message.visibleAt : null,
+      relays: anonymous ? relays.map((m) => ({ ...m, nextAttemptAt: message.visibleAt })) : relays,
       stored: { message, recipients: rows.slice(firstRow) },
     });
   }
@@ -760,7 +780,7 @@ export async function relayReply(
   const T = pressTexts[writer.lang];
   const tz = writer.timeZone ?? game.timeZone;
   const thread = token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const reply = readPressReply(text);
   const asked = {
     threadId: thread.id,
@@ -875,7 +895,6 @@ export async function relayReply(
   if (sent.relays) {
     result.relays.push(...sent.relays);
     result.messageIds.push(sent.messageId);
-    if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
   }
   const name = (x: string) => sideName(f.board, x, writer.lang);
   // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
@@ -915,7 +934,7 @@ export interface RefereeReplyFacts {
 export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: RefereeReplyFacts, text: string): Promise<PressReplyResult> {
   const T = pressTexts.en;
   const thread = f.token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], held: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const body = text.replace(/\s+$/, '').replace(/^(\s*\n)+/, '');
   if (body.trim() === '') {
     result.ack.push(T.replyNotSent(T.replyEmpty));

@@ -10,7 +10,7 @@ import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
 import { countSentSince, enqueueMany, ownMessageIds, takenDedupeKeys, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
-import { findTokens, holdRelays, linkRelays, type FoundToken } from '../../db/press.ts';
+import { findTokens, linkRelays, type FoundToken } from '../../db/press.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
@@ -46,7 +46,6 @@ export class IntakeStore {
   private readonly audits: AuditInput[] = [];
   private readonly laterWork: Array<LaterWork> = [];
   private readonly pressMessageIds: number[] = [];
-  private readonly held: Array<{ dedupeKey: string; at: Date }> = [];
 
   private constructor(
     private readonly own: Set<string>,
@@ -260,10 +259,9 @@ export class IntakeStore {
     this.laterWork.push({ many: many as Many, input, then: then as (r: unknown) => void });
   }
 
-  /** Press messages whose recipients are linked to their relays once these are queued; `held`: relays sent no sooner than `at`. */
-  relayed(messageIds: readonly number[], held: readonly { dedupeKey: string; at: Date }[] = []): void {
+  /** Press messages whose recipients are linked to their relays once these are queued. */
+  relayed(messageIds: readonly number[]): void {
     this.pressMessageIds.push(...messageIds);
-    this.held.push(...held);
   }
 
   /** An entry for the audit log (an alert for the referee), written with the batch. */
@@ -308,7 +306,6 @@ export class IntakeStore {
     }
     await enqueueMany(tx, this.mailToSend);
     await linkRelays(tx, this.pressMessageIds);
-    await holdRelays(tx, this.held);
     await markProcessedMany(tx, this.outcomes);
     for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
     for (const b of this.bounces) await recordBounce(tx, b); // rare; each bounded in src/db/bounces.ts
