@@ -84,7 +84,8 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     }
 
     const version = previous.version + 1;
-    await insertEdictVersion(tx, {
+    // D-PRESS-14: an amended version opens a fresh dispute window from when it is stored (disputes.ts measures so).
+    const stored = await insertEdictVersion(tx, {
       gameId: a.gameId,
       turn: a.turn,
       version,
@@ -104,7 +105,11 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: withJoiners(after, next.state.joining), election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);
-    await publishEdict(tx, { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail }, ctx.publicUrl);
+    await publishEdict(
+      tx,
+      { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail, publishedAt: stored.createdAt },
+      ctx.publicUrl,
+    );
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId: a.gameId,

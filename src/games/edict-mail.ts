@@ -125,6 +125,16 @@ export interface EdictMailArgs {
   mail: MailAddressing;
   /** PUBLIC_URL, for the link to the game's page. */
   publicUrl?: string | undefined;
+  /**
+   * When this version was published: its dispute window opens then (R-TURN-2 step 5, D-PRESS-14),
+   * and the players are told when it ends. Unknown: no such line.
+   */
+  publishedAt?: Date | undefined;
+}
+
+/** R-TURN-2 step 5: the end of an edict version's dispute window; null when the game has none. */
+export function disputeWindowEnd(game: Pick<Game, 'disputeWindowMinutes'>, publishedAt: Date | undefined): Date | null {
+  return publishedAt && game.disputeWindowMinutes > 0 ? new Date(publishedAt.getTime() + game.disputeWindowMinutes * 60_000) : null;
 }
 
 /**
@@ -223,6 +233,7 @@ function edictMail(
     : {};
   const { text, sections } = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
+  const disputeUntil = disputeWindowEnd(game, a.publishedAt);
   const values = {
     game: game.id,
     gameName: game.name,
@@ -234,6 +245,7 @@ function edictMail(
       a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null,
     ),
     addressNote: T.addressNote(a.nextTurn ? privateAddress(a.mail, player.secret) : null),
+    disputeNote: T.disputeNote(disputeUntil && formatInstant(disputeUntil, tz, lang)),
     pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)) + T.pressNote(revealUrl(a)),
     attachmentsNote: T.attachmentsNote,
   };

@@ -16,14 +16,21 @@ interface EdictValues {
 export const edictTexts = defineTexts({
   it: {
     edict: (
-      v: EdictValues & { amendment: string; lateNote: string; addressNote: string; pageNote: string; attachmentsNote: string },
+      v: EdictValues & {
+        amendment: string;
+        lateNote: string;
+        addressNote: string;
+        disputeNote: string;
+        pageNote: string;
+        attachmentsNote: string;
+      },
     ): MailText =>
       mail(
         `[SF ${v.game}] Editto Imperiale, turno ${v.turn}${v.versionNote}`,
         `
 ${v.amendment}Questo è l'Editto Imperiale del turno ${v.turn} di "${v.gameName}".
 ${v.gameOver}${v.lateNote}
-${v.addressNote}${v.pageNote}${v.attachmentsNote}
+${v.addressNote}${v.disputeNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `,
@@ -53,6 +60,9 @@ ${v.edict}
     pressNote: (url: string | null) => (url ? `I messaggi della partita, ora pubblicati: ${url}\n` : ''),
     /** The player's orders address; null once the game is over (no more sheets). */
     addressNote: (address: string | null) => (address ? `Il tuo indirizzo per gli ordini: ${address}\n` : ''),
+    /** R-TURN-2 step 5: until when this version may be disputed; null when the game has no window. */
+    disputeNote: (until: string | null) =>
+      until ? `Puoi contestare questo editto fino a ${until}: scrivi CONTESTA e il motivo (R-TURN-2).\n` : '',
     // Every edict has its map (D-EDICT-2: in the reader's language).
     attachmentsNote: "In allegato la mappa (PNG) e l'editto come dati (JSON).",
   },
@@ -63,7 +73,7 @@ ${v.edict}
         `
 ${v.amendment}This is the Imperial Edict of turn ${v.turn} of "${v.gameName}".
 ${v.gameOver}${v.lateNote}
-${v.addressNote}${v.pageNote}${v.attachmentsNote}
+${v.addressNote}${v.disputeNote}${v.pageNote}${v.attachmentsNote}
 
 ${v.edict}
 `,
@@ -89,6 +99,7 @@ ${v.edict}
     pageNote: (url) => (url ? `The game's page: ${url}\n` : ''),
     pressNote: (url) => (url ? `The game's messages, published now: ${url}\n` : ''),
     addressNote: (address) => (address ? `Your orders address: ${address}\n` : ''),
+    disputeNote: (until) => (until ? `You may dispute this edict until ${until}: send DISPUTE and your reason (R-TURN-2).\n` : ''),
     attachmentsNote: 'The map is attached (PNG), and the edict as data (JSON).',
   },
 });
