@@ -5,7 +5,7 @@ import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
 import { edictHtmlLead, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
-import { VOCABULARY } from '../adjudicator/render/vocabulary.ts';
+import { sideName, VOCABULARY } from '../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
 import { putAssets, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
@@ -161,6 +161,15 @@ export async function publishEdict(
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
 }
 
+/** R-WIN-1, R-WIN-2: who won, for the first lines of the final edict's mail; null while the game goes on. */
+function outcome(a: Pick<EdictMailArgs, 'board' | 'edict' | 'nextTurn'>, lang: Lang) {
+  if (a.nextTurn) return null;
+  return {
+    winners: a.edict.winners.map((f) => sideName(a.board, f, lang)),
+    rule: a.edict.winRule ?? (a.edict.winners.length ? 'R-WIN-1' : null),
+  };
+}
+
 type EdictDeadlines = Parameters<typeof renderEdict>[3] & object;
 
 export function edictMails(a: EdictMailArgs): OutboxInput[] {
@@ -196,7 +205,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       gameName: a.game.name,
       turn: a.edict.turn,
       versionNote: T.versionNote(a.version),
-      gameOver: T.gameOver(!a.nextTurn),
+      gameOver: T.gameOver(outcome(a, lang)),
       unsubscribe: link,
       pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)) + T.pressNote(revealUrl(a)),
     };
@@ -240,7 +249,7 @@ function edictMail(
     turn: edict.turn,
     versionNote: T.versionNote(a.version),
     amendment: T.amendment(a.reason),
-    gameOver: T.gameOver(!a.nextTurn),
+    gameOver: T.gameOver(outcome(a, lang)),
     lateNote: T.lateNote(
       a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null,
     ),

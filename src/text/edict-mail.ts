@@ -48,7 +48,18 @@ ${v.edict}
       ),
     versionNote: (version: number) => (version > 1 ? ` (emendato, versione ${version})` : ''),
     amendment: (reason: string | null) => (reason ? `L'arbitro ha emendato questo editto (R-EDICT-3). Motivo: ${reason}\n\n` : ''),
-    gameOver: (over: boolean) => (over ? 'La partita è finita.\n' : ''),
+    /**
+     * R-WIN-1, R-WIN-2: the game's outcome, first in the final edict's mail; null while it goes on.
+     * `winners` are display names; none when the last turn ended with no faction in play.
+     */
+    gameOver: (over: { winners: readonly string[]; rule: 'R-WIN-1' | 'R-WIN-2' | null } | null) =>
+      over === null
+        ? ''
+        : over.winners.length === 0
+          ? 'La partita è finita, senza vincitori (R-WIN-2).\n'
+          : `La partita è finita. ${over.winners.length > 1 ? 'Vincitori a pari merito' : 'Vincitore'}: ${over.winners.join(', ')} (${
+              over.rule === 'R-WIN-2' ? "R-WIN-2: il maggior numero di pianeti alla fine dell'ultimo turno" : 'R-WIN-1'
+            }).\n`,
     /** D-TURN-2: closed after its deadline because the service was down. */
     lateNote: (late: { closedAt: string; deadline: string } | null) =>
       late
@@ -91,7 +102,14 @@ ${v.edict}
       ),
     versionNote: (version) => (version > 1 ? ` (amended, version ${version})` : ''),
     amendment: (reason) => (reason ? `The referee has amended this edict (R-EDICT-3). Reason: ${reason}\n\n` : ''),
-    gameOver: (over) => (over ? 'The game is over.\n' : ''),
+    gameOver: (over) =>
+      over === null
+        ? ''
+        : over.winners.length === 0
+          ? 'The game is over, with no winner (R-WIN-2).\n'
+          : `The game is over. ${over.winners.length > 1 ? 'Shared victory' : 'Winner'}: ${over.winners.join(', ')} (${
+              over.rule === 'R-WIN-2' ? 'R-WIN-2: the most planets at the end of the last turn' : 'R-WIN-1'
+            }).\n`,
     lateNote: (late) =>
       late
         ? `\nThis turn was closed late, ${late.closedAt}, because the service was not running at its deadline (${late.deadline}). Only sheets received by the deadline count (D-TURN-2).\n`

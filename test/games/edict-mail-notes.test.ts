@@ -1,4 +1,5 @@
-// The notes at the top of an edict's mail: until when the edict may be disputed (R-TURN-2 step 5).
+// The notes at the top of an edict's mail: the outcome first when the game is over (R-WIN-1,
+// R-WIN-2), and until when the edict may be disputed (R-TURN-2 step 5).
 import { describe, expect, it } from 'vitest';
 import type { Lang } from '../../src/adjudicator/types.ts';
 import type { Game } from '../../src/db/games.ts';
@@ -34,6 +35,7 @@ function args(over: Partial<EdictMailArgs> & { disputeWindowMinutes?: number } =
   };
 }
 const observer = { id: 7, lang: 'en', email: 'o@example.com', token: 'tok' } as Observer;
+const opening = (text: string) => text.trim().split('\n').slice(0, 3).join('\n');
 
 describe('R-TURN-2 step 5: the edict mail says until when it may be disputed', () => {
   it('the window from its publication, on the player’s clock, in both languages, text and HTML', () => {
@@ -47,5 +49,27 @@ describe('R-TURN-2 step 5: the edict mail says until when it may be disputed', (
     for (const m of edictMails(args({ disputeWindowMinutes: 0 }))) expect(m.bodyText).not.toMatch(/contestare|dispute this/);
     const [o] = observerMails(args(), [observer], 'https://sf.example');
     expect(o!.bodyText).not.toContain('dispute this');
+  });
+});
+
+describe('R-WIN-1, R-WIN-2: the final edict mail names the winner first', () => {
+  it('a winner by R-WIN-1, in the mail’s opening lines', () => {
+    const edict = { ...electionEdict(), winners: ['hutt'], winRule: 'R-WIN-1' as const, gameOver: true };
+    const [it_, en] = edictMails(args({ edict, nextTurn: null }));
+    expect(opening(en!.bodyText)).toContain('The game is over. Winner: Hutt (R-WIN-1).');
+    expect(opening(it_!.bodyText)).toContain('La partita è finita. Vincitore: Hutt (R-WIN-1).');
+    const [o] = observerMails(args({ edict, nextTurn: null }), [observer], 'https://sf.example');
+    expect(opening(o!.bodyText)).toContain('Winner: Hutt');
+  });
+
+  it('a shared victory at the last turn (R-WIN-2), and a last turn with no winner', () => {
+    const shared = { ...electionEdict(), winners: ['hutt', 'sith'], winRule: 'R-WIN-2' as const, gameOver: true };
+    const [it_, en] = edictMails(args({ edict: shared, nextTurn: null }));
+    expect(opening(en!.bodyText)).toContain('Shared victory: Hutt, Sith (R-WIN-2');
+    expect(opening(it_!.bodyText)).toContain('Vincitori a pari merito: Hutt, Sith (R-WIN-2');
+    const none = { ...electionEdict(), winners: [], winRule: null, gameOver: true };
+    expect(opening(edictMails(args({ edict: none, nextTurn: null }))[1]!.bodyText)).toContain(
+      'The game is over, with no winner (R-WIN-2).',
+    );
   });
 });
