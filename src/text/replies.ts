@@ -71,7 +71,7 @@ export const replyTexts = defineTexts({
       `Il tuo foglio è arrivato il ${receivedAt}, dopo la scadenza della dichiarazione del Cancelliere (${deadline}): non è applicato (R-TURN-3).\n`,
     chancellorFinal: `Il foglio del Cancelliere è già stato accettato e pubblicato: non si può cambiare (R-TURN-3).\n`,
     notInPlay: `La tua fazione entra in gioco all'inizio del prossimo turno (R-SETUP-4): manda i tuoi ordini allora.\n`,
-    gameNotActive: `Questa partita non è in corso: nessun ordine è stato applicato.\n`,
+    gameNotActive: `Questa partita è finita: non prende più ordini, e nessun ordine è stato applicato. HELP e STATUS rispondono ancora.\n`,
     noOpenTurn: `Nessun turno è aperto in questo momento: nessun ordine è stato applicato.\n`,
     superseded: (receivedAt: string, standing: string) =>
       `Il tuo foglio arrivato il ${receivedAt} è stato letto solo ora, ed è più vecchio del foglio che hai mandato il ${standing}: resta valido quello più recente (R-TURN-4). Nessun ordine è cambiato.\n`,
@@ -90,6 +90,8 @@ export const replyTexts = defineTexts({
     stateValid: 'valido',
     turn: 'turno',
     yourOrders: 'I tuoi ordini',
+    /** STATUS once the game is over: in place of the deadline (R-WIN-1, R-WIN-2). */
+    gameOver: 'La partita è finita: non si mandano più ordini. Il suo ultimo editto dice chi ha vinto.',
     currentSheet: 'Il tuo foglio attuale:',
     moreLines: (n: number) => `  … e altre ${n} righe`,
 
@@ -176,7 +178,7 @@ export const replyTexts = defineTexts({
       `Your sheet arrived on ${receivedAt}, after the Chancellor's declaration deadline (${deadline}): it is not applied (R-TURN-3).\n`,
     chancellorFinal: `The Chancellor's sheet was already accepted and published: it cannot be changed (R-TURN-3).\n`,
     notInPlay: `Your faction enters play at the start of the next turn (R-SETUP-4): send your orders then.\n`,
-    gameNotActive: `This game is not running: no orders were applied.\n`,
+    gameNotActive: `This game is over: it takes no more orders, and no orders were applied. HELP and STATUS still answer.\n`,
     noOpenTurn: `No turn is open right now: no orders were applied.\n`,
     superseded: (receivedAt, standing) =>
       `Your sheet that arrived on ${receivedAt} was only read now, and it is older than the sheet you sent on ${standing}: the newer one stands (R-TURN-4). No orders were changed.\n`,
@@ -192,6 +194,7 @@ export const replyTexts = defineTexts({
     stateValid: 'valid',
     turn: 'turn',
     yourOrders: 'Your orders',
+    gameOver: 'The game is over: no more orders are taken. Its last edict says who has won.',
     currentSheet: 'Your current sheet:',
     moreLines: (n) => `  … and ${n} more lines`,
 

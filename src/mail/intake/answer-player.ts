@@ -371,5 +371,6 @@ function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => s
     received: ordersReceivedOf(sheet),
     sheetAt: sheet ? when(sheet.receivedAt) : null,
     sheetText: sheet?.text ?? null,
+    over: c.game.status === 'finished',
   });
 }

@@ -220,6 +220,8 @@ export interface StatusFacts {
   received: 'none' | 'problems' | 'valid';
   sheetAt: string | null;
   sheetText: string | null;
+  /** The game is over: no deadline is due, it says so instead. */
+  over?: boolean;
 }
 
 export function statusText(f: StatusFacts): string {
@@ -228,7 +230,7 @@ export function statusText(f: StatusFacts): string {
   const state = { none: T.stateNone, problems: T.stateProblems, valid: T.stateValid }[f.received];
   const lines = [
     `"${f.gameName}" — ${sideName(f.board, f.faction, lang)}, ${T.turn} ${f.turn}`,
-    `${T.deadline}: ${f.deadline}`,
+    f.over ? T.gameOver : `${T.deadline}: ${f.deadline}`,
     `${T.yourOrders}: ${state}${f.sheetAt ? ` (${f.sheetAt})` : ''}`,
   ];
   if (f.sheetText !== null) {
