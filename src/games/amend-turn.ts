@@ -84,8 +84,7 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     }
 
     const version = previous.version + 1;
-    // D-PRESS-14: an amended version opens a fresh dispute window from when it is stored (disputes.ts measures so).
-    const stored = await insertEdictVersion(tx, {
+    await insertEdictVersion(tx, {
       gameId: a.gameId,
       turn: a.turn,
       version,
@@ -105,9 +104,10 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: withJoiners(after, next.state.joining), election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);
+    // D-PRESS-14: an amended version opens a fresh dispute window, from now (as it is stored).
     await publishEdict(
       tx,
-      { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail, publishedAt: stored.createdAt },
+      { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail, publishedAt: now },
       ctx.publicUrl,
     );
     await recordAudit(tx, {
