@@ -183,8 +183,12 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     // A reply address used from an address not the owner's (D-PRESS-9): named by its conversation, not the code.
     forgedReplySubject: (game: string, conversation: string) =>
       `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
-    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
-      `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    /** `sender` null: the address is another player's of this game, never named (D-NEW-fixmail-2). */
+    forgedReply: (at: string, sender: string | null, conversation: string, reach: string) =>
+      `Attenzione: ${at} qualcuno ha scritto ${sender === null ? "dall'indirizzo di un altro giocatore di questa partita (gli arbitri sanno chi è)" : `dall'indirizzo ${sender}`} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    /** To a player of the game who answered a relay that reached another player (D-NEW-fixmail-2). */
+    replyNotYours:
+      'Questo indirizzo di risposta è di una conversazione di un altro giocatore, non tua: non è stato inoltrato nulla. Per rispondere in una tua conversazione, rispondi a una mail che è arrivata a te.\n',
     reportTaken: (kept: boolean) =>
       kept
         ? 'La tua segnalazione è registrata: la partita non ha ancora un arbitro, il primo assegnato la leggerà. Chi ha scritto il messaggio non ne sa nulla.'
@@ -409,8 +413,10 @@ To stop receiving mail about this game: ${v.unsubscribe}
     replyEmpty: 'the reply is empty (the quoted text of the mail you answer does not count).',
     replyNothingToAnswer: 'no message has reached you in this conversation yet.',
     forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Someone wrote in your conversation with ${conversation}`,
-    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
-      `Warning: on ${at} someone wrote from ${sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
+    forgedReply: (at: string, sender: string | null, conversation: string, reach: string) =>
+      `Warning: on ${at} someone wrote from ${sender === null ? "another player's address in this game (the referees know whose)" : sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
+    replyNotYours:
+      'This reply address belongs to a conversation of another player, not yours: nothing was relayed. To reply in a conversation of your own, answer a mail that reached you.\n',
     reportTaken: (kept: boolean) =>
       kept
         ? 'Your report is recorded: this game has no referee yet, the first one assigned will read it. The writer is not told.'

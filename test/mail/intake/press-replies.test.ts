@@ -3,6 +3,7 @@
 // token owner's registered address (two factors, D-PRESS-9); a reply is press, never a sheet.
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { listAudit } from '../../../src/db/audit.ts';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
 import { revokeTokensOfPlayer } from '../../../src/db/press.ts';
 import { pressMessages, pressReports } from '../../../src/db/schema.ts';
@@ -153,14 +154,20 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     expect(`${warning!.subject}\n${warning!.bodyText}`).not.toMatch(/Sith/);
   });
 
-  it('from another player’s address: refused as an unknown code, the owner warned', async () => {
+  it('D-NEW-fixmail-2: from another player’s address: the owner is warned without that address, the writer told the reply address is not theirs', async () => {
     await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
     const [toBruno] = await relaysTo(1);
     const r = await reply(toBruno!, 'Sì.', ADDRESSES[2]!);
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'sender-mismatch' });
     expect(await relaysTo(0)).toHaveLength(0);
-    expect(to(await mails('refusal'), ADDRESSES[2]!)).toHaveLength(1);
-    expect(to(await mails('warning'), ADDRESSES[1]!)).toHaveLength(1);
+    const [refusal] = to(await mails('refusal'), ADDRESSES[2]!);
+    expect(refusal!.bodyText).toContain('non è stato inoltrato nulla');
+    expect(refusal!.bodyText).not.toMatch(/codice|ordini/);
+    const [warning] = to(await mails('warning'), ADDRESSES[1]!);
+    expect(warning!.bodyText).toContain("someone wrote from another player's address in this game (the referees know whose)");
+    expect(warning!.bodyText).not.toContain(ADDRESSES[2]!);
+    const audit = await listAudit(world.database.db, { gameId: 'andromeda' });
+    expect(audit.find((e) => e.action === 'press.reply-not-yours')?.detail).toMatchObject({ from: 'sith', owner: 'aristocrats' });
   });
 
   it('an unknown token, and a revoked one, are refused as an unknown code', async () => {
