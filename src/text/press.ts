@@ -207,6 +207,8 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     noSheetWithPress: 'La mail non contiene ordini: il tuo foglio di ordini precedente resta valido.',
     noSheetYet: (turn: number) => `La mail non contiene ordini: per il turno ${turn} non ne hai ancora mandati.`,
     attachmentsDropped: 'Gli allegati non vengono inoltrati; una mail in HTML è inoltrata come testo.',
+    /** docs/press.md §1: a mail with no text part, its press read from its HTML. */
+    htmlAsText: 'La tua mail era solo in HTML: se ne inoltra il testo, senza formattazione né immagini.',
 
     refusal: {
       gameOver: 'la partita è finita.',
@@ -434,6 +436,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
     noSheetWithPress: 'This mail holds no orders: your earlier order sheet stands.',
     noSheetYet: (turn: number) => `This mail holds no orders: you have not sent orders for turn ${turn} yet.`,
     attachmentsDropped: 'Attachments are not relayed; an HTML mail is relayed as its text.',
+    htmlAsText: 'Your mail was in HTML only: what is relayed of it is its text, without formatting or pictures.',
 
     refusal: {
       gameOver: 'the game is over.',

@@ -22,6 +22,7 @@ import {
   chancellorBroadcastSubject,
   chancellorBroadcastText,
   helpText,
+  htmlRelayNote,
   refusalReply,
   sideName,
   statusText,
@@ -113,7 +114,8 @@ export function answerPlayer(c: PlayerMailContext): InboundOutcome {
     const parts = held ?? [];
     held = null;
     const kind = parts.some((p) => p.kind === 'ack') ? 'ack' : 'press-ack';
-    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), pressAck.join('\n')].join('\n\n'));
+    const ack = [...pressAck, ...htmlRelayNote(lang, mail)].join('\n');
+    const sent = send(kind, [...parts.map((p) => p.text.replace(/\s+$/, '')), ack].join('\n\n'));
     if ('answered' in detail) detail.answered = sent;
   });
   held = [];

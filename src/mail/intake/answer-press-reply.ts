@@ -15,6 +15,7 @@ import type { ReadMail } from './read-mails.ts';
 import type { ReplyContext, Thread } from './outgoing.ts';
 import { answerPlayer, pressWriterFacts, type PlayerMailContext } from './answer-player.ts';
 import { enqueueReply, replySubject } from './outgoing.ts';
+import { htmlRelayNote } from './reply-texts.ts';
 
 export interface PressReplyContext extends PlayerMailContext {
   token: FoundToken;
@@ -54,7 +55,7 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
       // Relays and reports are not replies: they do not count towards anyone's hourly limit.
       for (const m of [...r.relays, ...r.toReferees]) store.enqueue(m, false);
       store.relayed(r.messageIds, r.held);
-      acknowledgeInThread(c, player.email, r.ack);
+      acknowledgeInThread(c, player.email, [...r.ack, ...htmlRelayNote(player.lang, mail)]);
     },
   );
   return { gameId: game.id, playerId: player.id, status: 'processed', outcome: 'press-reply', detail: summary };

@@ -4,6 +4,7 @@ import type { Board } from '../../adjudicator/map.ts';
 import type { SheetReview } from '../../adjudicator/review.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import { problemLine, replyTexts } from '../../text/replies.ts';
+import { pressTexts } from '../../text/press.ts';
 import type { Refusal } from '../../games/accept-sheet.ts';
 import type { RefusalReason } from './identify-sender.ts';
 import type { ReplyKind } from './outgoing.ts';
@@ -243,4 +244,9 @@ export function statusText(f: StatusFacts): string {
 
 export function helpText(lang: Lang): string {
   return replyTexts[lang].help;
+}
+
+/** docs/press.md §1: the press acknowledgement says when the mail's text was read from its HTML (no text part). */
+export function htmlRelayNote(lang: Lang, mail: { sheetSource: string }): string[] {
+  return mail.sheetSource === 'html' ? ['', pressTexts[lang].htmlAsText] : [];
 }

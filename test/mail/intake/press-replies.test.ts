@@ -53,6 +53,47 @@ async function reply(relay: OutboxMail, body: string, from = relay.toAddress, me
 
 const relaysTo = async (i: number) => to(await mails('press'), ADDRESSES[i]!);
 
+/** An HTML-only mail (no text part), from `from` to `toAddress`, as some webmails send. */
+function htmlOnlyMail(from: string, toAddress: string, html: string): Buffer {
+  const head = [
+    `From: Player <${from}>`,
+    `To: ${toAddress}`,
+    'Subject: press',
+    'Date: Mon, 2 Mar 2026 10:00:00 +0000',
+    `Message-ID: <html${++replies}@example.org>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/html; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+  ];
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${html}`, 'utf8');
+}
+
+describe('docs/press.md §1: an HTML-only mail is relayed as its text, and its acknowledgement says so', () => {
+  it('a message in a mail, and a reply by its reply address', async () => {
+    later();
+    await deliver(
+      world,
+      htmlOnlyMail(ADDRESSES[1]!, privateTo(world, 1), '<p>PRESS TO Hutt</p><p><b>Truce</b> until turn 6?</p><p>END</p>'),
+    );
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.bodyText).toContain('Truce until turn 6?');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your mail was in HTML only: what is relayed of it is its text');
+    later();
+    await deliver(world, htmlOnlyMail(ADDRESSES[0]!, toAnna!.replyTo!, '<div>Va bene, <i>tregua</i>.</div>'));
+    const [back] = await relaysTo(1);
+    expect(back!.bodyText).toContain('Va bene, tregua.');
+    const [ackAnna] = to(await mails('press-ack'), ADDRESSES[0]!);
+    expect(ackAnna!.bodyText).toContain('La tua mail era solo in HTML: se ne inoltra il testo');
+  });
+
+  it('a plain-text mail has no such line', async () => {
+    await write(1, 'PRESS TO Hutt\nTruce?\nEND\n');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).not.toContain('HTML');
+  });
+});
+
 describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
   it('is relayed to the writer in the same thread, stored as answering the message, and acknowledged', async () => {
     await write(0, 'STAMPA A Aristocratici\nTregua fino al turno 6?\nFINE\n');
