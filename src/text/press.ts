@@ -18,9 +18,10 @@ export interface RelayValues {
   turn: number;
   /**
    * Who reads it: a player; the hidden writer of the anonymous message it answers (told that a
-   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4).
+   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4);
+   * or a player reading a referee's answer, whose Reply goes back to the referees (nothing to REPORT).
    */
-  reader?: 'player' | 'hidden-writer' | 'referee';
+  reader?: 'player' | 'hidden-writer' | 'referee' | 'from-referee';
 }
 
 /** A message to everyone as an observer reads it (D-PRESS-10: `from` is null when anonymous). */
@@ -130,6 +131,8 @@ export const pressTexts = defineTexts({
     referees: 'gli arbitri',
     referee: 'Arbitro',
     anonymous: 'Anonimo',
+    /** The hidden writer of an anonymous conversation, as a Reply's addressee. */
+    anonymousWriter: 'anonimo',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
@@ -147,7 +150,9 @@ ${v.text}
 ${
   v.reader === 'referee'
     ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
-    : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
+    : v.reader === 'from-referee'
+      ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).`
+      : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.`
 }
@@ -366,6 +371,7 @@ del turno ${v.turn} resta com'è.
     referees: 'the referees',
     referee: 'Referee',
     anonymous: 'Anonymous',
+    anonymousWriter: 'the anonymous writer',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
@@ -383,7 +389,9 @@ ${v.text}
 ${
   v.reader === 'referee'
     ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
-    : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+    : v.reader === 'from-referee'
+      ? `Reply to this mail to answer ${v.replyGoesTo} (from your registered address only).`
+      : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.`
 }

@@ -9,7 +9,8 @@ import type { Lang } from '../../adjudicator/types.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
 import type { Turn } from '../../db/turns.ts';
-import type { OutboxInput } from '../../db/outbox.ts';
+import { bracketed, type OutboxInput } from '../../db/outbox.ts';
+import { findInbound } from '../../db/inbound.ts';
 import type { Player } from '../../db/players.ts';
 import {
   addRecipients,
@@ -603,7 +604,7 @@ async function relayMessages(
       const others =
         d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
       // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
-      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
+      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymousWriter, ...others]);
       const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
       const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
       const one = relayMail(
@@ -973,6 +974,7 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     text: body,
     replyGoesTo: P.referees,
     turn: f.game.currentTurn,
+    reader: 'from-referee',
   });
   const one = await relayTo(db, deps, {
     gameId: f.game.id,
@@ -982,8 +984,11 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     address: player.email,
     text: m,
   });
-  // A referee is never muted, nor waits for a digest (D-PRESS-11): their answer goes at once.
-  result.relays.push(one.mail!);
+  // A referee is never muted, nor waits for a digest (D-PRESS-11): their answer goes at once,
+  // threaded under the player's own mail that asked (the player has no relay in this thread yet).
+  const asked = answered?.inboundId ? (await findInbound(db, answered.inboundId))?.messageId : null;
+  const under = asked ? bracketed(asked) : null;
+  result.relays.push(under ? { ...one.mail!, inReplyTo: under, references: `${under} ${one.mail!.references ?? ''}`.trim() } : one.mail!);
   await addRecipients(db, [one.row]);
   result.messageIds.push(message.id);
   return result;

@@ -188,6 +188,7 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
   it('D-PRESS-10: a forged reply in an anonymous conversation names the conversation, never its hidden writer', async () => {
     await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
     const [toBruno] = await relaysTo(1);
+    expect(toBruno!.bodyText).toContain('Reply to this mail to write to the anonymous writer and Knights');
     await reply(toBruno!, 'Who?', 'mallory@evil.example');
     const [warning] = await mails('warning');
     expect(warning!.toAddress).toBe(ADDRESSES[1]);
@@ -350,7 +351,10 @@ describe('D-PRESS-4: a referee answers a player’s message to the referees by r
   it('from their account’s address: relayed to the player, who can reply back; from any other: refused', async () => {
     const db = world.database.db;
     await assignReferee(db, 'andromeda', (await addReferee(db, 'ref@example.org', 'test')).referee.email, 'test');
-    await write(0, "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n");
+    later();
+    const question = '<question@example.org>';
+    const body = "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n";
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body, messageId: question }));
     const [toRef] = to(await mails('press'), 'ref@example.org');
     expect(toRef!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@sf\.example$/);
 
@@ -362,6 +366,11 @@ describe('D-PRESS-4: a referee answers a player’s message to the referees by r
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'referee-reply' });
     const [toAnna] = await relaysTo(0);
     expect(toAnna!.subject).toBe('[SF andromeda] Arbitro → te');
+    // Threaded under the player's own mail that asked, its footer to answer the referees: nothing to REPORT.
+    expect(toAnna!.inReplyTo).toBe(question);
+    expect(toAnna!.references).toContain(question);
+    expect(toAnna!.bodyText).toContain('Rispondi a questa mail per rispondere agli arbitri (solo dal tuo indirizzo registrato).');
+    expect(toAnna!.bodyText).not.toContain('SEGNALA');
     expect(toAnna!.bodyText).toContain('I will look at it tonight.');
     expect(toAnna!.bodyText).not.toContain('Il mio turno');
     const [ack] = to(await mails('press-ack'), 'ref@example.org');
