@@ -104,11 +104,19 @@ const sentence =
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
 /**
- * Italian `a` before a name or a phrase: articulated with its article (`a` + `gli arbitri` →
- * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`;
+ * Italian `a` before a name, a phrase or a list of them: articulated with its article (`a` +
+ * `gli arbitri` → `agli arbitri`, `a` + `la conversazione` → `alla conversazione`, `a` + `gli Hutt e
+ * i Sith` → `agli Hutt e ai Sith`), `ad` before another `a`;
  * the hidden writer, named "anonimo", as a person: `all'anonimo`.
  */
 export function italianA(x: string): string {
+  // A list ("gli Hutt e i Sith", "te, i Sith e anonimo"): each item takes its own preposition.
+  const items = x.split(/(, | e )/);
+  if (items.length > 1) return items.map((item, k) => (k % 2 ? item : italianA1(item))).join('');
+  return italianA1(x);
+}
+
+function italianA1(x: string): string {
   const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
   if (articled) return `${{ il: 'al', lo: 'allo', la: 'alla', i: 'ai', gli: 'agli', le: 'alle' }[articled[1]!]} ${articled[2]}`;
   if (/^l['’]/.test(x)) return `all${x.slice(1)}`;

@@ -4,7 +4,7 @@
 // to the disputes module, and the lines of the writer's acknowledgement. Intake calls it inside its
 // batch transaction, so the messages, the relays and the acknowledgement commit together.
 import type { Board } from '../../adjudicator/map.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideName, sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
@@ -381,7 +381,11 @@ async function finishMail(
         if (one.holdUntil) result.held.push(...one.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: one.holdUntil! })));
       }
       const to =
-        d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
+        d.to.kind === 'referees'
+          ? T.referees
+          : d.to.everyone
+            ? T.everyone
+            : T.list(d.to.factions.map((x) => sideNameAsObject(f.board, x, lang)));
       lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous', part.text) });
       // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
       noReferee ||= d.to.kind === 'referees' && one.relays !== null && one.relays.length === 0;
@@ -600,11 +604,14 @@ async function relayMessages(
       const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;
       const unnamed = reply?.hiddenReader !== undefined ? [isHidden ? T.you : T.anonymous.toLowerCase()] : [];
       const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list([...d.to.factions.map(name), ...unnamed]);
-      // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
-      const others =
-        d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
-      // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
-      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymousWriter, ...others]);
+      // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients; a
+      // Reply to everyone reaches everyone, its writer included: "everyone" says it all.
+      // As the object of "write to": in Italian each name with its article ("scrivere agli Hutt").
+      const asObject = (x: string) => (x === r.faction ? T.you : sideNameAsObject(f.board, x, r.lang));
+      const writerAsObject = anonymous ? T.anonymousWriter : sideNameAsObject(f.board, writer.faction, r.lang);
+      const hiddenObject = reply?.hiddenReader !== undefined && !isHidden ? [T.anonymousWriter] : [];
+      const objects = d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(asObject), ...hiddenObject];
+      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([writerAsObject, ...objects]);
       const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
       const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
       const one = relayMail(
@@ -878,7 +885,7 @@ export async function relayReply(
     result.messageIds.push(sent.messageId);
     if (sent.holdUntil) result.held.push(...sent.relays.map((m) => ({ dedupeKey: m.dedupeKey, at: sent.holdUntil! })));
   }
-  const name = (x: string) => sideName(f.board, x, writer.lang);
+  const name = (x: string) => sideNameAsObject(f.board, x, writer.lang);
   // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
   // (but for a broadcast's: everyone is no one in particular).
   const to =

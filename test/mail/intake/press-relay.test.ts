@@ -56,7 +56,7 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     expect(ack!.bodyText).toContain('MESSAGGI');
     // Italian elides "a" before a vowel; the relayed text is quoted whole (docs/press.md §4.7).
     expect(ack!.bodyText).toContain(
-      'Righe 2–3: inviato ad Aristocratici e Sith, firmato:\n> Vi propongo una tregua fino al turno 6.\n> Chi attacca per primo la rompe.',
+      'Righe 2–3: inviato agli Aristocratici e ai Sith, firmato:\n> Vi propongo una tregua fino al turno 6.\n> Chi attacca per primo la rompe.',
     );
     // No sheet stands for this turn: the acknowledgement does not say one does.
     expect(ack!.bodyText).toContain('La mail non contiene ordini: per il turno 1 non ne hai ancora mandati.');

@@ -258,7 +258,7 @@ describe('D-PRESS-10: an anonymous conversation', () => {
     expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → Cavalieri e te');
     // The hidden writer is told it answers their anonymous message, and that replying keeps them hidden.
     expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
-    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere ad Aristocratici e Cavalieri');
+    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere agli Aristocratici e ai Cavalieri');
     const toDario = await relaysTo(3);
     expect(toDario[1]!.subject).toBe('[SF andromeda] Aristocrats → you and anonymous');
     expect(toDario[1]!.bodyText).not.toContain('your anonymous message');
