@@ -230,7 +230,8 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
       signedNotAllowed: 'in questa partita i messaggi sono solo anonimi: togli FIRMATO.',
       privateNotAllowed: 'in questa partita si scrive solo a tutti: A TUTTI … FINE.',
       pressClosed: (since: string, turn: number) => `i messaggi sono chiusi da ${since}; riaprono con il turno ${turn}.`,
-      notInPlay: (factions: string) => `senza giocatore: ${factions}. Il messaggio non è partito per nessuno.`,
+      /** `factions` each with its article (`i Mercanti`): after "non inviato:", one sentence. */
+      notInPlay: (factions: string) => `nessuno gioca con ${factions}.`,
       onlyYourself: 'il messaggio nomina solo la tua fazione.',
       tooLong: (chars: number, max: number) => `è lungo ${chars} caratteri, al massimo ${max}: non è stato inviato né tagliato.`,
       tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo da ${nextAt}.`,
@@ -308,8 +309,9 @@ mail con SUBITO da solo (va al tuo indirizzo personale, ${v.privateAddress}).
     // Disputes (R-TURN-2 step 5).
     disputeHeading: 'CONTESTAZIONI',
     disputeLine: (line: number, what: string) => `Riga ${line}: ${what}`,
-    disputeTaken: (turn: number) =>
-      `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
+    // A dispute's line reads as a message's: "Riga 1: contestazione … inviata" or "… non presa: <why>".
+    disputeTaken: (turn: number) => `contestazione dell'editto del turno ${turn} inviata agli arbitri. Ti diremo come la risolvono.`,
+    disputeNotTaken: (why: string) => `contestazione non presa: ${why}`,
     disputeRefusal: {
       noEdict: 'non c’è ancora un editto da contestare.',
       windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito ${endedAt}.`,
@@ -461,7 +463,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
       signedNotAllowed: 'this game takes anonymous messages only: remove SIGNED.',
       privateNotAllowed: 'in this game messages go to everyone only: BROADCAST … ENDPRESS.',
       pressClosed: (since: string, turn: number) => `messages are closed since ${since}; they open again with turn ${turn}.`,
-      notInPlay: (factions: string) => `nobody plays ${factions}: the message went to nobody.`,
+      notInPlay: (factions: string) => `nobody plays ${factions}.`,
       onlyYourself: 'the message names only your own faction.',
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}: it was neither sent nor cut.`,
       tooMany: (max: number, nextAt: string) => `you have sent ${max} messages in the last hour; the next one from ${nextAt}.`,
@@ -536,8 +538,8 @@ alone (it goes to your private address, ${v.privateAddress}).
 
     disputeHeading: 'DISPUTES',
     disputeLine: (line: number, what: string) => `Line ${line}: ${what}`,
-    disputeTaken: (turn: number) =>
-      `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
+    disputeTaken: (turn: number) => `dispute of the edict of turn ${turn} sent to the referees. You will be told how they settle it.`,
+    disputeNotTaken: (why: string) => `dispute not taken: ${why}`,
     disputeRefusal: {
       noEdict: 'there is no edict to dispute yet.',
       windowClosed: (turn: number, endedAt: string) => `the time to dispute the edict of turn ${turn} ended on ${endedAt}.`,

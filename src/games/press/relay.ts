@@ -1139,7 +1139,7 @@ function refusalText(lang: Lang, r: PressRefusal, board: Board, tz: string): str
     case 'press-closed':
       return T.pressClosed(formatInstant(r.since, tz, lang), r.reopensWith);
     case 'not-in-play':
-      return T.notInPlay(pressTexts[lang].list(r.factions.map((x) => sideName(board, x, lang))));
+      return T.notInPlay(pressTexts[lang].list(r.factions.map((x) => sideNameAsObject(board, x, lang))));
     case 'only-yourself':
       return T.onlyYourself;
     case 'too-long':
@@ -1178,6 +1178,11 @@ function problemText(lang: Lang, p: PressProblem): string {
 function disputeText(lang: Lang, o: DisputeOutcome, currentTurn: number, tz: string): string {
   const T = pressTexts[lang];
   if (o.kind === 'filed') return o.to === 'kept' ? `${T.disputeTaken(o.turn)} ${T.noRefereeYet}` : T.disputeTaken(o.turn);
+  return T.disputeNotTaken(disputeRefusalText(lang, o, currentTurn, tz));
+}
+
+function disputeRefusalText(lang: Lang, o: Extract<DisputeOutcome, { kind: 'refused' }>, currentTurn: number, tz: string): string {
+  const T = pressTexts[lang];
   switch (o.why) {
     case 'edict-final':
       return T.disputeRefusal.edictFinal(o.turn ?? currentTurn - 1);
