@@ -50,6 +50,8 @@ export const replyTexts = defineTexts({
 
     // To the owner of a code someone else used.
     warningSubject: (game: string) => `[SF ${game}] Tentativo di usare il tuo codice`,
+    /** In place of a sender's address that is another player's of the game (D-NEW-fixmail-2): never named. */
+    fellowAddress: 'di un altro giocatore di questa partita (gli arbitri sanno chi è)',
     warningOnce: (at: string, sender: string, reach: string) =>
       `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
     warningSummary: (since: string, attempts: number, at: string, sender: string, reach: string) =>
@@ -160,6 +162,7 @@ export const replyTexts = defineTexts({
     noGame: `I cannot tell which game this mail is for: no orders were applied. Write to your private address (it is in your welcome mail).\n`,
 
     warningSubject: (game) => `[SF ${game}] Someone tried to use your code`,
+    fellowAddress: "another player's address in this game (the referees know whose)",
     warningOnce: (at, sender, reach) =>
       `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee${reach}.\n`,
     warningSummary: (since, attempts, at, sender, reach) =>

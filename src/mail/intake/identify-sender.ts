@@ -72,7 +72,7 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     if (from === null || !owner.addresses.includes(from)) {
       // The registered player is told; the sender only if we know them, and exactly as for an
       // unknown code (never the owner's name, nor that the code is anyone's).
-      return refused('sender-mismatch', answerable(), owner, game);
+      return refused('sender-mismatch', answerable(owner.gameId), owner, game);
     }
     return game ? { kind: 'player', player: owner, game } : refused('unknown-game', owner, null, null);
   }

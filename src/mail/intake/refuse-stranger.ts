@@ -43,15 +43,16 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
   const { store, replyCtx, row, mail, thread, echo } = c;
   const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
   const badCode = who.reason === 'unknown-code' || who.reason === 'sender-mismatch';
-  // D-NEW-fixmail-2: a player of the game who answered another player's relay (forwarded to them,
-  // say) is told the address is not theirs; the owner is never told their address, the referees whose.
-  const fellow = who.viaToken && who.warn && who.answer?.gameId === who.warn.gameId && who.answer.id !== who.warn.id ? who.answer : null;
+  // D-NEW-fixmail-2: another player of the game used a player's code or reply address. The owner is
+  // never told that player's address, the referees whose it was (the audit log); a reply to another's
+  // relay (forwarded to them, say) is told the address is not theirs.
+  const fellow = who.warn && who.answer?.gameId === who.warn.gameId && who.answer.id !== who.warn.id ? who.answer : null;
   if (fellow) {
     detail.fellow = fellow.faction;
     store.audit({
       actor: 'intake',
       gameId: fellow.gameId,
-      action: 'press.reply-not-yours',
+      action: who.viaToken ? 'press.reply-not-yours' : 'intake.code-not-yours',
       detail: { inbound: row.id, from: fellow.faction, owner: who.warn!.faction },
     });
   }
@@ -65,7 +66,10 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       gameId: who.game?.id ?? who.answer.gameId,
       to: who.answer.email,
       subject: replySubject(thread, 'Starts Foundation', tag),
-      text: fellow ? pressTexts[fellow.lang].replyNotYours : refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
+      text:
+        fellow && who.viaToken
+          ? pressTexts[fellow.lang].replyNotYours
+          : refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
       thread,
       dedupeKey: `refusal:${row.id}`,
       echoKey: echo,
@@ -93,7 +97,7 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
           )
         : spoofWarningText(
             owner.lang,
-            mail.from ?? '?',
+            fellow ? null : (mail.from ?? '?'),
             when(row.receivedAt),
             attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null,
             referees,

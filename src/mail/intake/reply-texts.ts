@@ -124,9 +124,10 @@ export function spoofWarningSubject(lang: Lang, game: string): string {
 }
 
 /** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
+/** `sender` null: another player's of the game, not named (D-NEW-fixmail-2). */
 export function spoofWarningText(
   lang: Lang,
-  sender: string,
+  sender: string | null,
   at: string,
   summary: { attempts: number; since: string } | null = null,
   referees: readonly string[] = [],
@@ -134,7 +135,8 @@ export function spoofWarningText(
   // Players are told how to reach the game's referees when the game has any.
   const reach = referees.length ? ` (${referees.join(', ')})` : '';
   const T = replyTexts[lang];
-  return summary ? T.warningSummary(summary.since, summary.attempts, at, sender, reach) : T.warningOnce(at, sender, reach);
+  const from = sender ?? T.fellowAddress;
+  return summary ? T.warningSummary(summary.since, summary.attempts, at, from, reach) : T.warningOnce(at, from, reach);
 }
 
 type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';
