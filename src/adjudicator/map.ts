@@ -11,6 +11,13 @@ const namesSchema = z.object({
   en: z.array(z.string().min(1)).min(1),
 });
 
+/**
+ * The Italian article of a side's Italian display name (`gli Hutt`, `i Sith`, `le Truppe Imperiali`),
+ * as the Italian rulebook writes them ("i Cavalieri", "i Mercanti", "i Fondatori"): sentences such
+ * as "inviato agli Aristocratici" need it. Optional: without it a rule guesses (src/text/italian.ts).
+ */
+const articleSchema = z.object({ it: z.enum(['il', 'lo', 'la', 'i', 'gli', 'le']) }).optional();
+
 const mapSchema = z
   .object({
     id: z.string().min(1),
@@ -21,7 +28,7 @@ const mapSchema = z
       .max(26),
     rows: z.number().int().min(1).max(999),
     capital: z.array(cellText).min(1),
-    imperial: z.object({ names: namesSchema }),
+    imperial: z.object({ names: namesSchema, article: articleSchema }),
     factions: z
       .array(
         z.object({
@@ -29,6 +36,7 @@ const mapSchema = z
           home: cellText,
           homeName: z.string().min(1),
           system: z.array(cellText),
+          article: articleSchema,
           names: namesSchema,
         }),
       )

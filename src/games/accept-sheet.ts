@@ -78,7 +78,6 @@ export type PlayerMailDecision<T extends TurnFacts = TurnFacts> =
 
 /** What a mail from an identified player comes to: a command, a refusal, or a sheet decision. */
 export function decidePlayerMail<T extends TurnFacts>(f: PlayerMailFacts<T>): PlayerMailDecision<T> {
-  if (f.game.status === 'finished') return refused('game-not-active');
   // ABSENCE dates are whole days of the game's zone (D-ABS-1): `1/4` is read from the day it arrived.
   const command = readPlayerCommand(
     f.mail.text,
@@ -86,6 +85,8 @@ export function decidePlayerMail<T extends TurnFacts>(f: PlayerMailFacts<T>): Pl
     () => localDay(f.mail.receivedAt, f.game.timeZone),
     pressFactions(f.board.map),
   );
+  // Once the game is over HELP and STATUS still answer; nothing else is taken (no sheet, absence or press setting).
+  if (f.game.status === 'finished') return command?.kind === 'help' || command?.kind === 'status' ? command : refused('game-not-active');
   if (command?.kind === 'absence-dates') return refused('absence-dates');
   if (command?.kind === 'absence') return { kind: 'absence', absence: command.days };
   if (command) return command;

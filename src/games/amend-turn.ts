@@ -104,7 +104,12 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     if (next) await updateTurn(tx, a.gameId, a.turn + 1, { state: withJoiners(after, next.state.joining), election: after.election });
     if (finished !== (game.status === 'finished')) await updateGame(tx, a.gameId, { status: finished ? 'finished' : 'active' });
     const players = await listPlayers(tx, a.gameId);
-    await publishEdict(tx, { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail }, ctx.publicUrl);
+    // D-PRESS-14: an amended version opens a fresh dispute window, from now (as it is stored).
+    await publishEdict(
+      tx,
+      { board, game, edict, version, reason, players, nextTurn: next, mail: ctx.mail, publishedAt: now },
+      ctx.publicUrl,
+    );
     await recordAudit(tx, {
       actor: ctx.actor,
       gameId: a.gameId,

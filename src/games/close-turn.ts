@@ -124,7 +124,12 @@ async function closeWith(
     await updateTurn(tx, gameId, number, { status: 'adjudicated', adjudicatedAt: now });
     const updated = await updateGame(tx, gameId, finished ? { status: 'finished' } : { currentTurn: number + 1 });
 
-    await publishEdict(tx, { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail }, ctx.publicUrl, drawn);
+    await publishEdict(
+      tx,
+      { board, game, edict, version, reason, late, players, nextTurn, mail: ctx.mail, publishedAt: now },
+      ctx.publicUrl,
+      drawn,
+    );
     await enqueueMany(tx, afterEdict);
     if (late) await tellRefereesClosedLate(tx, game, number, late, ctx);
     await lapseOnClose(tx, ctx, game, number, now); // D-PRESS-15: the earlier edicts stand

@@ -5,7 +5,7 @@ import type { Board } from '../adjudicator/map.ts';
 import { edictToJson } from '../adjudicator/render/edict-json.ts';
 import { edictHtmlLead, LINK_STYLE, renderEdictHtml } from '../adjudicator/render/edict-html.ts';
 import { renderEdict } from '../adjudicator/render/edict-text.ts';
-import { VOCABULARY } from '../adjudicator/render/vocabulary.ts';
+import { sideName, VOCABULARY } from '../adjudicator/render/vocabulary.ts';
 import type { Edict, Lang } from '../adjudicator/types.ts';
 import { putAssets, type AttachmentRef } from '../db/assets.ts';
 import type { Db } from '../db/client.ts';
@@ -137,6 +137,16 @@ export interface EdictMailArgs {
   mail: MailAddressing;
   /** PUBLIC_URL, for the link to the game's page. */
   publicUrl?: string | undefined;
+  /**
+   * When this version was published: its dispute window opens then (R-TURN-2 step 5, D-PRESS-14),
+   * and the players are told when it ends. Unknown: no such line.
+   */
+  publishedAt?: Date | undefined;
+}
+
+/** R-TURN-2 step 5: the end of an edict version's dispute window; null when the game has none. */
+export function disputeWindowEnd(game: Pick<Game, 'disputeWindowMinutes'>, publishedAt: Date | undefined): Date | null {
+  return publishedAt && game.disputeWindowMinutes > 0 ? new Date(publishedAt.getTime() + game.disputeWindowMinutes * 60_000) : null;
 }
 
 /**
@@ -161,6 +171,15 @@ export async function publishEdict(
   );
   await enqueueMany(tx, edictMails({ ...a, assets, publicUrl }));
   await enqueueMany(tx, observerMails({ ...a, assets, publicUrl }, watching, publicUrl ?? ''));
+}
+
+/** R-WIN-1, R-WIN-2: who won, for the first lines of the final edict's mail; null while the game goes on. */
+function outcome(a: Pick<EdictMailArgs, 'board' | 'edict' | 'nextTurn'>, lang: Lang) {
+  if (a.nextTurn) return null;
+  return {
+    winners: a.edict.winners.map((f) => sideName(a.board, f, lang)),
+    rule: a.edict.winRule ?? (a.edict.winners.length ? 'R-WIN-1' : null),
+  };
 }
 
 type EdictDeadlines = Parameters<typeof renderEdict>[3] & object;
@@ -198,7 +217,7 @@ export function observerMails(a: Omit<EdictMailArgs, 'players'>, observers: read
       gameName: a.game.name,
       turn: a.edict.turn,
       versionNote: T.versionNote(a.version),
-      gameOver: T.gameOver(!a.nextTurn),
+      gameOver: T.gameOver(outcome(a, lang)),
       unsubscribe: link,
       pageNote: T.pageNote(gamePageUrl(a.publicUrl, a.game.id)) + T.pressNote(revealUrl(a)),
     };
@@ -239,17 +258,19 @@ function edictMail(
     : {};
   const { text, sections } = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
+  const disputeUntil = disputeWindowEnd(game, a.publishedAt);
   const values = {
     game: game.id,
     gameName: game.name,
     turn: edict.turn,
     versionNote: T.versionNote(a.version),
     amendment: T.amendment(a.reason),
-    gameOver: T.gameOver(!a.nextTurn),
+    gameOver: T.gameOver(outcome(a, lang)),
     lateNote: T.lateNote(
       a.late ? { closedAt: formatInstant(a.late.closedAt, tz, lang), deadline: formatInstant(a.late.deadline, tz, lang) } : null,
     ),
     addressNote: T.addressNote(a.nextTurn ? privateAddress(a.mail, player.secret) : null),
+    disputeNote: T.disputeNote(disputeUntil && formatInstant(disputeUntil, tz, lang)),
     pageNote: T.pageNote(gamePageUrl(a.publicUrl, game.id)) + T.pressNote(revealUrl(a)),
     attachmentsNote: T.attachmentsNote,
   };

@@ -168,6 +168,8 @@ export async function resendEdict(
       players.map((p) => p.lang),
     );
     const nextTurn = await findTurn(tx, game.id, turnNumber + 1);
+    // The window as disputes.ts measures it: version 1 from the turn's close, an amended one from when stored.
+    const publishedAt = edict.version === 1 ? ((await findTurn(tx, game.id, turnNumber))?.adjudicatedAt ?? undefined) : edict.createdAt;
     const mails = edictMails({
       board,
       game,
@@ -180,6 +182,7 @@ export async function resendEdict(
       assets,
       mail: ctx.mail,
       publicUrl: ctx.publicUrl,
+      publishedAt,
     });
     await enqueueMany(
       tx,

@@ -253,15 +253,11 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 }
 
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
-  // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it).
-  const next = nextTurnDeadlines(game, turn.deadline, earlyAt).deadline;
-  const rendered = turnTexts[p.lang].early({
-    game: game.id,
-    gameName: game.name,
-    turn: turn.number,
-    at: when(game, p, earlyAt),
-    next: when(game, p, next),
-  });
+  // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it);
+  // none after the last turn (R-WIN-2, D-WIN-2: at or past it).
+  const last = game.lastTurn !== null && turn.number >= game.lastTurn;
+  const next = last ? null : when(game, p, nextTurnDeadlines(game, turn.deadline, earlyAt).deadline);
+  const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt), next });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
 }
 

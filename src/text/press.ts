@@ -18,9 +18,10 @@ export interface RelayValues {
   turn: number;
   /**
    * Who reads it: a player; the hidden writer of the anonymous message it answers (told that a
-   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4).
+   * reply keeps them anonymous, D-PRESS-10); or a referee, whose footer is their own (D-PRESS-4);
+   * or a player reading a referee's answer, whose Reply goes back to the referees (nothing to REPORT).
    */
-  reader?: 'player' | 'hidden-writer' | 'referee';
+  reader?: 'player' | 'hidden-writer' | 'referee' | 'from-referee';
 }
 
 /** A message to everyone as an observer reads it (D-PRESS-10: `from` is null when anonymous). */
@@ -103,11 +104,19 @@ const sentence =
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
 /**
- * Italian `a` before a name or a phrase: articulated with its article (`a` + `gli arbitri` →
- * `agli arbitri`, `a` + `la conversazione` → `alla conversazione`), `ad` before another `a`;
+ * Italian `a` before a name, a phrase or a list of them: articulated with its article (`a` +
+ * `gli arbitri` → `agli arbitri`, `a` + `la conversazione` → `alla conversazione`, `a` + `gli Hutt e
+ * i Sith` → `agli Hutt e ai Sith`), `ad` before another `a`;
  * the hidden writer, named "anonimo", as a person: `all'anonimo`.
  */
 export function italianA(x: string): string {
+  // A list ("gli Hutt e i Sith", "te, i Sith e anonimo"): each item takes its own preposition.
+  const items = x.split(/(, | e )/);
+  if (items.length > 1) return items.map((item, k) => (k % 2 ? item : italianA1(item))).join('');
+  return italianA1(x);
+}
+
+function italianA1(x: string): string {
   const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
   if (articled) return `${{ il: 'al', lo: 'allo', la: 'alla', i: 'ai', gli: 'agli', le: 'alle' }[articled[1]!]} ${articled[2]}`;
   if (/^l['’]/.test(x)) return `all${x.slice(1)}`;
@@ -130,6 +139,8 @@ export const pressTexts = defineTexts({
     referees: 'gli arbitri',
     referee: 'Arbitro',
     anonymous: 'Anonimo',
+    /** The hidden writer of an anonymous conversation, as a Reply's addressee. */
+    anonymousWriter: 'anonimo',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonimo'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
@@ -147,7 +158,9 @@ ${v.text}
 ${
   v.reader === 'referee'
     ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)}: la risposta va solo a questo giocatore, firmata "Arbitro".`
-    : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
+    : v.reader === 'from-referee'
+      ? `Rispondi a questa mail per rispondere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).`
+      : `Rispondi a questa mail per scrivere ${italianA(v.replyGoesTo)} (solo dal tuo indirizzo registrato).
 Per scrivere a qualcuno da solo, manda un nuovo messaggio al tuo indirizzo personale:
 STAMPA A <fazione> … FINE. Per segnalare questo messaggio agli arbitri rispondi con SEGNALA.`
 }
@@ -183,8 +196,12 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     // A reply address used from an address not the owner's (D-PRESS-9): named by its conversation, not the code.
     forgedReplySubject: (game: string, conversation: string) =>
       `[SF ${game}] Qualcuno ha scritto nella tua conversazione con ${conversation}`,
-    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
-      `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    /** `sender` null: the address is another player's of this game, never named (D-PRESS-38). */
+    forgedReply: (at: string, sender: string | null, conversation: string, reach: string) =>
+      `Attenzione: ${at} qualcuno ha scritto ${sender === null ? "dall'indirizzo di un altro giocatore di questa partita (gli arbitri sanno chi è)" : `dall'indirizzo ${sender}`} all'indirizzo di risposta della tua conversazione con ${conversation}. Non è stato inoltrato nulla: il tuo codice personale non è stato usato. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+    /** To a player of the game who answered a relay that reached another player (D-PRESS-38). */
+    replyNotYours:
+      'Questo indirizzo di risposta è di una conversazione di un altro giocatore, non tua: non è stato inoltrato nulla. Per rispondere in una tua conversazione, rispondi a una mail che è arrivata a te.\n',
     reportTaken: (kept: boolean) =>
       kept
         ? 'La tua segnalazione è registrata: la partita non ha ancora un arbitro, il primo assegnato la leggerà. Chi ha scritto il messaggio non ne sa nulla.'
@@ -203,6 +220,8 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
     noSheetWithPress: 'La mail non contiene ordini: il tuo foglio di ordini precedente resta valido.',
     noSheetYet: (turn: number) => `La mail non contiene ordini: per il turno ${turn} non ne hai ancora mandati.`,
     attachmentsDropped: 'Gli allegati non vengono inoltrati; una mail in HTML è inoltrata come testo.',
+    /** docs/press.md §1: a mail with no text part, its press read from its HTML. */
+    htmlAsText: 'La tua mail era solo in HTML: se ne inoltra il testo, senza formattazione né immagini.',
 
     refusal: {
       gameOver: 'la partita è finita.',
@@ -211,7 +230,8 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
       signedNotAllowed: 'in questa partita i messaggi sono solo anonimi: togli FIRMATO.',
       privateNotAllowed: 'in questa partita si scrive solo a tutti: A TUTTI … FINE.',
       pressClosed: (since: string, turn: number) => `i messaggi sono chiusi da ${since}; riaprono con il turno ${turn}.`,
-      notInPlay: (factions: string) => `senza giocatore: ${factions}. Il messaggio non è partito per nessuno.`,
+      /** `factions` each with its article (`i Mercanti`): after "non inviato:", one sentence. */
+      notInPlay: (factions: string) => `nessuno gioca con ${factions}.`,
       onlyYourself: 'il messaggio nomina solo la tua fazione.',
       tooLong: (chars: number, max: number) => `è lungo ${chars} caratteri, al massimo ${max}: non è stato inviato né tagliato.`,
       tooMany: (max: number, nextAt: string) => `hai già mandato ${max} messaggi nell’ultima ora; il prossimo da ${nextAt}.`,
@@ -289,8 +309,9 @@ mail con SUBITO da solo (va al tuo indirizzo personale, ${v.privateAddress}).
     // Disputes (R-TURN-2 step 5).
     disputeHeading: 'CONTESTAZIONI',
     disputeLine: (line: number, what: string) => `Riga ${line}: ${what}`,
-    disputeTaken: (turn: number) =>
-      `La tua contestazione dell'editto del turno ${turn} è arrivata agli arbitri. Ti diremo come la risolvono.`,
+    // A dispute's line reads as a message's: "Riga 1: contestazione … inviata" or "… non presa: <why>".
+    disputeTaken: (turn: number) => `contestazione dell'editto del turno ${turn} inviata agli arbitri. Ti diremo come la risolvono.`,
+    disputeNotTaken: (why: string) => `contestazione non presa: ${why}`,
     disputeRefusal: {
       noEdict: 'non c’è ancora un editto da contestare.',
       windowClosed: (turn: number, endedAt: string) => `il tempo per contestare l’editto del turno ${turn} è finito ${endedAt}.`,
@@ -360,6 +381,7 @@ del turno ${v.turn} resta com'è.
     referees: 'the referees',
     referee: 'Referee',
     anonymous: 'Anonymous',
+    anonymousWriter: 'the anonymous writer',
 
     relaySubject: (v: { game: string; from: string | null; to: string }) => `[SF ${v.game}] ${v.from ?? 'Anonymous'} → ${v.to}`,
     relay: (v: RelayValues): MailText =>
@@ -377,7 +399,9 @@ ${v.text}
 ${
   v.reader === 'referee'
     ? `Reply to this mail to answer ${v.replyGoesTo}: your answer goes to this player only, signed "Referee".`
-    : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
+    : v.reader === 'from-referee'
+      ? `Reply to this mail to answer ${v.replyGoesTo} (from your registered address only).`
+      : `Reply to this mail to write to ${v.replyGoesTo} (from your registered address only).
 To write to someone alone, send a new message to your private address:
 PRESS TO <faction> … ENDPRESS. To report this message to the referees, reply with REPORT.`
 }
@@ -409,8 +433,10 @@ To stop receiving mail about this game: ${v.unsubscribe}
     replyEmpty: 'the reply is empty (the quoted text of the mail you answer does not count).',
     replyNothingToAnswer: 'no message has reached you in this conversation yet.',
     forgedReplySubject: (game: string, conversation: string) => `[SF ${game}] Someone wrote in your conversation with ${conversation}`,
-    forgedReply: (at: string, sender: string, conversation: string, reach: string) =>
-      `Warning: on ${at} someone wrote from ${sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
+    forgedReply: (at: string, sender: string | null, conversation: string, reach: string) =>
+      `Warning: on ${at} someone wrote from ${sender === null ? "another player's address in this game (the referees know whose)" : sender} to the reply address of your conversation with ${conversation}. Nothing was relayed, and your private code was not used. If it was not you, tell the referee${reach}.\n`,
+    replyNotYours:
+      'This reply address belongs to a conversation of another player, not yours: nothing was relayed. To reply in a conversation of your own, answer a mail that reached you.\n',
     reportTaken: (kept: boolean) =>
       kept
         ? 'Your report is recorded: this game has no referee yet, the first one assigned will read it. The writer is not told.'
@@ -428,6 +454,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
     noSheetWithPress: 'This mail holds no orders: your earlier order sheet stands.',
     noSheetYet: (turn: number) => `This mail holds no orders: you have not sent orders for turn ${turn} yet.`,
     attachmentsDropped: 'Attachments are not relayed; an HTML mail is relayed as its text.',
+    htmlAsText: 'Your mail was in HTML only: what is relayed of it is its text, without formatting or pictures.',
 
     refusal: {
       gameOver: 'the game is over.',
@@ -436,7 +463,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
       signedNotAllowed: 'this game takes anonymous messages only: remove SIGNED.',
       privateNotAllowed: 'in this game messages go to everyone only: BROADCAST … ENDPRESS.',
       pressClosed: (since: string, turn: number) => `messages are closed since ${since}; they open again with turn ${turn}.`,
-      notInPlay: (factions: string) => `nobody plays ${factions}: the message went to nobody.`,
+      notInPlay: (factions: string) => `nobody plays ${factions}.`,
       onlyYourself: 'the message names only your own faction.',
       tooLong: (chars: number, max: number) => `it is ${chars} characters long, at most ${max}: it was neither sent nor cut.`,
       tooMany: (max: number, nextAt: string) => `you have sent ${max} messages in the last hour; the next one from ${nextAt}.`,
@@ -511,8 +538,8 @@ alone (it goes to your private address, ${v.privateAddress}).
 
     disputeHeading: 'DISPUTES',
     disputeLine: (line: number, what: string) => `Line ${line}: ${what}`,
-    disputeTaken: (turn: number) =>
-      `Your dispute of the edict of turn ${turn} has reached the referees. You will be told how they settle it.`,
+    disputeTaken: (turn: number) => `dispute of the edict of turn ${turn} sent to the referees. You will be told how they settle it.`,
+    disputeNotTaken: (why: string) => `dispute not taken: ${why}`,
     disputeRefusal: {
       noEdict: 'there is no edict to dispute yet.',
       windowClosed: (turn: number, endedAt: string) => `the time to dispute the edict of turn ${turn} ended on ${endedAt}.`,

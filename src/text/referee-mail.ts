@@ -66,7 +66,7 @@ Motivo: ${v.reason}
       mail(
         `[SF ${v.game}] Hai lasciato "${v.gameName}"`,
         `
-L'arbitro ha dato il tuo posto in "${v.gameName}" a un altro giocatore, dal ${v.since}.
+L'arbitro ha dato il tuo posto in "${v.gameName}" a un altro giocatore, da ${v.since}.
 
 Motivo: ${v.reason}
 
@@ -119,7 +119,7 @@ Il tuo indirizzo per gli ordini: ${v.address}
       mail(
         `[SF ${v.game}] Hai lasciato "${v.gameName}"`,
         `
-L'arbitro ti ha tolto da "${v.gameName}", dove giocavi con ${v.faction}, dal ${v.since}.
+L'arbitro ti ha tolto da "${v.gameName}", dove giocavi con ${v.faction}, da ${v.since}.
 
 Motivo: ${v.reason}
 
@@ -132,7 +132,7 @@ indirizzi non viene più letta per questa partita. Grazie per aver giocato.
       mail(
         `[SF ${v.game}] ${v.faction}: nessun giocatore`,
         `
-L'arbitro ha tolto il giocatore di ${v.faction} da "${v.gameName}", dal ${v.since}.
+L'arbitro ha tolto il giocatore di ${v.faction} da "${v.gameName}", da ${v.since}.
 
 Motivo: ${v.reason}
 

@@ -8,7 +8,7 @@ export const replyTexts = defineTexts({
     // The acknowledgement of a sheet.
     linePrefix: (line: number) => `Riga ${line}: `,
     received: (who: string, turn: number, gameName: string) => `Ordini ricevuti: ${who}, turno ${turn} di "${gameName}".`,
-    replaces: (at: string) => `Questo foglio sostituisce interamente quello del ${at} (R-TURN-4).`,
+    replaces: (at: string) => `Questo foglio sostituisce interamente quello di ${at} (R-TURN-4).`,
     firstSheet: `È il tuo primo foglio per questo turno.`,
     statusValid: `Stato: valido, nessun problema.`,
     statusProblems: `Stato: ricevuto con problemi (vedi sotto). Puoi mandare un foglio corretto fino alla scadenza.`,
@@ -50,10 +50,12 @@ export const replyTexts = defineTexts({
 
     // To the owner of a code someone else used.
     warningSubject: (game: string) => `[SF ${game}] Tentativo di usare il tuo codice`,
+    /** In place of a sender's address that is another player's of the game (D-PRESS-38): never named. */
+    fellowAddress: 'di un altro giocatore di questa partita (gli arbitri sanno chi è)',
     warningOnce: (at: string, sender: string, reach: string) =>
-      `Attenzione: il ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+      `Attenzione: ${at} qualcuno ha scritto dall'indirizzo ${sender} usando il tuo codice personale. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
     warningSummary: (since: string, attempts: number, at: string, sender: string, reach: string) =>
-      `Attenzione: dal ${since} qualcuno ha provato ${attempts} volte a usare il tuo codice personale, l'ultima il ${at} dall'indirizzo ${sender}. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
+      `Attenzione: da ${since} qualcuno ha provato ${attempts} volte a usare il tuo codice personale, l'ultima ${at} dall'indirizzo ${sender}. Non è stato applicato nulla. Se non eri tu, avvisa l'arbitro${reach}.\n`,
 
     // A mail not read as a sheet.
     tooLarge: (detail: string) => `la mail è troppo grande (${detail})`,
@@ -66,15 +68,15 @@ export const replyTexts = defineTexts({
 
     // A sheet not accepted.
     late: (receivedAt: string, deadline: string) =>
-      `Il tuo foglio è arrivato il ${receivedAt}, dopo la scadenza (${deadline}): non è applicato (R-TURN-4).\n`,
+      `Il tuo foglio è arrivato ${receivedAt}, dopo la scadenza (${deadline}): non è applicato (R-TURN-4).\n`,
     lateChancellor: (receivedAt: string, deadline: string) =>
-      `Il tuo foglio è arrivato il ${receivedAt}, dopo la scadenza della dichiarazione del Cancelliere (${deadline}): non è applicato (R-TURN-3).\n`,
+      `Il tuo foglio è arrivato ${receivedAt}, dopo la scadenza della dichiarazione del Cancelliere (${deadline}): non è applicato (R-TURN-3).\n`,
     chancellorFinal: `Il foglio del Cancelliere è già stato accettato e pubblicato: non si può cambiare (R-TURN-3).\n`,
     notInPlay: `La tua fazione entra in gioco all'inizio del prossimo turno (R-SETUP-4): manda i tuoi ordini allora.\n`,
-    gameNotActive: `Questa partita non è in corso: nessun ordine è stato applicato.\n`,
+    gameNotActive: `Questa partita è finita: non prende più ordini, e nessun ordine è stato applicato. HELP e STATUS rispondono ancora.\n`,
     noOpenTurn: `Nessun turno è aperto in questo momento: nessun ordine è stato applicato.\n`,
     superseded: (receivedAt: string, standing: string) =>
-      `Il tuo foglio arrivato il ${receivedAt} è stato letto solo ora, ed è più vecchio del foglio che hai mandato il ${standing}: resta valido quello più recente (R-TURN-4). Nessun ordine è cambiato.\n`,
+      `Il tuo foglio arrivato ${receivedAt} è stato letto solo ora, ed è più vecchio del foglio che hai mandato ${standing}: resta valido quello più recente (R-TURN-4). Nessun ordine è cambiato.\n`,
 
     // ABSENCE (D-ABS-1).
     absenceUnread: `Non ho capito le date dell'assenza. Scrivi per esempio:\n\n    ASSENZA 2025-04-01 2025-04-10\n\noppure ASSENZA 1/4 10/4 (giorno/mese).\n`,
@@ -90,6 +92,8 @@ export const replyTexts = defineTexts({
     stateValid: 'valido',
     turn: 'turno',
     yourOrders: 'I tuoi ordini',
+    /** STATUS once the game is over: in place of the deadline (R-WIN-1, R-WIN-2). */
+    gameOver: 'La partita è finita: non si mandano più ordini. Il suo ultimo editto dice chi ha vinto.',
     currentSheet: 'Il tuo foglio attuale:',
     moreLines: (n: number) => `  … e altre ${n} righe`,
 
@@ -158,6 +162,7 @@ export const replyTexts = defineTexts({
     noGame: `I cannot tell which game this mail is for: no orders were applied. Write to your private address (it is in your welcome mail).\n`,
 
     warningSubject: (game) => `[SF ${game}] Someone tried to use your code`,
+    fellowAddress: "another player's address in this game (the referees know whose)",
     warningOnce: (at, sender, reach) =>
       `Warning: on ${at} someone wrote from ${sender} using your private code. Nothing was applied. If it was not you, tell the referee${reach}.\n`,
     warningSummary: (since, attempts, at, sender, reach) =>
@@ -176,7 +181,7 @@ export const replyTexts = defineTexts({
       `Your sheet arrived on ${receivedAt}, after the Chancellor's declaration deadline (${deadline}): it is not applied (R-TURN-3).\n`,
     chancellorFinal: `The Chancellor's sheet was already accepted and published: it cannot be changed (R-TURN-3).\n`,
     notInPlay: `Your faction enters play at the start of the next turn (R-SETUP-4): send your orders then.\n`,
-    gameNotActive: `This game is not running: no orders were applied.\n`,
+    gameNotActive: `This game is over: it takes no more orders, and no orders were applied. HELP and STATUS still answer.\n`,
     noOpenTurn: `No turn is open right now: no orders were applied.\n`,
     superseded: (receivedAt, standing) =>
       `Your sheet that arrived on ${receivedAt} was only read now, and it is older than the sheet you sent on ${standing}: the newer one stands (R-TURN-4). No orders were changed.\n`,
@@ -192,6 +197,7 @@ export const replyTexts = defineTexts({
     stateValid: 'valid',
     turn: 'turn',
     yourOrders: 'Your orders',
+    gameOver: 'The game is over: no more orders are taken. Its last edict says who has won.',
     currentSheet: 'Your current sheet:',
     moreLines: (n) => `  … and ${n} more lines`,
 

@@ -52,14 +52,19 @@ La pagina della partita: ${v.page}`
         }
 `,
       ),
-    early: (v: TurnValues & { at: string; next: string }): MailText =>
+    /** `next` is null on the game's last turn (R-WIN-2): no turn follows it. */
+    early: (v: TurnValues & { at: string; next: string | null }): MailText =>
       mail(
         `[SF ${v.game}] Turno ${v.turn}: tutti i fogli sono arrivati`,
         `
 I fogli di tutti i giocatori per il turno ${v.turn} di "${v.gameName}" sono arrivati e sono validi, e
 questa partita anticipa i turni: il turno sarà risolto ${v.at}.
-Il turno ${v.turn + 1} scadrà allora ${v.next}: la prima scadenza settimanale che lascia
-almeno due giorni prima della dichiarazione del Cancelliere (D-TURN-7).
+${
+  v.next === null
+    ? `È l'ultimo turno della partita (R-WIN-2): l'editto dirà chi ha vinto.`
+    : `Il turno ${v.turn + 1} scadrà allora ${v.next}: la prima scadenza settimanale che lascia
+almeno due giorni prima della dichiarazione del Cancelliere (D-TURN-7).`
+}
 
 Fino ad allora puoi ancora cambiare idea e mandare un nuovo foglio. Se prima di allora arriva un
 foglio con problemi, il turno aspetta la sua scadenza normale.
@@ -157,8 +162,12 @@ The game's page: ${v.page}`
         `
 Every player's sheet for turn ${v.turn} of "${v.gameName}" is in and valid, and this game
 processes turns early: the turn will be adjudicated ${v.at}.
-Turn ${v.turn + 1} will then be due ${v.next}: the first weekly deadline that leaves at least
-two days before the Chancellor's declaration (D-TURN-7).
+${
+  v.next === null
+    ? `This is the game's last turn (R-WIN-2): the edict will say who has won.`
+    : `Turn ${v.turn + 1} will then be due ${v.next}: the first weekly deadline that leaves at least
+two days before the Chancellor's declaration (D-TURN-7).`
+}
 
 Until then you may still change your mind and send a new sheet. If a sheet with problems comes in
 before then, the turn waits for its usual deadline.

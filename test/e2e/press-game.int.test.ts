@@ -244,7 +244,7 @@ describe('a game of press through real mail', () => {
     expect(mutedRelay.filter((m) => m.envelope.to.includes('sith@example.org'))).toEqual([]);
     expect(to(mutedRelay, 'knights@example.org').text).toContain(MUTED_TEXT);
     // The acknowledgement quotes the text (D-PRESS-30) and names both readers: the mute stays secret.
-    expect(to(mutedRelay, 'hutt@example.org').text).toContain('inviato a Sith e Cavalieri');
+    expect(to(mutedRelay, 'hutt@example.org').text).toContain('inviato ai Sith e ai Cavalieri');
     expect(to(mutedRelay, 'hutt@example.org').text).not.toMatch(/silenziat|mute/i);
 
     // The Knights (on London's clocks) choose the digest: answered with their choices.

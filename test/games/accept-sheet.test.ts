@@ -54,9 +54,13 @@ function facts(c: Case): PlayerMailFacts {
 
 const cases: Case[] = [
   // The game and the player.
+  // D-WIN-4: a finished game takes no sheet, absence or press setting; HELP and STATUS still answer.
+  { name: 'a finished game takes no sheet', game: { status: 'finished' }, want: { kind: 'refused', reason: 'game-not-active' } },
+  { name: 'a finished game answers HELP', text: 'HELP', game: { status: 'finished' }, want: { kind: 'help' } },
+  { name: 'a finished game answers STATO', text: 'STATO', game: { status: 'finished' }, turn: null, want: { kind: 'status' } },
   {
-    name: 'a finished game takes nothing, not even HELP',
-    text: 'HELP',
+    name: 'a finished game takes no ABSENCE',
+    text: 'ABSENCE 2026-03-10 2026-03-12',
     game: { status: 'finished' },
     want: { kind: 'refused', reason: 'game-not-active' },
   },

@@ -322,6 +322,25 @@ export function turnCases(open: () => Promise<Database>): void {
       );
     });
 
+    it('R-WIN-2: early processing on the last turn announces no next turn', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Early Last'), earlyProcessingMinutes: 60, lastTurn: 2 }, ctx);
+      await send(game.id, 'hutt', 'V: Hutt');
+      clock.set(new Date(TURN1_DEADLINE.getTime() + MINUTE));
+      await closeTurn(db, game.id, 1, ctx);
+      clock.advance(MINUTE);
+      for (const f of ['hutt', 'aristocrats', 'sith', 'knights']) await send(game.id, f, '');
+      await job();
+      const notices = await listOutbox(db, { gameId: game.id, kind: 'early' });
+      expect(notices).toHaveLength(4);
+      const en = notices.find((m) => m.toAddress === 'a@example.com')!.bodyText;
+      expect(en).toContain("This is the game's last turn (R-WIN-2)");
+      expect(en).not.toContain('Turn 3');
+      const it = notices.find((m) => m.toAddress === 'b@example.com')!.bodyText;
+      expect(it).toContain("È l'ultimo turno della partita (R-WIN-2)");
+      expect(it).not.toContain('turno 3');
+    });
+
     it('early processing fires when the sheets carry greetings, thanks, names and phone numbers (D-PARSE-16)', async () => {
       clock.set(START);
       const { game } = await createGame(db, { ...input('Early Chatter'), earlyProcessingMinutes: 30 }, ctx);

@@ -443,7 +443,7 @@ describe('the fixture corpus through Dovecot, the service, PostgreSQL and SMTP',
     expect(mail.envelope.to).toEqual([giulia.email]);
     expect(mail.inReplyTo).toBe(`<${LATE_MESSAGE_ID}>`);
     expect(mail.text).toContain(
-      `Il tuo foglio è arrivato il ${formatInstant(lateInternalDate, GAME_TZ, 'it')}, dopo la scadenza (${formatInstant(created.turn.deadline, GAME_TZ, 'it')})`,
+      `Il tuo foglio è arrivato ${formatInstant(lateInternalDate, GAME_TZ, 'it')}, dopo la scadenza (${formatInstant(created.turn.deadline, GAME_TZ, 'it')})`,
     );
   });
 });
@@ -500,7 +500,7 @@ describe('acknowledgements, read as a player reads them', () => {
   it('a later sheet says which one it replaces, at the time the server received that one (05 after 04)', () => {
     const text = ackText('05');
     expect(text).toContain(
-      `Questo foglio sostituisce interamente quello del ${formatInstant(fixture('04').internalDate, GAME_TZ, 'it')} (R-TURN-4).`,
+      `Questo foglio sostituisce interamente quello di ${formatInstant(fixture('04').internalDate, GAME_TZ, 'it')} (R-TURN-4).`,
     );
   });
 

@@ -78,7 +78,7 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
   edict: (l) => {
     const v = {
       ...game,
-      ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'addressNote', 'pageNote', 'attachmentsNote'),
+      ...values('versionNote', 'gameOver', 'edict', 'amendment', 'lateNote', 'addressNote', 'disputeNote', 'pageNote', 'attachmentsNote'),
     };
     return [edictTexts[l].edict(v), v];
   },

@@ -9,7 +9,7 @@ const relay = {
   gameName: 'Andromeda',
   to: 'te, Hutt',
   text: 'Alleanza?\n> non è una citazione',
-  replyGoesTo: 'Hutt',
+  replyGoesTo: 'gli Hutt',
   turn: 4,
 };
 
@@ -19,7 +19,7 @@ describe('press texts', () => {
     expect(signed.subject).toBe('[SF andromeda] Sith → te, Hutt');
     expect(signed.text).toContain('Da: Sith\nA: te, Hutt');
     expect(signed.text).toContain('Alleanza?\n> non è una citazione');
-    expect(signed.text).toContain('Rispondi a questa mail per scrivere a Hutt');
+    expect(signed.text).toContain('Rispondi a questa mail per scrivere agli Hutt');
     const anon = pressTexts.en.relay({ ...relay, from: null, to: 'you, Hutt' });
     expect(anon.subject).toBe('[SF andromeda] Anonymous → you, Hutt');
     expect(anon.text).not.toMatch(/Sith/);
@@ -73,12 +73,13 @@ describe('Italian prepositions before a name (a + article)', () => {
     expect(italianA('la conversazione')).toBe('alla conversazione');
     expect(italianA('gli arbitri')).toBe('agli arbitri');
     expect(italianA('il Cancelliere')).toBe('al Cancelliere');
-    expect(italianA('anonimo e tutti')).toBe("all'anonimo e tutti");
     expect(italianA('anonimo')).toBe("all'anonimo");
     expect(italianA('anonimi')).toBe('ad anonimi');
-    expect(italianA('Aristocratici e Sith')).toBe('ad Aristocratici e Sith');
-    expect(italianA('Hutt e Sith')).toBe('a Hutt e Sith');
     expect(italianA('tutti')).toBe('a tutti');
+    // A list: each item its own preposition (faction names come with their article, sideNameAsObject).
+    expect(italianA('anonimo e i Cavalieri')).toBe("all'anonimo e ai Cavalieri");
+    expect(italianA('gli Aristocratici e i Sith')).toBe('agli Aristocratici e ai Sith');
+    expect(italianA('te, gli Hutt e le Truppe Imperiali')).toBe('a te, agli Hutt e alle Truppe Imperiali');
   });
   it('are used wherever a text says to whom', () => {
     expect(pressTexts.it.replySent('la conversazione', false, 'Ciao')).toBe(
@@ -87,8 +88,8 @@ describe('Italian prepositions before a name (a + article)', () => {
     expect(pressTexts.it.sent(2, 2, 'gli arbitri', false, 'Aiuto\n\nGrazie')).toBe(
       'Riga 2: inviato agli arbitri, firmato:\n> Aiuto\n>\n> Grazie',
     );
-    expect(pressTexts.it.relay({ ...relay, from: null, replyGoesTo: 'anonimo e Cavalieri' }).text).toContain(
-      "Rispondi a questa mail per scrivere all'anonimo e Cavalieri",
+    expect(pressTexts.it.relay({ ...relay, from: null, replyGoesTo: 'anonimo e i Cavalieri' }).text).toContain(
+      "Rispondi a questa mail per scrivere all'anonimo e ai Cavalieri",
     );
   });
 });
@@ -109,5 +110,27 @@ describe('a relay as its reader reads it', () => {
     expect(pressTexts.en.relay({ ...relay, from: 'Hutt', to: 'everyone', replyGoesTo: 'everyone' }).text).not.toContain(
       'anonymous message',
     );
+  });
+});
+
+describe('a faction as the object of an Italian sentence (the map’s table of articles)', () => {
+  it('each classic faction with its article, the Imperial Troops feminine; English bare', async () => {
+    const { classicMap } = await import('../../src/adjudicator/map.ts');
+    const { sideNameAsObject } = await import('../../src/adjudicator/render/vocabulary.ts');
+    const { IMPERIAL } = await import('../../src/adjudicator/types.ts');
+    const board = classicMap();
+    const it_ = (s: string) => sideNameAsObject(board, s, 'it');
+    expect(['hutt', 'aristocrats', 'sith', 'knights', 'merchants', 'corellians', 'federals', 'founders'].map(it_)).toEqual([
+      'gli Hutt',
+      'gli Aristocratici',
+      'i Sith',
+      'i Cavalieri',
+      'i Mercanti',
+      'i Corelliani',
+      'i Federali',
+      'i Fondatori',
+    ]);
+    expect(it_(IMPERIAL)).toBe('le Truppe Imperiali');
+    expect(sideNameAsObject(board, 'aristocrats', 'en')).toBe('Aristocrats');
   });
 });

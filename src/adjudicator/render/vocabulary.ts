@@ -415,6 +415,22 @@ export function sideName(board: Board, side: Side, lang: Lang): string {
   return board.factions.get(side)?.names[lang][0] ?? side;
 }
 
+/**
+ * A side's display name as the object of a sentence: in Italian with its article (`gli Hutt`,
+ * `i Sith`: "inviato agli Hutt"), from the map's table, else guessed for a masculine plural
+ * (`gli` before a vowel, h, s+consonant, z, x, y, gn, ps, pn; else `i`); in English the bare name.
+ */
+export function sideNameAsObject(board: Board, side: Side, lang: Lang): string {
+  const name = sideName(board, side, lang);
+  if (lang !== 'it') return name;
+  const article = (side === IMPERIAL ? board.map.imperial.article : board.factions.get(side)?.article)?.it ?? guessArticle(name);
+  return `${article} ${name}`;
+}
+
+function guessArticle(name: string): 'i' | 'gli' {
+  return /^([aeiouhxyzàèéìòù]|s[^aeiouàèéìòù]|gn|ps|pn)/i.test(name) ? 'gli' : 'i';
+}
+
 /** A reason in words, with the cells involved; an unknown reason is printed as the engine wrote it. */
 export function reasonText(lang: Lang, reason: string, cells: readonly string[] = []): string {
   const known = (KNOWN_REASONS as readonly string[]).includes(reason) ? VOCABULARY[lang].reasons[reason as KnownReason] : reason;

@@ -4,12 +4,13 @@
 // to the disputes module, and the lines of the writer's acknowledgement. Intake calls it inside its
 // batch transaction, so the messages, the relays and the acknowledgement commit together.
 import type { Board } from '../../adjudicator/map.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideName, sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
 import type { Turn } from '../../db/turns.ts';
-import type { OutboxInput } from '../../db/outbox.ts';
+import { bracketed, type OutboxInput } from '../../db/outbox.ts';
+import { findInbound } from '../../db/inbound.ts';
 import type { Player } from '../../db/players.ts';
 import {
   addRecipients,
@@ -376,7 +377,11 @@ async function finishMail(
         result.messageIds.push(one.messageId);
       }
       const to =
-        d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list(d.to.factions.map((x) => sideName(f.board, x, lang)));
+        d.to.kind === 'referees'
+          ? T.referees
+          : d.to.everyone
+            ? T.everyone
+            : T.list(d.to.factions.map((x) => sideNameAsObject(f.board, x, lang)));
       lines.push({ line: part.lines.header, text: T.sent(part.lines.first, part.lines.last, to, d.sign === 'anonymous', part.text) });
       // D-PRESS-17: stored for the first referee assigned; the writer is not left believing it was read.
       noReferee ||= d.to.kind === 'referees' && one.relays !== null && one.relays.length === 0;
@@ -620,11 +625,14 @@ async function relayMessages(db: Db, plans: readonly MessagePlan[], known: RowKn
       const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;
       const unnamed = reply?.hiddenReader !== undefined ? [isHidden ? T.you : T.anonymous.toLowerCase()] : [];
       const to = d.to.kind === 'referees' ? T.referees : d.to.everyone ? T.everyone : T.list([...d.to.factions.map(name), ...unnamed]);
-      // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients.
-      const others =
-        d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(name), ...(isHidden ? [] : unnamed)];
-      // A Reply to everyone reaches everyone, its writer included: "everyone" says it all.
-      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([from ?? T.anonymous.toLowerCase(), ...others]);
+      // A plain Reply reaches the writer (as "anonymous" when hidden) and the other recipients; a
+      // Reply to everyone reaches everyone, its writer included: "everyone" says it all.
+      // As the object of "write to": in Italian each name with its article ("scrivere agli Hutt").
+      const asObject = (x: string) => (x === r.faction ? T.you : sideNameAsObject(f.board, x, r.lang));
+      const writerAsObject = anonymous ? T.anonymousWriter : sideNameAsObject(f.board, writer.faction, r.lang);
+      const hiddenObject = reply?.hiddenReader !== undefined && !isHidden ? [T.anonymousWriter] : [];
+      const objects = d.to.kind === 'referees' ? [] : [...d.to.factions.filter((x) => x !== r.faction).map(asObject), ...hiddenObject];
+      const replyGoesTo = d.to.kind === 'factions' && d.to.everyone ? T.everyone : T.list([writerAsObject, ...objects]);
       const reader = r.recipient.kind === 'referee' ? 'referee' : r.recipient.id === hiddenWriterId ? 'hidden-writer' : ('player' as const);
       const m = T.relay({ game: game.id, gameName: game.name, from, to, text: part.text, replyGoesTo, turn: game.currentTurn, reader });
       const one = relayMail(
@@ -896,7 +904,7 @@ export async function relayReply(
     result.relays.push(...sent.relays);
     result.messageIds.push(sent.messageId);
   }
-  const name = (x: string) => sideName(f.board, x, writer.lang);
+  const name = (x: string) => sideNameAsObject(f.board, x, writer.lang);
   // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
   // (but for a broadcast's: everyone is no one in particular).
   const to =
@@ -992,6 +1000,7 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     text: body,
     replyGoesTo: P.referees,
     turn: f.game.currentTurn,
+    reader: 'from-referee',
   });
   const one = await relayTo(db, deps, {
     gameId: f.game.id,
@@ -1001,8 +1010,11 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
     address: player.email,
     text: m,
   });
-  // A referee is never muted, nor waits for a digest (D-PRESS-11): their answer goes at once.
-  result.relays.push(one.mail!);
+  // A referee is never muted, nor waits for a digest (D-PRESS-11): their answer goes at once,
+  // threaded under the player's own mail that asked (the player has no relay in this thread yet).
+  const asked = answered?.inboundId ? (await findInbound(db, answered.inboundId))?.messageId : null;
+  const under = asked ? bracketed(asked) : null;
+  result.relays.push(under ? { ...one.mail!, inReplyTo: under, references: `${under} ${one.mail!.references ?? ''}`.trim() } : one.mail!);
   await addRecipients(db, [one.row]);
   result.messageIds.push(message.id);
   return result;
@@ -1147,7 +1159,7 @@ export function refusalText(lang: Lang, r: PressRefusal, board: Board, tz: strin
     case 'press-closed':
       return T.pressClosed(formatInstant(r.since, tz, lang), r.reopensWith);
     case 'not-in-play':
-      return T.notInPlay(pressTexts[lang].list(r.factions.map((x) => sideName(board, x, lang))));
+      return T.notInPlay(pressTexts[lang].list(r.factions.map((x) => sideNameAsObject(board, x, lang))));
     case 'only-yourself':
       return T.onlyYourself;
     case 'too-long':
@@ -1186,6 +1198,11 @@ function problemText(lang: Lang, p: PressProblem): string {
 function disputeText(lang: Lang, o: DisputeOutcome, currentTurn: number, tz: string): string {
   const T = pressTexts[lang];
   if (o.kind === 'filed') return o.to === 'kept' ? `${T.disputeTaken(o.turn)} ${T.noRefereeYet}` : T.disputeTaken(o.turn);
+  return T.disputeNotTaken(disputeRefusalText(lang, o, currentTurn, tz));
+}
+
+function disputeRefusalText(lang: Lang, o: Extract<DisputeOutcome, { kind: 'refused' }>, currentTurn: number, tz: string): string {
+  const T = pressTexts[lang];
   switch (o.why) {
     case 'edict-final':
       return T.disputeRefusal.edictFinal(o.turn ?? currentTurn - 1);

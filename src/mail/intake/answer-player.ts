@@ -250,7 +250,8 @@ function answerPressCommand(
  * only, is told that those were not relayed as they were — the lines to add to the acknowledgement.
  */
 export function textOnlyNote(mail: Pick<ExtractedMail, 'attached' | 'sheetSource'>, lang: Lang): string[] {
-  return mail.attached || mail.sheetSource === 'html' ? ['', pressTexts[lang].attachmentsDropped] : [];
+  if (mail.attached) return ['', pressTexts[lang].attachmentsDropped];
+  return mail.sheetSource === 'html' ? ['', pressTexts[lang].htmlAsText] : [];
 }
 
 /** What press decides a player's mail or reply against: the game, its seats, the open turn, the mail's receipt. */
@@ -381,5 +382,6 @@ function statusFor(c: PlayerMailContext, turn: Turn | null, when: (d: Date) => s
     received: ordersReceivedOf(sheet),
     sheetAt: sheet ? when(sheet.receivedAt) : null,
     sheetText: sheet?.text ?? null,
+    over: c.game.status === 'finished',
   });
 }

@@ -62,7 +62,7 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     if (!token || !owner || owner.gameId !== token.thread.gameId) return refused('unknown-code', answerable(), null, null);
     const game = store.game(owner.gameId);
     if (from === null || !owner.addresses.includes(from))
-      return { ...refused('sender-mismatch', answerable(), owner, game), viaToken: token.thread };
+      return { ...refused('sender-mismatch', answerable(owner.gameId), owner, game), viaToken: token.thread };
     return game ? { kind: 'press-reply', player: owner, game, token } : refused('unknown-game', owner, null, null);
   }
   if (mail.secret) {
@@ -72,7 +72,7 @@ export function identifySender(store: IntakeStore, mail: SenderClues): Identific
     if (from === null || !owner.addresses.includes(from)) {
       // The registered player is told; the sender only if we know them, and exactly as for an
       // unknown code (never the owner's name, nor that the code is anyone's).
-      return refused('sender-mismatch', answerable(), owner, game);
+      return refused('sender-mismatch', answerable(owner.gameId), owner, game);
     }
     return game ? { kind: 'player', player: owner, game } : refused('unknown-game', owner, null, null);
   }

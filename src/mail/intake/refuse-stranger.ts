@@ -1,7 +1,10 @@
 // Mail whose sender or code does not check out (identify-sender.ts): what the sender is told,
 // what the owner of a misused code is told, and what the referee is alerted to.
 // - The sender learns nothing about other players: a code that belongs to someone else is
-//   answered exactly as an unknown one (same words, same subject, same language choice).
+//   answered exactly as an unknown one (same words, same subject, same language choice). The one
+//   exception, a player of the game answering a relay that reached another player (D-PRESS-38),
+//   is told that the reply address is not theirs: it names no one. Its owner is never told that
+//   player's address; the referees see whose it was (the audit log).
 // - The owner is warned at most once an hour, and the warning counts the attempts since the last
 //   one (twenty forged mails would be twenty warnings and use up the hourly replies).
 // - Failed codes are counted per sender and per game; past a threshold the referee is alerted
@@ -41,6 +44,19 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
   const { store, replyCtx, row, mail, thread, echo } = c;
   const detail: Record<string, unknown> = { reason: who.reason, from: mail.from };
   const badCode = who.reason === 'unknown-code' || who.reason === 'sender-mismatch';
+  // D-PRESS-38: another player of the game used a player's code or reply address. The owner is
+  // never told that player's address, the referees whose it was (the audit log); a reply to another's
+  // relay (forwarded to them, say) is told the address is not theirs.
+  const fellow = who.warn && who.answer?.gameId === who.warn.gameId && who.answer.id !== who.warn.id ? who.answer : null;
+  if (fellow) {
+    detail.fellow = fellow.faction;
+    store.audit({
+      actor: 'intake',
+      gameId: fellow.gameId,
+      action: who.viaToken ? 'press.reply-not-yours' : 'intake.code-not-yours',
+      detail: { inbound: row.id, from: fellow.faction, owner: who.warn!.faction },
+    });
+  }
   if (who.answer) {
     // The same refusal is not sent twice a day for the same words (D-MAIL-24: robots repeat).
     if (echo !== null && store.answered(echo)) detail.repeated = true;
@@ -51,7 +67,10 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       gameId: who.game?.id ?? who.answer.gameId,
       to: who.answer.email,
       subject: replySubject(thread, 'Starts Foundation', tag),
-      text: refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
+      text:
+        fellow && who.viaToken
+          ? pressTexts[fellow.lang].replyNotYours
+          : refusalText(who.answer.lang, who.reason, who.game?.id ?? mail.gameTag),
       thread,
       dedupeKey: `refusal:${row.id}`,
       echoKey: echo,
@@ -74,10 +93,15 @@ export function refuseStranger(c: StrangerContext, who: Extract<Identification, 
       // A forged reply to a press conversation is said as such, naming the conversation: the code itself was not used.
       const conversation = who.viaToken && who.game ? conversationName(who.viaToken, owner, c.boardFor(who.game.map)) : null;
       const text = conversation
-        ? pressTexts[owner.lang].forgedReply(when(row.receivedAt), sender, conversation, referees.length ? ` (${referees.join(', ')})` : '')
+        ? pressTexts[owner.lang].forgedReply(
+            when(row.receivedAt),
+            fellow ? null : sender,
+            conversation,
+            referees.length ? ` (${referees.join(', ')})` : '',
+          )
         : spoofWarningText(
             owner.lang,
-            sender,
+            fellow ? null : sender,
             when(row.receivedAt),
             attempts > 1 ? { attempts, since: when(misuse.firstUnreportedAt ?? row.receivedAt) } : null,
             referees,

@@ -123,9 +123,10 @@ export function spoofWarningSubject(lang: Lang, game: string): string {
 }
 
 /** `summary`: more than one attempt since the last warning (warnings go out at most once an hour). */
+/** `sender` null: another player's of the game, not named (D-PRESS-38). */
 export function spoofWarningText(
   lang: Lang,
-  sender: string,
+  sender: string | null,
   at: string,
   summary: { attempts: number; since: string } | null = null,
   referees: readonly string[] = [],
@@ -133,7 +134,8 @@ export function spoofWarningText(
   // Players are told how to reach the game's referees when the game has any.
   const reach = referees.length ? ` (${referees.join(', ')})` : '';
   const T = replyTexts[lang];
-  return summary ? T.warningSummary(summary.since, summary.attempts, at, sender, reach) : T.warningOnce(at, sender, reach);
+  const from = sender ?? T.fellowAddress;
+  return summary ? T.warningSummary(summary.since, summary.attempts, at, from, reach) : T.warningOnce(at, from, reach);
 }
 
 type UnreadableReason = 'too-large' | 'broken' | 'no-sheet' | 'too-costly';
@@ -220,6 +222,8 @@ export interface StatusFacts {
   received: 'none' | 'problems' | 'valid';
   sheetAt: string | null;
   sheetText: string | null;
+  /** The game is over: no deadline is due, it says so instead. */
+  over?: boolean;
 }
 
 export function statusText(f: StatusFacts): string {
@@ -228,7 +232,7 @@ export function statusText(f: StatusFacts): string {
   const state = { none: T.stateNone, problems: T.stateProblems, valid: T.stateValid }[f.received];
   const lines = [
     `"${f.gameName}" — ${sideName(f.board, f.faction, lang)}, ${T.turn} ${f.turn}`,
-    `${T.deadline}: ${f.deadline}`,
+    f.over ? T.gameOver : `${T.deadline}: ${f.deadline}`,
     `${T.yourOrders}: ${state}${f.sheetAt ? ` (${f.sheetAt})` : ''}`,
   ];
   if (f.sheetText !== null) {

@@ -72,6 +72,16 @@ describe('a code cannot be probed', () => {
     expect(refusals[0]!.subject).toBe(refusals[1]!.subject);
   });
 
+  it('D-PRESS-38: the owner is not told the address of the player who used their code; the referees are, by faction', async () => {
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 0), subject: 'x', body: 'V: Sith\n' }));
+    const [warning] = await outbox('warning');
+    expect(warning!.toAddress).toBe(ADDRESSES[0]);
+    expect(warning!.bodyText).toContain("dall'indirizzo di un altro giocatore di questa partita (gli arbitri sanno chi è)");
+    expect(warning!.bodyText).not.toContain(ADDRESSES[1]!);
+    const [entry] = await listAudit(world.database.db, { action: 'intake.code-not-yours' });
+    expect(entry?.detail).toMatchObject({ from: 'aristocrats', owner: 'hutt' });
+  });
+
   it('D-MAIL-23: past the threshold of failed codes from one sender the referee is alerted, once', async () => {
     const ids: number[] = [];
     for (let i = 0; i < PROBES_PER_SENDER + 2; i++) {

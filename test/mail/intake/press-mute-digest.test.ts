@@ -82,7 +82,7 @@ describe('D-PRESS-11: MUTE', () => {
     expect(await world.database.db.select().from(pressMessages)).toHaveLength(2);
     // The writer is not told (D-PRESS-11): the same words as for any message.
     const acks = to(await mails('press-ack'), ADDRESSES[2]!);
-    expect(acks[0]!.bodyText).toContain('Riga 2: inviato a Hutt e Aristocratici, firmato:\n> Tregua?');
+    expect(acks[0]!.bodyText).toContain('Riga 2: inviato agli Hutt e agli Aristocratici, firmato:\n> Tregua?');
     expect(acks[1]!.bodyText).toContain('Riga 2: inviato a tutti, firmato:\n> Viva i Sith.');
     for (const a of acks) expect(a.bodyText.toLowerCase()).not.toMatch(/silenz|mute/);
 

@@ -56,7 +56,7 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     expect(ack!.bodyText).toContain('MESSAGGI');
     // Italian elides "a" before a vowel; the relayed text is quoted whole (docs/press.md §4.7).
     expect(ack!.bodyText).toContain(
-      'Righe 2–3: inviato ad Aristocratici e Sith, firmato:\n> Vi propongo una tregua fino al turno 6.\n> Chi attacca per primo la rompe.',
+      'Righe 2–3: inviato agli Aristocratici e ai Sith, firmato:\n> Vi propongo una tregua fino al turno 6.\n> Chi attacca per primo la rompe.',
     );
     // No sheet stands for this turn: the acknowledgement does not say one does.
     expect(ack!.bodyText).toContain('La mail non contiene ordini: per il turno 1 non ne hai ancora mandati.');
@@ -233,6 +233,17 @@ describe('D-PRESS-2: press and the sheet', () => {
   });
 });
 
+describe('a message to a faction nobody plays', () => {
+  it('is refused in one sentence, the faction with its Italian article', async () => {
+    world.clock.now = new Date(world.clock.now.getTime() + 60_000);
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'PRESS TO Merchants\nHello?\nENDPRESS\n' }));
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body: 'STAMPA A Mercanti\nCiao?\nFINE\n' }));
+    const acks = await mails('press-ack');
+    expect(acks.find((m) => m.toAddress === ADDRESSES[1])!.bodyText).toContain('Line 1: not sent: nobody plays Merchants.\n');
+    expect(acks.find((m) => m.toAddress === ADDRESSES[0])!.bodyText).toContain('Riga 1: non inviato: nessuno gioca con i Mercanti.\n');
+  });
+});
+
 describe('R-TURN-2 step 5: a dispute block', () => {
   it('goes to the disputes module, and is answered with its outcome', async () => {
     const filed: unknown[] = [];
@@ -245,14 +256,14 @@ describe('R-TURN-2 step 5: a dispute block', () => {
     expect(filed).toMatchObject([{ block: 0, reason: 'la mia unità doveva avanzare', faction: 'hutt' }]);
     const ack = (await mails('press-ack')).find((m) => m.toAddress === ADDRESSES[0]);
     // A dispute is no message: its own heading, and the line says what became of it.
-    expect(ack!.bodyText).toMatch(/^CONTESTAZIONI\n\nRiga 1: La tua contestazione dell'editto del turno 1 è arrivata agli arbitri\./);
+    expect(ack!.bodyText).toMatch(/^CONTESTAZIONI\n\nRiga 1: contestazione dell'editto del turno 1 inviata agli arbitri\./);
     expect(ack!.bodyText).not.toContain('MESSAGGI');
   });
 
   it('through the real disputes module: no edict yet is refused as such, and nothing is stored', async () => {
     world.deps.fileDispute = (db, a) => fileDispute(db, { actor: 'mail', mail: { domain: DOMAIN, ordersLocalPart: 'orders' } }, a);
     await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'DISPUTE: my unit should have moved\n' }));
-    expect((await mails('press-ack'))[0]!.bodyText).toContain('DISPUTES\n\nLine 1: there is no edict to dispute yet.');
+    expect((await mails('press-ack'))[0]!.bodyText).toContain('DISPUTES\n\nLine 1: dispute not taken: there is no edict to dispute yet.');
     expect(await world.database.db.select().from(disputes)).toHaveLength(0);
   });
 });

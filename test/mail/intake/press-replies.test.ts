@@ -3,6 +3,7 @@
 // token owner's registered address (two factors, D-PRESS-9); a reply is press, never a sheet.
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { listAudit } from '../../../src/db/audit.ts';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
 import { revokeTokensOfPlayer } from '../../../src/db/press.ts';
 import { pressMessages, pressReports } from '../../../src/db/schema.ts';
@@ -51,6 +52,47 @@ async function reply(relay: OutboxMail, body: string, from = relay.toAddress, me
 }
 
 const relaysTo = async (i: number) => to(await mails('press'), ADDRESSES[i]!);
+
+/** An HTML-only mail (no text part), from `from` to `toAddress`, as some webmails send. */
+function htmlOnlyMail(from: string, toAddress: string, html: string): Buffer {
+  const head = [
+    `From: Player <${from}>`,
+    `To: ${toAddress}`,
+    'Subject: press',
+    'Date: Mon, 2 Mar 2026 10:00:00 +0000',
+    `Message-ID: <html${++replies}@example.org>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/html; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+  ];
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${html}`, 'utf8');
+}
+
+describe('docs/press.md §1: an HTML-only mail is relayed as its text, and its acknowledgement says so', () => {
+  it('a message in a mail, and a reply by its reply address', async () => {
+    later();
+    await deliver(
+      world,
+      htmlOnlyMail(ADDRESSES[1]!, privateTo(world, 1), '<p>PRESS TO Hutt</p><p><b>Truce</b> until turn 6?</p><p>END</p>'),
+    );
+    const [toAnna] = await relaysTo(0);
+    expect(toAnna!.bodyText).toContain('Truce until turn 6?');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).toContain('Your mail was in HTML only: what is relayed of it is its text');
+    later();
+    await deliver(world, htmlOnlyMail(ADDRESSES[0]!, toAnna!.replyTo!, '<div>Va bene, <i>tregua</i>.</div>'));
+    const [back] = await relaysTo(1);
+    expect(back!.bodyText).toContain('Va bene, tregua.');
+    const [ackAnna] = to(await mails('press-ack'), ADDRESSES[0]!);
+    expect(ackAnna!.bodyText).toContain('La tua mail era solo in HTML: se ne inoltra il testo');
+  });
+
+  it('a plain-text mail has no such line', async () => {
+    await write(1, 'PRESS TO Hutt\nTruce?\nEND\n');
+    const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
+    expect(ack!.bodyText).not.toContain('HTML');
+  });
+});
 
 describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
   it('is relayed to the writer in the same thread, stored as answering the message, and acknowledged', async () => {
@@ -198,7 +240,7 @@ describe('docs/press.md §1: a reply is its text; attachments are not relayed, a
     expect(toAnna!.bodyText).toContain('Peace until turn 6.\nBruno\n');
     expect(toAnna!.bodyText).not.toContain('Cosa facciamo?');
     const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
-    expect(ack!.bodyText).toContain('an HTML mail is relayed as its text');
+    expect(ack!.bodyText).toContain('Your mail was in HTML only: what is relayed of it is its text');
   });
 
   it('a Subject hiding CR/LF and a direction override reaches no header of the acknowledgement or the relay', async () => {
@@ -301,6 +343,7 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
   it('D-PRESS-10: a forged reply in an anonymous conversation names the conversation, never its hidden writer', async () => {
     await write(2, 'STAMPA ANONIMA A Aristocratici, Cavalieri\nGli Hutt mentono.\nFINE\n');
     const [toBruno] = await relaysTo(1);
+    expect(toBruno!.bodyText).toContain('Reply to this mail to write to the anonymous writer and Knights');
     await reply(toBruno!, 'Who?', 'mallory@evil.example');
     const [warning] = await mails('warning');
     expect(warning!.toAddress).toBe(ADDRESSES[1]);
@@ -308,14 +351,20 @@ describe('D-PRESS-9: anything else is refused, nothing relayed', () => {
     expect(`${warning!.subject}\n${warning!.bodyText}`).not.toMatch(/Sith/);
   });
 
-  it('from another player’s address: refused as an unknown code, the owner warned', async () => {
+  it('D-PRESS-38: from another player’s address: the owner is warned without that address, the writer told the reply address is not theirs', async () => {
     await write(0, 'STAMPA A Aristocratici\nTregua?\nFINE\n');
     const [toBruno] = await relaysTo(1);
     const r = await reply(toBruno!, 'Sì.', ADDRESSES[2]!);
     expect(r.result).toMatchObject({ status: 'rejected', outcome: 'sender-mismatch' });
     expect(await relaysTo(0)).toHaveLength(0);
-    expect(to(await mails('refusal'), ADDRESSES[2]!)).toHaveLength(1);
-    expect(to(await mails('warning'), ADDRESSES[1]!)).toHaveLength(1);
+    const [refusal] = to(await mails('refusal'), ADDRESSES[2]!);
+    expect(refusal!.bodyText).toContain('non è stato inoltrato nulla');
+    expect(refusal!.bodyText).not.toMatch(/codice|ordini/);
+    const [warning] = to(await mails('warning'), ADDRESSES[1]!);
+    expect(warning!.bodyText).toContain("someone wrote from another player's address in this game (the referees know whose)");
+    expect(warning!.bodyText).not.toContain(ADDRESSES[2]!);
+    const audit = await listAudit(world.database.db, { gameId: 'andromeda' });
+    expect(audit.find((e) => e.action === 'press.reply-not-yours')?.detail).toMatchObject({ from: 'sith', owner: 'aristocrats' });
   });
 
   it('an unknown token, and a revoked one, are refused as an unknown code', async () => {
@@ -364,7 +413,7 @@ describe('D-PRESS-10: an anonymous conversation', () => {
     expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → Cavalieri e te');
     // The hidden writer is told it answers their anonymous message, and that replying keeps them hidden.
     expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
-    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere ad Aristocratici e Cavalieri');
+    expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere agli Aristocratici e ai Cavalieri');
     const toDario = await relaysTo(3);
     expect(toDario[1]!.subject).toBe('[SF andromeda] Aristocrats → you and anonymous');
     expect(toDario[1]!.bodyText).not.toContain('your anonymous message');
@@ -457,7 +506,10 @@ describe('D-PRESS-4: a referee answers a player’s message to the referees by r
   it('from their account’s address: relayed to the player, who can reply back; from any other: refused', async () => {
     const db = world.database.db;
     await assignReferee(db, 'andromeda', (await addReferee(db, 'ref@example.org', 'test')).referee.email, 'test');
-    await write(0, "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n");
+    later();
+    const question = '<question@example.org>';
+    const body = "STAMPA ALL'ARBITRO\nIl mio turno è stato letto male.\nFINE\n";
+    await deliver(world, orderMail({ from: ADDRESSES[0]!, to: privateTo(world, 0), body, messageId: question }));
     const [toRef] = to(await mails('press'), 'ref@example.org');
     expect(toRef!.replyTo).toMatch(/^orders\+p-[a-z2-7]{26}@sf\.example$/);
 
@@ -469,6 +521,11 @@ describe('D-PRESS-4: a referee answers a player’s message to the referees by r
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'referee-reply' });
     const [toAnna] = await relaysTo(0);
     expect(toAnna!.subject).toBe('[SF andromeda] Arbitro → te');
+    // Threaded under the player's own mail that asked, its footer to answer the referees: nothing to REPORT.
+    expect(toAnna!.inReplyTo).toBe(question);
+    expect(toAnna!.references).toContain(question);
+    expect(toAnna!.bodyText).toContain('Rispondi a questa mail per rispondere agli arbitri (solo dal tuo indirizzo registrato).');
+    expect(toAnna!.bodyText).not.toContain('SEGNALA');
     expect(toAnna!.bodyText).toContain('I will look at it tonight.');
     expect(toAnna!.bodyText).not.toContain('Il mio turno');
     const [ack] = to(await mails('press-ack'), 'ref@example.org');

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../src/db/outbox.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { findTurn } from '../../../src/db/turns.ts';
+import { updateGame } from '../../../src/db/games.ts';
 import { classicMap } from '../../../src/adjudicator/map.ts';
 import { findInbound, MAX_PROCESSING_ATTEMPTS } from '../../../src/db/inbound.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
@@ -298,6 +299,20 @@ describe('deadlines and the Chancellor', () => {
     expect(status!.bodyText).toContain('V: Sith');
     expect((await replies('help'))[0]!.bodyText).toContain('B2=F6');
     expect(await history('aristocrats')).toHaveLength(1);
+  });
+
+  it('D-WIN-4: once the game is over HELP and STATUS still answer; a sheet is refused as over', async () => {
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Sith\n' }));
+    await updateGame(world.database.db, 'andromeda', { status: 'finished' });
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'status\n' }));
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), subject: 'HELP', body: '' }));
+    await deliver(world, orderMail({ from: ADDRESSES[1]!, to: privateTo(world, 1), body: 'V: Hutt\n' }));
+    const [status] = await replies('status');
+    expect(status!.bodyText).toContain('The game is over: no more orders are taken.');
+    expect(status!.bodyText).toContain('V: Sith');
+    expect((await replies('help'))[0]!.bodyText).toContain('B2=F6');
+    const [refused] = await replies('refusal');
+    expect(refused!.bodyText).toContain('This game is over: it takes no more orders');
   });
 
   it('a turn whose moves count: invalid orders are named in the reply (R-ORD-5, R-ORD-7)', async () => {
