@@ -56,3 +56,28 @@ export function edictMailsFor(edict: Edict, opts: { name?: string; reason?: stri
   };
   return edictMails(args);
 }
+
+/**
+ * An election edict's mail arguments for the game `g1` "Orione" (Rome) with an Italian and an
+ * English player, the next turn due, a public URL: `game` and `over` change what a test is about.
+ */
+export function edictMailArgs(game: Partial<Game> = {}, over: Partial<EdictMailArgs> = {}): EdictMailArgs {
+  const player = (id: number, lang: Lang) =>
+    ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
+  return {
+    board,
+    game: { id: 'g1', name: 'Orione', timeZone: 'Europe/Rome', pressSettings: {}, ...game } as Game,
+    edict: electionEdict(),
+    version: 1,
+    reason: null,
+    players: [player(1, 'it'), player(2, 'en')],
+    nextTurn: { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') },
+    assets: {
+      json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
+      map: { png: () => ({ assetId: 2, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: () => 'alt' },
+    },
+    mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
+    publicUrl: 'https://sf.example/',
+    ...over,
+  };
+}

@@ -1,38 +1,16 @@
 // The notes at the top of an edict's mail: the outcome first when the game is over (R-WIN-1,
 // R-WIN-2), and until when the edict may be disputed (R-TURN-2 step 5).
 import { describe, expect, it } from 'vitest';
-import type { Lang } from '../../src/adjudicator/types.ts';
-import type { Game } from '../../src/db/games.ts';
 import type { Observer } from '../../src/db/observers.ts';
-import type { Player } from '../../src/db/players.ts';
 import { edictMails, observerMails, type EdictMailArgs } from '../../src/games/edict-mail.ts';
-import { board, electionEdict } from './edict-html-fixture.ts';
+import { edictMailArgs, electionEdict } from './edict-html-fixture.ts';
 
 const NEXT = { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') };
 const CLOSED = new Date('2025-03-23T19:01:00Z');
 
 function args(over: Partial<EdictMailArgs> & { disputeWindowMinutes?: number } = {}): EdictMailArgs {
   const { disputeWindowMinutes = 1440, ...rest } = over;
-  const game = { id: 'g1', name: 'Orione', timeZone: 'Europe/Rome', pressSettings: {}, disputeWindowMinutes } as Game;
-  const player = (id: number, lang: Lang) =>
-    ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
-  return {
-    board,
-    game,
-    edict: electionEdict(),
-    version: 1,
-    reason: null,
-    players: [player(1, 'it'), player(2, 'en')],
-    nextTurn: NEXT,
-    assets: {
-      json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
-      map: { png: () => ({ assetId: 2, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: () => 'alt' },
-    },
-    mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
-    publicUrl: 'https://sf.example/',
-    publishedAt: CLOSED,
-    ...rest,
-  };
+  return edictMailArgs({ disputeWindowMinutes }, { nextTurn: NEXT, publishedAt: CLOSED, ...rest });
 }
 const observer = { id: 7, lang: 'en', email: 'o@example.com', token: 'tok' } as Observer;
 const opening = (text: string) => text.trim().split('\n').slice(0, 3).join('\n');

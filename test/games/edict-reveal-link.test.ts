@@ -2,33 +2,14 @@
 // the game's press setting reveal = at-end — and only then, and only in the final edict.
 import { describe, expect, it } from 'vitest';
 import type { Lang } from '../../src/adjudicator/types.ts';
-import type { Game } from '../../src/db/games.ts';
 import type { Observer } from '../../src/db/observers.ts';
-import type { Player } from '../../src/db/players.ts';
 import { edictMails, observerMails, type EdictMailArgs } from '../../src/games/edict-mail.ts';
-import { board, electionEdict } from './edict-html-fixture.ts';
+import { edictMailArgs, electionEdict } from './edict-html-fixture.ts';
 
 const NEXT = { deadline: new Date('2025-03-30T18:00:00Z'), declarationDeadline: new Date('2025-03-30T16:00:00Z') };
 
 function args(pressSettings: object, nextTurn: EdictMailArgs['nextTurn']): EdictMailArgs {
-  const game = { id: 'g1', name: 'Orione', timeZone: 'Europe/Rome', pressSettings } as Game;
-  const player = (id: number, lang: Lang) =>
-    ({ id, lang, email: `p${id}@example.com`, secret: `s${id}`, timeZone: null }) as unknown as Player;
-  return {
-    board,
-    game,
-    edict: electionEdict(),
-    version: 1,
-    reason: null,
-    players: [player(1, 'it'), player(2, 'en')],
-    nextTurn,
-    assets: {
-      json: { assetId: 1, filename: 'edict.json', contentType: 'application/json' },
-      map: { png: () => ({ assetId: 2, filename: 'map.png', contentType: 'image/png', cid: 'map@starts-foundation' }), alt: () => 'alt' },
-    },
-    mail: { domain: 'sf.test', ordersLocalPart: 'orders' },
-    publicUrl: 'https://sf.example/',
-  };
+  return edictMailArgs({ pressSettings }, { nextTurn });
 }
 const observer = (lang: Lang) => ({ id: 7, lang, email: 'o@example.com', token: 'tok' }) as Observer;
 const LINK = 'https://sf.example/games/g1/press';
