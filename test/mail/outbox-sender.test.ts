@@ -212,6 +212,25 @@ describe('sendAllDue', () => {
     // The rest go with the next pass.
     expect(await sendAllDue({ db, transport, from: 'orders@sf.test', log }, { limit: 2 })).toBe(4);
   });
+
+  it('claims no more in a pass after a batch’s worth of refusals in a row: a relay that is down is not handed the whole queue at once', async () => {
+    const db = own.db;
+    const mails = [61, 62, 63, 64, 65, 66, 67, 68, 69, 70].map((i) => mail(i));
+    await enqueueMany(db, mails);
+    let tries = 0;
+    const down: MailTransport = {
+      send() {
+        tries++;
+        return Promise.reject(Object.assign(new Error('451 not now'), { responseCode: 451 }));
+      },
+    };
+    expect(await sendAllDue({ db, transport: down, from: 'orders@sf.test', log }, { limit: 2 })).toBe(0);
+    // Batches claimed ahead before the first refusals came back are tried too; none after them.
+    expect(tries).toBeLessThan(mails.length);
+    const rows = (await listOutbox(db)).filter((r) => mails.some((m) => m.dedupeKey === r.dedupeKey));
+    expect(rows.filter((r) => r.attempts === 0)).toHaveLength(mails.length - tries);
+    expect(rows.every((r) => r.status === 'pending')).toBe(true);
+  });
 });
 
 describe('a relay that does not take a mail', () => {

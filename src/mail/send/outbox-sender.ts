@@ -147,11 +147,14 @@ async function send(deps: OutboxSenderDeps, opts: { limit: number; batches: numb
   let more = true;
   let claiming: Promise<void> | null = null;
   let claimFailed: { err: unknown } | null = null;
+  // A batch's worth of refusals in a row: the relay is down, and gets no more this pass (the loop
+  // comes back in a moment), as when a pass ended with a batch that sent nothing.
+  let refusedInARow = 0;
   const claim = async () => {
     const claimedAt = leaseClock();
     const rows = await claimBatch(deps.db, { limit: opts.limit, now: now(), leaseMs: SEND_LEASE_MS });
     // A short batch: nothing more was due when it was claimed.
-    more = rows.length === opts.limit && ++claims < opts.batches;
+    if (rows.length < opts.limit || ++claims >= opts.batches) more = false;
     if (rows.length === 0) return;
     const assets = await assetCacheOf(deps.db).get(deps.db, [...new Set(rows.flatMap((r) => attachmentsOf(r).map((a) => a.assetId)))]);
     for (const row of rows) queue.push({ row, assets, claimedAt });
@@ -183,7 +186,13 @@ async function send(deps: OutboxSenderDeps, opts: { limit: number; batches: numb
         await releaseClaim(deps.db, item.row.id, now());
         continue;
       }
-      if (await sendOne(deps, item, marks, now)) sent++;
+      const refused = () => {
+        if (++refusedInARow >= opts.limit) more = false;
+      };
+      if (await sendOne(deps, item, marks, now, refused)) {
+        sent++;
+        refusedInARow = 0;
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -193,10 +202,18 @@ async function send(deps: OutboxSenderDeps, opts: { limit: number; batches: numb
   return sent;
 }
 
-async function sendOne(deps: OutboxSenderDeps, { row, assets }: Claimed, marks: SentMarks, now: () => Date): Promise<boolean> {
+/** Sends one claimed mail; `refused` is told at once when the relay does not take it, before the failure is recorded. */
+async function sendOne(
+  deps: OutboxSenderDeps,
+  { row, assets }: Claimed,
+  marks: SentMarks,
+  now: () => Date,
+  refused: () => void,
+): Promise<boolean> {
   try {
     await deps.transport.send(toOutgoing(row, deps.from, assets));
   } catch (err) {
+    refused();
     const permanent = isPermanent(err);
     deps.log.warn({ err, outbox: row.id, to: row.toAddress, permanent }, 'sending failed');
     try {
