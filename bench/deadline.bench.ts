@@ -16,10 +16,12 @@
 //   the next batch claimed while the last quarter of one is sent, "sent" written for a few mails in
 //   one statement, the maps read as base64 (350 games, five rounds each):
 //     ratios 0.91 1.04 0.85 1.09 0.96 (median 0.96), load 4.8-6.7
-//     ratios 1.05 0.85 0.91 0.91 0.82 (median 0.91), load 4.3-7.2; CPU 2.9-3.2 ms a mail, raw 2.5-2.9.
-//   What is left is CPU, ~0.3-0.45 ms a mail more than raw nodemailer's: the claims, the maps' read
+//     ratios 1.05 0.85 0.91 0.91 0.82 (median 0.91), load 4.3-7.2; CPU 2.9-3.2 ms a mail, raw 2.5-2.9
+//     ratios 0.71 0.78 0.85 0.79 0.83 (median 0.79), load 5.3-7.0; CPU 3.2-3.3 ms a mail, raw 2.7-3.0
+//   What is left is CPU, ~0.3-0.55 ms a mail more than raw nodemailer's: the claims, the maps' read
 //   and the marks (~0.14 ms, with a transport that sends nothing) and more garbage collection
-//   (~0.09 ms a mail); the neighbours' load moves a round by ±0.1.
+//   (~0.09 ms a mail). With the neighbours' load a round moves by ±0.15 and the target is met in most
+//   rounds, not all: not yet robust on a loaded machine.
 //
 // Measured on the shared 2-core machine (1,000 mixed it/en games: two maps a turn). The wall clock
 // follows the neighbours' load; this process's CPU seconds follow the code. Since the maps are
