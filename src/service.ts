@@ -19,7 +19,7 @@ import { BodyReader } from './mail/intake/body-reader.ts';
 import type { IntakeDeps } from './mail/intake/process-inbound.ts';
 import { intakeDeps } from './mail/intake/intake-deps.ts';
 import type { ArrivedMail } from './mail/intake/receive.ts';
-import { sendDueMail } from './mail/send/outbox-sender.ts';
+import { sendAllDue } from './mail/send/outbox-sender.ts';
 import { createFileTransport } from './mail/send/file-transport.ts';
 import { createSmtpTransport } from './mail/send/smtp-transport.ts';
 import type { MailTransport } from './mail/send/types.ts';
@@ -219,7 +219,7 @@ async function startOwned(config: Config, log: Logger, opts: ServiceOptions, loc
       log,
       'outbox',
       async () => {
-        while ((await sendDueMail({ db: database.db, transport, from: config.mail.from, log })) > 0 && !signal.aborted);
+        await sendAllDue({ db: database.db, transport, from: config.mail.from, log }, { signal });
       },
       liveness.track('sending', STUCK_AFTER_MS),
     ),

@@ -1,7 +1,7 @@
 // Files attached to outgoing mail (an edict's map and JSON): stored once, whatever the number of
 // recipients, and found again by their content, so closing a turn twice never stores them twice.
 import { hash } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { mailAssets } from './schema.ts';
 
@@ -32,9 +32,11 @@ export async function putAssets(db: Db, files: readonly { contentType: string; b
 
 export async function findAssets(db: Db, ids: readonly number[]): Promise<Map<number, MailAsset>> {
   if (ids.length === 0) return new Map();
+  // The bytes travel as base64 text rather than the driver's hex: a third larger instead of twice,
+  // and decoded in half the CPU (the outbox sender reads every map of a batch's edicts: bench:deadline).
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(mailAssets), bytes: sql<string>`encode(${mailAssets.bytes}, 'base64')` })
     .from(mailAssets)
     .where(inArray(mailAssets.id, [...new Set(ids)]));
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, { ...r, bytes: Buffer.from(r.bytes, 'base64') }]));
 }

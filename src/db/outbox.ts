@@ -152,21 +152,32 @@ export async function releaseClaim(db: Db, id: number, now: Date = new Date()): 
 }
 
 /**
- * Records a mail as sent. The commit does not wait for the disk (synchronous_commit off, for this
- * transaction only): a database crash in the next moment can lose the mark, and the mail is then
- * sent again with the same Message-ID — what a crash of the sender can do anyway — while every
- * send stops waiting for an fsync (bench:deadline: the send rate).
+ * Records mails as sent, each at its own time, in one statement (the sender writes the marks of the
+ * mails the relay took in the same few milliseconds together); how many rows it marked. The commit
+ * does not wait for the disk (synchronous_commit off, for this transaction only): a database crash
+ * in the next moment can lose the marks, and those mails are then sent again with the same
+ * Message-ID — what a crash of the sender can do anyway — while sending stops waiting for an fsync
+ * (bench:deadline: the send rate).
  */
-export async function markSent(db: Db, id: number, at: Date = new Date()): Promise<boolean> {
+export async function markSentMany(db: Db, marks: readonly { id: number; at: Date }[]): Promise<number> {
+  if (marks.length === 0) return 0;
   // One statement, so one round trip: set_config(…, true) lasts to the end of this statement's own
   // transaction, whose commit it governs.
+  const ids = pgArray(marks.map((m) => m.id));
+  const ats = pgArray(marks.map((m) => m.at.toISOString()));
   const rows = await rowsOf<{ id: unknown }>(
     db,
     sql`with quick as (select set_config('synchronous_commit', 'off', true))
-        update ${outbox} set status = 'sent', sent_at = ${at.toISOString()}::timestamptz, last_error = null
-        from quick where ${outbox.id} = ${id} returning ${outbox.id}`,
+        update ${outbox} set status = 'sent', sent_at = m.at, last_error = null
+        from quick, unnest(${ids}::bigint[], ${ats}::timestamptz[]) as m(id, at)
+        where ${outbox.id} = m.id returning ${outbox.id}`,
   );
-  return rows.length > 0;
+  return rows.length;
+}
+
+/** Records one mail as sent (markSentMany); false when there is no such mail. */
+export async function markSent(db: Db, id: number, at: Date = new Date()): Promise<boolean> {
+  return (await markSentMany(db, [{ id, at }])) > 0;
 }
 
 export interface FailOptions {

@@ -9,7 +9,7 @@ import { mailboxCursorStore } from '../../src/db/cursors.ts';
 import { insertEdictVersion, latestEdict, listEdicts } from '../../src/db/edicts.ts';
 import { insertGame } from '../../src/db/games.ts';
 import { findInbound, headerMessageId, listPendingInbound, markProcessed, storeInbound } from '../../src/db/inbound.ts';
-import { backoffMs, claimBatch, enqueue, findOutbox, markFailed, markSent, newMessageId } from '../../src/db/outbox.ts';
+import { backoffMs, claimBatch, enqueue, findOutbox, markFailed, markSent, markSentMany, newMessageId } from '../../src/db/outbox.ts';
 import { findByEmail, findBySecret, insertPlayer } from '../../src/db/players.ts';
 import { addSheetVersion, latestSheets, sheetHistory } from '../../src/db/sheets.ts';
 import { insertTurn, updateTurn } from '../../src/db/turns.ts';
@@ -214,6 +214,24 @@ export function storageCases(open: () => Promise<Database>): void {
       expect(await markFailed(db, b.id, '550 no such user', { permanent: true })).toMatchObject({ status: 'failed' });
       expect((await findOutbox(db, b.id))?.lastError).toBe('550 no such user');
       expect(await markSent(db, 999_999)).toBe(false);
+    });
+
+    it('marks several mails sent in one statement, each at its own time', async () => {
+      const { mail: a } = await enqueue(db, letter('ack:many-a'));
+      const { mail: b } = await enqueue(db, letter('ack:many-b'));
+      const { mail: c } = await enqueue(db, letter('ack:many-c'));
+      const later = new Date(T0.getTime() + 1_234);
+      expect(
+        await markSentMany(db, [
+          { id: a.id, at: T0 },
+          { id: b.id, at: later },
+          { id: 999_998, at: T0 },
+        ]),
+      ).toBe(2);
+      expect(await findOutbox(db, a.id)).toMatchObject({ status: 'sent', sentAt: T0 });
+      expect(await findOutbox(db, b.id)).toMatchObject({ status: 'sent', sentAt: later });
+      expect(await findOutbox(db, c.id)).toMatchObject({ status: 'pending', sentAt: null });
+      expect(await markSentMany(db, [])).toBe(0);
     });
 
     it('backs off 1, 2, 4 … minutes, at most an hour', () => {

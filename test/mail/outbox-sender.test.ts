@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { putAssets } from '../../src/db/assets.ts';
 import type { Database, Db } from '../../src/db/client.ts';
 import { insertGame } from '../../src/db/games.ts';
 import { enqueueMany, findOutbox, listOutbox, type OutboxInput } from '../../src/db/outbox.ts';
 import { mailAssets } from '../../src/db/schema.ts';
-import { SEND_LEASE_MS, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
+import { SEND_LEASE_MS, sendAllDue, sendDueMail } from '../../src/mail/send/outbox-sender.ts';
 import { createFileTransport } from '../../src/mail/send/file-transport.ts';
 import type { MailTransport } from '../../src/mail/send/types.ts';
 import { addReferee, assignReferee } from '../../src/referee/accounts.ts';
@@ -146,6 +146,90 @@ describe('sendDueMail', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('sendAllDue', () => {
+  // Its own database: what it claims depends on everything that is due.
+  let own: Database;
+  beforeAll(async () => {
+    own = await openTestPglite();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+  /** A relay that holds every mail until `open()`: what the sender does meanwhile can be seen. */
+  const gated = () => {
+    const sent: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const transport: MailTransport = {
+      async send(m) {
+        sent.push(String(m.to));
+        await gate;
+        return { messageId: m.messageId };
+      },
+    };
+    return { transport, sent, open };
+  };
+
+  it('claims the next batch while the last mails of one are with the relay, and sends every mail once, in order', async () => {
+    const db = own.db;
+    const mails = [41, 42, 43, 44, 45, 46, 47, 48].map((i) => mail(i));
+    await enqueueMany(db, mails);
+    const relay = gated();
+    const done = sendAllDue({ db, transport: relay.transport, from: 'orders@sf.test', log }, { limit: 4 });
+    // All four of the first batch, and the first of the next, are with the relay: none is answered yet.
+    await vi.waitFor(() => expect(relay.sent).toHaveLength(5));
+    const rows = (await listOutbox(db)).filter((r) => mails.some((m) => m.dedupeKey === r.dedupeKey));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual(mails.map(() => ['pending', 1]));
+    relay.open();
+    expect(await done).toBe(8);
+    expect(relay.sent).toEqual(mails.map((m) => m.toAddress));
+    // Recorded as sent before it returns, though written a few at a time.
+    const after = (await listOutbox(db)).filter((r) => mails.some((m) => m.dedupeKey === r.dedupeKey));
+    expect(after.every((r) => r.status === 'sent' && r.sentAt !== null)).toBe(true);
+    expect(await sendAllDue({ db, transport: relay.transport, from: 'orders@sf.test', log })).toBe(0);
+  });
+
+  it('claims nothing more once its signal is aborted, and sends what it had claimed', async () => {
+    const db = own.db;
+    const mails = [51, 52, 53, 54, 55, 56].map((i) => mail(i));
+    await enqueueMany(db, mails);
+    const stop = new AbortController();
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      async send(m) {
+        sent.push(String(m.to));
+        stop.abort(); // as SIGTERM would, while the first batch is being sent
+        return { messageId: m.messageId };
+      },
+    };
+    expect(await sendAllDue({ db, transport, from: 'orders@sf.test', log }, { limit: 2, signal: stop.signal })).toBe(2);
+    expect(sent).toEqual(['p51@example.org', 'p52@example.org']);
+    const rows = (await listOutbox(db)).filter((r) => mails.some((m) => m.dedupeKey === r.dedupeKey));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1], ...mails.slice(2).map(() => ['pending', 0])]);
+    // The rest go with the next pass.
+    expect(await sendAllDue({ db, transport, from: 'orders@sf.test', log }, { limit: 2 })).toBe(4);
+  });
+
+  it('claims no more in a pass after a batch’s worth of refusals in a row: a relay that is down is not handed the whole queue at once', async () => {
+    const db = own.db;
+    const mails = [61, 62, 63, 64, 65, 66, 67, 68, 69, 70].map((i) => mail(i));
+    await enqueueMany(db, mails);
+    let tries = 0;
+    const down: MailTransport = {
+      send() {
+        tries++;
+        return Promise.reject(Object.assign(new Error('451 not now'), { responseCode: 451 }));
+      },
+    };
+    expect(await sendAllDue({ db, transport: down, from: 'orders@sf.test', log }, { limit: 2 })).toBe(0);
+    // Batches claimed ahead before the first refusals came back are tried too; none after them.
+    expect(tries).toBeLessThan(mails.length);
+    const rows = (await listOutbox(db)).filter((r) => mails.some((m) => m.dedupeKey === r.dedupeKey));
+    expect(rows.filter((r) => r.attempts === 0)).toHaveLength(mails.length - tries);
+    expect(rows.every((r) => r.status === 'pending')).toBe(true);
   });
 });
 
