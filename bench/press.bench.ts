@@ -71,6 +71,26 @@
 // bounces.ts reads by address over every kind), the anonymous conversations (40) and their tokens
 // (38). Next: message ids drawn ahead (nextval) so a row is written once; the relays' outbox ids
 // drawn ahead too, so that recipients are written linked (no UPDATE).
+// Since, at small size only (BENCH_MAILS=3000 BENCH_LATENCY_MAILS=200 BENCH_WARMUP=300, not to be
+// compared with the full-size rows above): the outbox's index by game, read only by the console's
+// mail in trouble (failed, or pending after an error; EXPLAIN: both queries read the new one) and
+// the operator's list of a game's mail (a scan now), holds those rows only (outbox_game_trouble,
+// migration 0013): a mail queued writes five indexes, not six. Two runs each, load at end:
+//   before  8.89 6.80 7.16   A 278 + 110 µs  B 479 + 330 µs  B/A 0.535
+//   before  4.77 5.54 6.40   A 299 + 113 µs  B 448 + 313 µs  B/A 0.580
+//   after   6.23 6.50 7.01   A 304 + 107 µs  B 458 + 303 µs  B/A 0.629
+//   after   4.36 5.39 6.44   A 302 + 110 µs  B 417 + 297 µs  B/A 0.663
+// A press mail's PostgreSQL CPU ~20 µs less (~6 %: three outbox rows a mail); its Node CPU moves by
+// as much from run to run. A small gain, not the 20-25 % wanted.
+// Not done: ids drawn ahead. Drawing the relays' outbox ids when a row is written would reorder
+// the outbox: the batch queues its mail at its end in the order one mail after the other would
+// (the equivalence test compares the outbox by id), so ids drawn mid-batch put a later mail's relays
+// before an earlier mail's acknowledgement. Recipients cannot be written before their outbox rows
+// (press_recipients' foreign key to outbox is checked at once, and drizzle's schema cannot declare
+// it deferrable), nor at the batch's end (a later row's replies read the earlier rows' recipients:
+// messagesForReplies). A way: draw every outbox id of the batch at its end, in order, and write all
+// recipients there, a later row reading the earlier rows' recipients from memory. The message ids
+// drawn ahead (a row written once) do not depend on this and are still to do.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { eq, sql } from 'drizzle-orm';

@@ -1,0 +1,2 @@
+DROP INDEX "outbox_game";--> statement-breakpoint
+CREATE INDEX "outbox_game_trouble" ON "outbox" USING btree ("game_id","created_at") WHERE "outbox"."status" = 'failed' or "outbox"."last_error" is not null;
