@@ -55,7 +55,13 @@
 //     main thread 13.2, map workers 57.3 (29 ms a map); PostgreSQL 9.9 s; a map 22.3 CPU ms.
 // MISS at the load these ran at (the neighbours kept 5-12 tasks runnable on the two cores): 71-81
 // CPU s with PostgreSQL's, against 78 at idle and 119 at load 1.5-3 before these changes (the same
-// code costs more CPU seconds on shared cores). Not measured idle since: the machine was not.
+// code costs more CPU seconds on shared cores). Then on a quiet machine, with the sender's changes
+// (part 2) in too, two runs back to back:
+//                                                36.7 s,  62.5 CPU s (load average 0.2-2.0): PASS
+//     main thread 10.3, map workers 52.1; PostgreSQL 8.4 s; a map 20.6 CPU ms; sending ratio 1.00
+//                                                36.1 s,  62.2 CPU s (load average 1.6-2.3): PASS
+//     main thread 10.6, map workers 51.6; PostgreSQL 8.3 s; a map 21.2 CPU ms; sending ratio 0.97
+// ~71 CPU s with PostgreSQL's: 36 s on two free cores; a neighbour holding a core makes it ~71 s.
 // Where a map's CPU goes now (timed by stage, 3 typical edicts to 1 crowded, load ~6): resvg
 // drawing the marks ~6 ms an edict on a typical board (shared by its two maps; ~14 with the
 // crowded ones), the legend's sides ~4.8 a map, the title ~1.2; the palette ~6 and deflate
