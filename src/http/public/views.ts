@@ -239,14 +239,15 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
 }
 
 /**
- * The SVG inline (it names itself through <title>/<desc>), and the same position in words. The
- * whole map fits the screen's width, a phone's too: every side's place at a glance, nothing hidden
- * past the box's edge (D-WEB-8). Its labels are small there, so a tap on the map, or the link
- * under it, opens the full-size picture, which the phone lets one zoom.
+ * The SVG inline (it names itself through <title>/<desc>), and the same position in words. On a
+ * phone the map keeps a width where its labels can be read and pans inside its own box (the page
+ * does not scroll sideways), and a line under it says so: a playtester never found the right half
+ * of a box that panned without a word (D-WEB-8). A tap on the map, or the link, opens the
+ * full-size picture, which the phone lets one zoom.
  */
 function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
   const s = webTexts[lang];
-  return html`<div class="map-fit"><a class="map-link" href="${fullSize}" title="${s.mapFullSize}">${trusted(map.svg)}</a></div><p class="map-full"><a href="${fullSize}">${s.mapFullSize}</a></p><details><summary>${s.mapInWords}</summary><p>${map.alt}</p></details>`;
+  return html`<div class="map-scroll"><a class="map-link" href="${fullSize}" title="${s.mapFullSize}">${trusted(map.svg)}</a></div><p class="map-full"><span class="map-hint">${s.mapSwipe} </span><a href="${fullSize}">${s.mapFullSize}</a></p><details><summary>${s.mapInWords}</summary><p>${map.alt}</p></details>`;
 }
 
 export interface EdictPageData {
