@@ -686,6 +686,16 @@ export interface DigestItem {
   replyToken: string | null;
 }
 
+/** A player's copy of a message kept for their digest, not yet sent, and visible by `now` (a press_recipients row joined to its message). */
+function waitingForDigest(now: Date) {
+  return and(
+    eq(pressRecipients.recipientKind, 'player'),
+    eq(pressRecipients.delivery, 'digest'),
+    isNull(pressRecipients.digestedAt),
+    lte(pressMessages.visibleAt, now),
+  );
+}
+
 /**
  * The game's messages waiting for players' digests, by player then message; an anonymous
  * message's writer is not in them (the digest is a player's mail). Only what is visible by `now`:
@@ -719,15 +729,7 @@ export async function pendingDigest(db: Db, gameId: string, now: Date = new Date
         isNull(pressTokens.revokedAt),
       ),
     )
-    .where(
-      and(
-        eq(pressRecipients.recipientKind, 'player'),
-        eq(pressRecipients.delivery, 'digest'),
-        isNull(pressRecipients.digestedAt),
-        eq(pressMessages.gameId, gameId),
-        lte(pressMessages.visibleAt, now),
-      ),
-    )
+    .where(and(waitingForDigest(now), eq(pressMessages.gameId, gameId)))
     .orderBy(asc(pressRecipients.recipientId), asc(pressMessages.visibleAt), asc(pressMessages.id));
 }
 
@@ -799,14 +801,7 @@ export async function gamesWithPendingDigest(db: Db, now: Date = new Date()): Pr
     .selectDistinct({ gameId: pressMessages.gameId })
     .from(pressRecipients)
     .innerJoin(pressMessages, eq(pressMessages.id, pressRecipients.messageId))
-    .where(
-      and(
-        eq(pressRecipients.recipientKind, 'player'),
-        eq(pressRecipients.delivery, 'digest'),
-        isNull(pressRecipients.digestedAt),
-        lte(pressMessages.visibleAt, now),
-      ),
-    )
+    .where(waitingForDigest(now))
     .orderBy(asc(pressMessages.gameId));
   return rows.map((r) => r.gameId);
 }
