@@ -697,6 +697,15 @@ function waitingForDigest(now: Date) {
 }
 
 /**
+ * Who wrote a message, as players may read it: an anonymous writer's faction is null already in
+ * SQL, so that it never leaves the database for a player's mail or page (D-PRESS-10).
+ */
+const writerAsPlayersSeeIt = {
+  writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
+  byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+};
+
+/**
  * The game's messages waiting for players' digests, by player then message; an anonymous
  * message's writer is not in them (the digest is a player's mail). Only what is visible by `now`:
  * an anonymous message waits for its random delay here too.
@@ -709,8 +718,7 @@ export async function pendingDigest(db: Db, gameId: string, now: Date = new Date
       recipientId: pressRecipients.recipientId,
       address: pressRecipients.address,
       turn: pressMessages.turn,
-      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
-      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+      ...writerAsPlayersSeeIt,
       sign: pressMessages.sign,
       audienceKind: pressMessages.audienceKind,
       audienceFactions: pressMessages.audienceFactions,
@@ -907,8 +915,7 @@ export interface PublicBroadcast {
 /** A public message's columns: an anonymous writer's faction is null here, in SQL (D-PRESS-10). */
 const publicBroadcastColumns = {
   turn: pressMessages.turn,
-  writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
-  byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+  ...writerAsPlayersSeeIt,
   sign: pressMessages.sign,
   text: pressMessages.text,
   at: pressMessages.visibleAt,
@@ -991,8 +998,7 @@ export async function revealedPress(db: Db, gameId: string, now: Date = new Date
       conversationKind: sql<'factions' | 'all'>`${pressThreads.kind}`,
       anonymousConversation: pressThreads.anonymous,
       turn: pressMessages.turn,
-      writerFaction: sql<string | null>`case when ${pressMessages.sign} = 'signed' then ${pressMessages.writerFaction} end`,
-      byReferee: sql<boolean>`${pressMessages.writerRefereeId} is not null`,
+      ...writerAsPlayersSeeIt,
       sign: pressMessages.sign,
       audienceKind: sql<'factions' | 'all'>`${pressMessages.audienceKind}`,
       audienceFactions: pressMessages.audienceFactions,
