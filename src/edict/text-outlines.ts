@@ -165,12 +165,16 @@ function plainTexts(svg: string): PlainText[] {
  * several documents (an edict's maps in two languages) pays one font load for all of them.
  */
 export function outlineTexts(svgs: readonly string[], font: ResvgRenderOptions['font']): void {
+  outlineUncached(svgs.flatMap(plainTexts), font);
+}
+
+/** The texts among these whose outlines are not cached yet, laid out by one resvg call (outlineMisses). */
+function outlineUncached(texts: readonly PlainText[], font: ResvgRenderOptions['font']): void {
   const misses = new Map<string, { attrs: Attrs; content: string }>();
-  for (const svg of svgs)
-    for (const t of plainTexts(svg)) {
-      const key = keyOf(t.attrs, t.content);
-      if (!cache.has(key)) misses.set(key, t);
-    }
+  for (const t of texts) {
+    const key = keyOf(t.attrs, t.content);
+    if (!cache.has(key)) misses.set(key, t);
+  }
   outlineMisses(misses, font);
 }
 
@@ -180,12 +184,7 @@ export function outlineTexts(svgs: readonly string[], font: ResvgRenderOptions['
  */
 export function textAsPaths(svg: string, font: ResvgRenderOptions['font']): string {
   const texts = plainTexts(svg);
-  const misses = new Map<string, { attrs: Attrs; content: string }>();
-  for (const t of texts) {
-    const key = keyOf(t.attrs, t.content);
-    if (!cache.has(key)) misses.set(key, t);
-  }
-  outlineMisses(misses, font);
+  outlineUncached(texts, font);
   const out: string[] = [];
   let last = 0;
   for (const t of texts) {
