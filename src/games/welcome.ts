@@ -6,6 +6,7 @@ import type { FactionId, Lang } from '../adjudicator/types.ts';
 import type { Game } from '../db/games.ts';
 import type { OutboxInput } from '../db/outbox.ts';
 import type { Player } from '../db/players.ts';
+import { duration, weeklyAt } from '../text/duration.ts';
 import { LOCALE } from '../text/locale.ts';
 import { welcomeTexts } from '../text/welcome.ts';
 import { formatInstant } from './time-format.ts';
@@ -22,7 +23,7 @@ export { privateAddress, type MailAddressing };
 function formatWeekly(deadline: Date, lang: Lang, timeZone: string): string {
   const day = new Intl.DateTimeFormat(LOCALE[lang], { weekday: 'long', timeZone }).format(deadline);
   const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(deadline);
-  return welcomeTexts[lang].weekly(day, time);
+  return weeklyAt(lang, day, time);
 }
 
 /** The game's public page, where PUBLIC_URL is known. */
@@ -70,8 +71,8 @@ export function welcomeMail(a: WelcomeArgs): OutboxInput {
     weekly: formatWeekly(a.deadline, lang, tz),
     timeZone: tz,
     gameTimeZone: tz === game.timeZone ? null : game.timeZone,
-    declarationLead: welcomeTexts[lang].leadTime(game.declarationLeadMinutes),
-    disputeWindow: welcomeTexts[lang].leadTime(game.disputeWindowMinutes),
+    declarationLead: duration(lang, game.declarationLeadMinutes),
+    disputeWindow: duration(lang, game.disputeWindowMinutes),
     address: privateAddress(mail, player.secret),
     commonAddress: `${mail.ordersLocalPart}@${mail.domain}`,
     secret: player.secret,

@@ -36,7 +36,12 @@ export function weeklyInWords(lang: Lang, weekly: string): string {
   if (!m || day < 0) return weekly;
   // 2023-01-01 was a Sunday: the weekday's name in the language from Intl, not from a table here.
   const name = new Intl.DateTimeFormat(LOCALE[lang], { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + day)));
-  return units[lang].weekly(name, m[2]!);
+  return weeklyAt(lang, name, m[2]!);
+}
+
+/** A weekly time from a weekday's name in the language and a time: "every Monday at 04:00". */
+export function weeklyAt(lang: Lang, day: string, time: string): string {
+  return units[lang].weekly(day, time);
 }
 
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

@@ -23,7 +23,7 @@ export interface WelcomeValues {
   /** The game's zone when it is not the player's: the weekly time may then shift with summer time. */
   gameTimeZone: string | null;
   declarationLead: string;
-  /** How long after each edict it may be disputed (the game's dispute window, as `leadTime` writes it). */
+  /** How long after each edict it may be disputed (the game's dispute window, as `duration` writes it). */
   disputeWindow: string;
   address: string;
   commonAddress: string;
@@ -152,13 +152,6 @@ Buona fortuna,
 la Cancelleria di Starts Foundation
 `,
       ),
-    /** A weekly deadline: the day's name in the language, the time as the game states it. */
-    weekly: (day: string, time: string) => `ogni ${day} alle ${time}`,
-    leadTime: (minutes: number) => {
-      if (minutes % 60 !== 0) return `${minutes} minuti`;
-      const h = minutes / 60;
-      return h === 1 ? '1 ora' : `${h} ore`;
-    },
   },
   en: {
     welcome: (v) =>
@@ -271,11 +264,5 @@ Good luck,
 the Chancellery of Starts Foundation
 `,
       ),
-    weekly: (day, time) => `every ${day} at ${time}`,
-    leadTime: (minutes) => {
-      if (minutes % 60 !== 0) return `${minutes} minutes`;
-      const h = minutes / 60;
-      return h === 1 ? '1 hour' : `${h} hours`;
-    },
   },
 });

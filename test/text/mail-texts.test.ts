@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Lang } from '../../src/adjudicator/types.ts';
 import type { MailText } from '../../src/text/define.ts';
 import { deliveryTexts } from '../../src/text/delivery-mail.ts';
+import { duration, weeklyAt } from '../../src/text/duration.ts';
 import { edictTexts } from '../../src/text/edict-mail.ts';
 import { refereeTexts } from '../../src/text/referee-mail.ts';
 import { replyTexts } from '../../src/text/replies.ts';
@@ -244,8 +245,8 @@ describe('mail texts', () => {
   });
 
   it('durations and weekly deadlines in words', () => {
-    expect([60, 120, 90].map((m) => welcomeTexts.it.leadTime(m))).toEqual(['1 ora', '2 ore', '90 minuti']);
-    expect([60, 120, 90].map((m) => welcomeTexts.en.leadTime(m))).toEqual(['1 hour', '2 hours', '90 minutes']);
-    expect(welcomeTexts.it.weekly('domenica', '20:00')).toBe('ogni domenica alle 20:00');
+    expect([60, 120, 90].map((m) => duration('it', m))).toEqual(['1 ora', '2 ore', '90 minuti']);
+    expect([60, 120, 90].map((m) => duration('en', m))).toEqual(['1 hour', '2 hours', '90 minutes']);
+    expect(weeklyAt('it', 'domenica', '20:00')).toBe('ogni domenica alle 20:00');
   });
 });
