@@ -302,16 +302,31 @@ export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Prom
 }
 
 /**
- * Links these messages' recipients to their relays, found by `relayDedupeKey` (for relays queued
- * in bulk, which gives no ids back): one statement for a batch.
+ * The outbox row that carried a recipient's copy of a message, as SQL over `press_recipients`
+ * aliased `pr`: their relay, found by its dedupe key (`relayDedupeKey`, unique in the outbox), or
+ * the digest that carried it (`outbox_id`). Relays are not linked by id when queued: an UPDATE
+ * of every recipient after the batch's mail is written cost a round trip and a rewrite of each
+ * row (bench:press), for a link the dedupe key makes already.
  */
-export async function linkRelays(db: Db, messageIds: readonly number[]): Promise<void> {
-  if (messageIds.length === 0) return;
-  await db.execute(sql`
-    update ${pressRecipients} r set outbox_id = o.id
-    from ${outbox} o
-    where r.message_id = any(${pgArray([...messageIds])}::bigint[]) and r.outbox_id is null
-      and o.dedupe_key = 'press:' || r.message_id || ':' || r.recipient_kind || ':' || r.recipient_id`);
+const carriedBy = (o: string, pr = 'pr') =>
+  sql.raw(
+    `(${o}.dedupe_key = 'press:' || ${pr}.message_id || ':' || ${pr}.recipient_kind || ':' || ${pr}.recipient_id or ${o}.id = ${pr}.outbox_id)`,
+  );
+
+/** Who these messages went to, each with the outbox row that carried it (its relay or digest), null when none did. */
+export async function recipientsWithMail(
+  db: Db,
+  messageIds: readonly number[],
+): Promise<Array<PressRecipientRow & { mailId: number | null }>> {
+  if (messageIds.length === 0) return [];
+  const raw = await rowsOf<Record<string, unknown> & { mail_id: string | number | null }>(
+    db,
+    sql`select pr.*, (select o.id from ${outbox} o where ${carriedBy('o')} order by o.id limit 1) as mail_id
+      from ${pressRecipients} pr where pr.message_id = any(${pgArray([...messageIds])}::bigint[])
+      order by pr.message_id, pr.recipient_kind, pr.recipient_id`,
+  );
+  const rows = tableRowsFrom(pressRecipients, raw);
+  return rows.map((r, i) => ({ ...r, mailId: raw[i]!.mail_id === null ? null : Number(raw[i]!.mail_id) }));
 }
 
 /** `messageTimesSince` for several writers: each one's accepted messages received since `since`, oldest first. */
@@ -379,8 +394,12 @@ export async function messageForReply(
       .select({ m: pressMessages })
       .from(pressMessages)
       .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
-      .innerJoin(outbox, eq(outbox.id, pressRecipients.outboxId))
-      .where(and(base, sql`${outbox.messageId} = any(${pgArray([...q.references])}::text[])`))
+      .where(
+        and(
+          base,
+          sql`exists (select 1 from ${outbox} o where ${carriedBy('o', 'press_recipients')} and o.message_id = any(${pgArray([...q.references])}::text[]))`,
+        ),
+      )
       .orderBy(desc(pressMessages.id))
       .limit(1);
     if (named) return named.m;
@@ -421,8 +440,9 @@ export async function messagesForReplies(
           case when q.refs <> '' then (
             select pm.id from ${pressMessages} pm
             where pm.thread_id = q.thread_id
-              and (select o.message_id = any(string_to_array(q.refs, chr(31))) from ${pressRecipients} pr join ${outbox} o on o.id = pr.outbox_id
-                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
+              and exists (select 1 from ${pressRecipients} pr join ${outbox} o on ${carriedBy('o')}
+                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed'
+                  and o.message_id = any(string_to_array(q.refs, chr(31))))
             order by pm.id desc limit 1) end,
           (select pm.id from ${pressMessages} pm
             where pm.thread_id = q.thread_id and pm.visible_at <= q.at

@@ -605,7 +605,10 @@ export const pressRecipients = pgTable(
     /** The address it was sent to, at the time. */
     address: text('address').notNull(),
     delivery: text('delivery', { enum: ['immediate', 'digest', 'muted'] }).notNull(),
-    /** The relay, or the digest that carried it. */
+    /**
+     * The digest that carried it. A relay is not linked here: it is the outbox row with dedupe key
+     * `press:<message>:<kind>:<id>` (relayDedupeKey; `recipientsWithMail` reads either).
+     */
     outboxId: bigint('outbox_id', { mode: 'number' }).references(() => outbox.id),
     digestedAt: timestamp('digested_at', { withTimezone: true }),
   },
@@ -615,10 +618,8 @@ export const pressRecipients = pgTable(
     index('press_recipients_digest')
       .on(t.recipientKind, t.recipientId)
       .where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
-    // No index on outbox_id: nothing looks recipients up by their relay (joins go from the
-    // recipient to outbox's key, outbox rows are never deleted), and one made linkRelays' bulk
-    // UPDATE scan every unlinked (digest, muted) row by `outbox_id is null` and kept that UPDATE
-    // from being HOT: one index less to write per recipient, twice.
+    // No index on outbox_id: nothing looks recipients up by their mail (joins go from the
+    // recipient to outbox's keys, outbox rows are never deleted): one index less to write a recipient.
     check('press_recipients_kind', sql`${t.recipientKind} in ('player', 'referee', 'observer')`),
     check('press_recipients_delivery', sql`${t.delivery} in ('immediate', 'digest', 'muted')`),
   ],

@@ -18,7 +18,7 @@ import {
 import { insertEdictVersion } from '../../src/db/edicts.ts';
 import { insertGame } from '../../src/db/games.ts';
 import { storeInbound } from '../../src/db/inbound.ts';
-import { enqueueMany, newMessageId } from '../../src/db/outbox.ts';
+import { enqueueMany, listOutbox, newMessageId } from '../../src/db/outbox.ts';
 import { insertPlayer } from '../../src/db/players.ts';
 import { newPressToken } from '../../src/games/press/press-token.ts';
 import {
@@ -31,7 +31,6 @@ import {
   findTokens,
   insertPressMessage,
   issueToken,
-  linkRelays,
   latestBroadcasts,
   listBroadcasts,
   revealedPress,
@@ -39,6 +38,7 @@ import {
   markDigested,
   mutedUncounted,
   messageForReply,
+  recipientsWithMail,
   messageTimesSince,
   mute,
   mutedBy,
@@ -226,7 +226,14 @@ export function pressCases(open: () => Promise<Database>): void {
           dedupeKey: relayDedupeKey(m.id, hutt),
         },
       ]);
-      await linkRelays(db, [m.id]);
+      // Hutt's relay is theirs by its dedupe key; the Knights' is not queued: no mail carried it yet.
+      const [relay] = await listOutbox(db, { gameId: GAME });
+      expect((await recipientsWithMail(db, [m.id])).map((r) => [r.recipientId, r.mailId])).toEqual(
+        [
+          [seat.hutt!, relay!.id],
+          [seat.knights!, null],
+        ].sort((a, b) => Number(a[0]) - Number(b[0])),
+      );
       // The reply names the relay in its In-Reply-To: that message; without, the latest to them in the conversation.
       const later = await insertPressMessage(
         db,

@@ -119,8 +119,6 @@ export interface PressMailDeps extends PressRelayDeps {
 export interface PressRelayResult {
   /** The relays, one per recipient and message; dedupe keys `relayDedupeKey`. */
   relays: OutboxInput[];
-  /** Stored messages whose recipients are linked to their relays once queued (`linkRelays`). */
-  messageIds: number[];
   /** The writer's acknowledgement, in their language. */
   ack: string[];
   /** For the stored outcome of the mail (the referee's view): one entry per block. */
@@ -353,7 +351,6 @@ async function finishMail(
     const tz = writer.timeZone ?? game.timeZone;
     const result: PressRelayResult = {
       relays: [],
-      messageIds: [],
       ack: [],
       summary: { relayed: 0, refused: 0, problems: 0, disputes: [] },
     };
@@ -372,10 +369,7 @@ async function finishMail(
         continue;
       }
       const one = sent.get(mine[block]!)!;
-      if (one.relays) {
-        result.relays.push(...one.relays);
-        result.messageIds.push(one.messageId);
-      }
+      if (one.relays) result.relays.push(...one.relays);
       const to =
         d.to.kind === 'referees'
           ? T.referees
@@ -788,7 +782,7 @@ export async function relayReply(
   const T = pressTexts[writer.lang];
   const tz = writer.timeZone ?? game.timeZone;
   const thread = token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const reply = readPressReply(text);
   const asked = {
     threadId: thread.id,
@@ -900,10 +894,7 @@ export async function relayReply(
     ...(hiddenReader !== undefined ? { hiddenReader } : {}),
   };
   const sent = await (batch ? batch.relay(deps, f, part, 0, visible, routing) : relayOne(db, deps, f, part, 0, visible, routing));
-  if (sent.relays) {
-    result.relays.push(...sent.relays);
-    result.messageIds.push(sent.messageId);
-  }
+  if (sent.relays) result.relays.push(...sent.relays);
   const name = (x: string) => sideNameAsObject(f.board, x, writer.lang);
   // D-PRESS-10: a reply in an anonymous conversation "went to the conversation", never to whom
   // (but for a broadcast's: everyone is no one in particular).
@@ -942,7 +933,7 @@ export interface RefereeReplyFacts {
 export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: RefereeReplyFacts, text: string): Promise<PressReplyResult> {
   const T = pressTexts.en;
   const thread = f.token.thread;
-  const result: PressReplyResult = { relays: [], messageIds: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
+  const result: PressReplyResult = { relays: [], ack: [], toReferees: [], summary: { reply: 'empty' } };
   const body = text.replace(/\s+$/, '').replace(/^(\s*\n)+/, '');
   if (body.trim() === '') {
     result.ack.push(T.replyNotSent(T.replyEmpty));
@@ -1016,7 +1007,6 @@ export async function relayRefereeReply(db: Db, deps: PressRelayDeps, f: Referee
   const under = asked ? bracketed(asked) : null;
   result.relays.push(under ? { ...one.mail!, inReplyTo: under, references: `${under} ${one.mail!.references ?? ''}`.trim() } : one.mail!);
   await addRecipients(db, [one.row]);
-  result.messageIds.push(message.id);
   return result;
 }
 

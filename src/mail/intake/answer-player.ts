@@ -212,7 +212,6 @@ function relayLater(
       Object.assign(summary, r.summary);
       // Relays are not replies: they do not count towards the recipient's hourly limit.
       for (const m of r.relays) store.enqueue(m, false);
-      store.relayed(r.messageIds);
       // Sent by the caller, after the sheet's answer: one acknowledgement for the mail.
       answered(r.ack);
     },

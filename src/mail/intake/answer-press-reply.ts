@@ -54,7 +54,6 @@ export function answerPressReply(c: PressReplyContext): InboundOutcome {
       summary.press = r.summary;
       // Relays and reports are not replies: they do not count towards anyone's hourly limit.
       for (const m of [...r.relays, ...r.toReferees]) store.enqueue(m, false);
-      store.relayed(r.messageIds);
       acknowledgeInThread(c, player.email, [...r.ack, ...textOnlyNote(mail, player.lang)]);
     },
   );
@@ -100,7 +99,6 @@ export function answerRefereeReply(c: RefereeReplyContext): InboundOutcome {
     );
     summary.press = r.summary;
     for (const m of r.relays) store.enqueue(m, false);
-    store.relayed(r.messageIds);
     acknowledgeInThread(c, c.referee.email, r.ack);
   });
   return { gameId: game.id, playerId: null, status: 'processed', outcome: 'referee-reply', detail: summary };

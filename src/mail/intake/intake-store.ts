@@ -10,7 +10,7 @@ import { findGames, type Game } from '../../db/games.ts';
 import { codeMisuseOf, markProcessedMany, type CodeMisuse, type InboundOutcome } from '../../db/inbound.ts';
 import { countSentSince, enqueueMany, ownMessageIds, takenDedupeKeys, type OutboxInput } from '../../db/outbox.ts';
 import { recordBounce } from '../../db/bounces.ts';
-import { findTokens, linkRelays, type FoundToken } from '../../db/press.ts';
+import { findTokens, type FoundToken } from '../../db/press.ts';
 import type { Bounce } from './bounces.ts';
 import { playersForMail, type PlayerWithAddresses } from '../../db/players.ts';
 import { insertSheets, latestSheetsOf, type Sheet, type SheetInput } from '../../db/sheets.ts';
@@ -45,7 +45,6 @@ export class IntakeStore {
   private readonly outcomes: Array<{ id: number; outcome: InboundOutcome }> = [];
   private readonly audits: AuditInput[] = [];
   private readonly laterWork: Array<LaterWork> = [];
-  private readonly pressMessageIds: number[] = [];
 
   private constructor(
     private readonly own: Set<string>,
@@ -259,11 +258,6 @@ export class IntakeStore {
     this.laterWork.push({ many: many as Many, input, then: then as (r: unknown) => void });
   }
 
-  /** Press messages whose recipients are linked to their relays once these are queued. */
-  relayed(messageIds: readonly number[]): void {
-    this.pressMessageIds.push(...messageIds);
-  }
-
   /** An entry for the audit log (an alert for the referee), written with the batch. */
   audit(entry: AuditInput): void {
     this.audits.push(entry);
@@ -305,7 +299,6 @@ export class IntakeStore {
         (outcome.detail as { sheetId?: number }).sheetId = sheetId;
     }
     await enqueueMany(tx, this.mailToSend);
-    await linkRelays(tx, this.pressMessageIds);
     await markProcessedMany(tx, this.outcomes);
     for (const entry of this.audits) await recordAudit(tx, entry); // rare: an alert a day at most per sender or game
     for (const b of this.bounces) await recordBounce(tx, b); // rare; each bounded in src/db/bounces.ts

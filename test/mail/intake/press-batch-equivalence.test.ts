@@ -11,16 +11,8 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/client.ts';
-import {
-  games,
-  inboundMessages,
-  outbox,
-  players,
-  pressMessages,
-  pressRecipients,
-  pressThreads,
-  pressTokens,
-} from '../../../src/db/schema.ts';
+import { games, inboundMessages, outbox, players, pressMessages, pressThreads, pressTokens } from '../../../src/db/schema.ts';
+import { recipientsWithMail } from '../../../src/db/press.ts';
 import { createGame, fileDispute } from '../../../src/games/index.ts';
 import type { IntakeDeps } from '../../../src/mail/intake/process-inbound.ts';
 import { receiveMail, receiveMails, type ArrivedMail } from '../../../src/mail/intake/receive.ts';
@@ -191,18 +183,10 @@ async function observe(arm: Arm, s: Setup, ids: number[]) {
       (_, m: string, kind: string, id: string) =>
         `press:${messagePlace.get(Number(m))}:${kind}:${kind === 'player' ? seats.indexOf(Number(id)) : id}`,
     );
-  const recipients = messages.length
-    ? await db
-        .select()
-        .from(pressRecipients)
-        .where(
-          inArray(
-            pressRecipients.messageId,
-            messages.map((m) => m.id),
-          ),
-        )
-        .orderBy(asc(pressRecipients.messageId), asc(pressRecipients.recipientKind), asc(pressRecipients.recipientId))
-    : [];
+  const recipients = await recipientsWithMail(
+    db,
+    messages.map((m) => m.id),
+  );
   const threads = await db.select().from(pressThreads).where(eq(pressThreads.gameId, s.gameId)).orderBy(asc(pressThreads.id));
   const tokens = threads.length
     ? await db
@@ -251,7 +235,8 @@ async function observe(arm: Arm, s: Setup, ids: number[]) {
       kind: r.recipientKind,
       who: r.recipientKind === 'player' ? seats.indexOf(r.recipientId) : r.recipientId,
       delivery: r.delivery,
-      linked: r.outboxId !== null,
+      // Carried by a mail (a relay found by its dedupe key, or a digest).
+      mailed: r.mailId !== null,
     })),
     tokens: tokens.map((t) => ({
       thread: thread(t.threadId),

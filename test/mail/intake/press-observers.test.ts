@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addObserver, unsubscribe } from '../../../src/db/observers.ts';
 import { listOutbox } from '../../../src/db/outbox.ts';
-import { latestBroadcasts } from '../../../src/db/press.ts';
+import { latestBroadcasts, recipientsWithMail } from '../../../src/db/press.ts';
 import { games, outbox, pressMessages, pressRecipients } from '../../../src/db/schema.ts';
 import { composeMail } from '../../../src/mail/send/file-transport.ts';
 import { toOutgoing } from '../../../src/mail/send/outbox-sender.ts';
@@ -59,8 +59,8 @@ describe('observers = broadcasts', () => {
     }
     // Recorded as the message's recipients of kind observer, linked to their mail.
     const [message] = await world.database.db.select().from(pressMessages);
-    const rows = await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.recipientKind, 'observer'));
-    expect(rows.map((r) => [r.messageId, r.recipientId, r.outboxId]).sort()).toEqual(
+    const rows = (await recipientsWithMail(world.database.db, [message!.id])).filter((r) => r.recipientKind === 'observer');
+    expect(rows.map((r) => [r.messageId, r.recipientId, r.mailId]).sort()).toEqual(
       [
         [message!.id, oriana.id, it_.id],
         [message!.id, owen.id, en.id],

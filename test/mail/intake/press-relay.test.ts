@@ -1,10 +1,11 @@
 // Press written to a player's private address, through the real intake on PGlite (docs/press.md
 // §4): stored, relayed once per recipient in their language with a Reply-To token and a thread of
 // their own, acknowledged to the writer in the same transaction; anonymous messages unlinkable.
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox, type OutboxMail } from '../../../src/db/outbox.ts';
-import { disputes, pressMessages, pressRecipients } from '../../../src/db/schema.ts';
+import { recipientsWithMail } from '../../../src/db/press.ts';
+import { disputes, pressMessages } from '../../../src/db/schema.ts';
 import { fileDispute } from '../../../src/games/index.ts';
 import { sheetHistory } from '../../../src/db/sheets.ts';
 import { processInbound } from '../../../src/mail/intake/process-inbound.ts';
@@ -67,8 +68,8 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     // Stored before relayed, and each recipient linked to their relay.
     const [stored] = await world.database.db.select().from(pressMessages);
     expect(stored).toMatchObject({ status: 'relayed', writerFaction: 'hutt', sign: 'signed', audienceFactions: ['aristocrats', 'sith'] });
-    const recipients = await world.database.db.select().from(pressRecipients).where(eq(pressRecipients.messageId, stored!.id));
-    expect(recipients.map((x) => x.outboxId).sort()).toEqual([en!.id, it!.id].sort());
+    const recipients = await recipientsWithMail(world.database.db, [stored!.id]);
+    expect(recipients.map((x) => x.mailId).sort()).toEqual([en!.id, it!.id].sort());
   });
 
   it('D-PRESS-7: the next message among the same participants threads under each reader’s same root and token', async () => {
