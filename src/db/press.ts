@@ -416,34 +416,37 @@ export async function messageForReply(
 
 /**
  * `messageForReply` for several replies, in the order asked: one statement for them all, and one
- * more for the messages found.
+ * more for the messages found. `named`: found by a relay named in the references (else the latest).
  */
 export async function messagesForReplies(
   db: Db,
   qs: ReadonlyArray<{ threadId: number; recipient: Recipient; references: readonly string[]; now: Date }>,
-): Promise<Array<PressMessage | null>> {
+): Promise<Array<{ message: PressMessage; named: boolean } | null>> {
   if (qs.length === 0) return [];
   // A relay named in the references first; else the latest to the recipient that they can know
   // of at the reply's receipt: visible and not muted for them (as messageForReply, D-PRESS-10).
   // Each walks the conversation from its latest message (press_messages_thread is on thread_id,
   // id) and stops at the first that fits; the recipient's row is a subquery a message, so that the
   // planner cannot join them all and sort, which read a whole conversation for every reply.
-  const found = await rowsOf<{ i: string | number; id: string | number }>(
+  const found = await rowsOf<{ i: string | number; id: string | number; named: boolean }>(
     db,
-    sql`select q.i, m.id from unnest(
+    sql`select q.i, m.id, m.named from unnest(
         ${pgArray(qs.map((q) => q.threadId))}::bigint[], ${pgArray(qs.map((q) => q.recipient.kind))}::text[],
         ${pgArray(qs.map((q) => q.recipient.id))}::bigint[], ${pgArray(qs.map((q) => q.references.join('\u001f')))}::text[],
         ${pgArray(qs.map((q) => q.now.toISOString()))}::timestamptz[]
       ) with ordinality as q(thread_id, kind, rid, refs, at, i)
       cross join lateral (
-        select coalesce(
-          case when q.refs <> '' then (
+        select case when q.refs <> '' then (
             select pm.id from ${pressMessages} pm
             where pm.thread_id = q.thread_id
               and exists (select 1 from ${pressRecipients} pr join ${outbox} o on ${carriedBy('o')}
                 where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed'
                   and o.message_id = any(string_to_array(q.refs, chr(31))))
-            order by pm.id desc limit 1) end,
+            order by pm.id desc limit 1) end as id
+      ) n
+      cross join lateral (
+        select n.id is not null as named, coalesce(
+          n.id,
           (select pm.id from ${pressMessages} pm
             where pm.thread_id = q.thread_id and pm.visible_at <= q.at
               and (select pr.delivery <> 'muted' from ${pressRecipients} pr
@@ -456,7 +459,12 @@ export async function messagesForReplies(
   const ids = [...new Set(found.map((r) => Number(r.id)))];
   const messages = ids.length ? await db.select().from(pressMessages).where(inArray(pressMessages.id, ids)) : [];
   const byId = new Map(messages.map((m) => [m.id, m]));
-  const answer = new Map(found.map((r) => [Number(r.i) - 1, byId.get(Number(r.id)) ?? null]));
+  const answer = new Map(
+    found.flatMap((r) => {
+      const message = byId.get(Number(r.id));
+      return message ? [[Number(r.i) - 1, { message, named: r.named }] as const] : [];
+    }),
+  );
   return qs.map((_, i) => answer.get(i) ?? null);
 }
 

@@ -18,7 +18,10 @@ export interface PressFacts {
   writer: { faction: string };
   /** Factions with a seated player (D-SEAT-1: a vacant seat has none), the writer's included. */
   seated: ReadonlySet<string>;
-  /** When the writer's accepted messages between players were received, in the last hour. */
+  /**
+   * When the writer's accepted messages between players were received, in the last hour (the
+   * list may hold older ones too: only those less than an hour older than the message count).
+   */
   sentLastHour: readonly Date[];
   /** The same for messages to the referees, which have a cap of their own (D-PRESS-4). */
   sentToRefereesLastHour: readonly Date[];
@@ -67,8 +70,13 @@ export function decidePress(parts: readonly PressPart[], facts: PressFacts): Pre
 function decideOne(part: PressPart, f: PressFacts, sent: readonly Date[]): PressDecision {
   const s = f.settings;
   const cap = (): PressDecision | null => {
-    const recent = sent.filter((t) => f.receivedAt.getTime() - t.getTime() < HOUR).sort((a, b) => a.getTime() - b.getTime());
-    if (recent.length < s.perHour) return null;
+    const now = f.receivedAt.getTime();
+    const inHour = (t: Date) => now - t.getTime() < HOUR;
+    // Counted first, sorted only at the cap: the times may span more than the hour (a batch's row).
+    let count = 0;
+    for (const t of sent) if (inHour(t)) count++;
+    if (count < s.perHour) return null;
+    const recent = sent.filter(inHour).sort((a, b) => a.getTime() - b.getTime());
     // The next is possible when the oldest message that keeps the count at the cap is an hour old.
     const nextAt = new Date(recent[recent.length - s.perHour]!.getTime() + HOUR);
     return { kind: 'refused', reason: 'too-many', max: s.perHour, nextAt };

@@ -172,26 +172,32 @@ export type PressRunItem = ({ kind: 'mail' } & PressMailWork) | PressReplyWork;
 export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Promise<Array<PressRelayResult | PressReplyResult>> {
   if (items.length === 0) return [];
   const earliest = Math.min(...items.map((w) => w.facts.receivedAt.getTime()));
-  const times = await messageTimesOfWriters(
+  // The writers' accepted messages since an hour before the row's earliest, and the row's own as
+  // they are accepted: decidePress counts those within the hour of each mail (a list per writer,
+  // passed whole, not filtered for each mail: a long row of one writer would make that quadratic).
+  const times = new Map<number, { players: Date[]; referees: Date[] }>();
+  const timesOf = (writerId: number) => {
+    const known = times.get(writerId) ?? { players: [], referees: [] };
+    times.set(writerId, known);
+    return known;
+  };
+  for (const [writerId, list] of await messageTimesOfWriters(
     db,
     items.map((w) => w.facts.writer.id),
     new Date(earliest - HOUR),
-  );
+  )) {
+    const known = timesOf(writerId);
+    for (const t of list) (t.toReferees ? known.referees : known.players).push(t.at);
+  }
   /** The writer's last hour as `decidePress` weighs it, with what the row accepted before. */
   const factsOf = (f: PressMailFacts): PressFacts => {
-    const from = f.receivedAt.getTime() - HOUR;
-    const recent = (times.get(f.writer.id) ?? []).filter((t) => t.at.getTime() >= from);
-    return {
-      ...pressFactsFrom(f),
-      sentLastHour: recent.filter((t) => !t.toReferees).map((t) => t.at),
-      sentToRefereesLastHour: recent.filter((t) => t.toReferees).map((t) => t.at),
-    };
+    const known = timesOf(f.writer.id);
+    return { ...pressFactsFrom(f), sentLastHour: known.players, sentToRefereesLastHour: known.referees };
   };
   const accepted = (f: PressMailFacts, d: PressDecision) => {
     if (d.kind !== 'relay') return;
-    const known = times.get(f.writer.id) ?? [];
-    times.set(f.writer.id, known);
-    known.push({ at: f.receivedAt, toReferees: d.to.kind === 'referees' });
+    const known = timesOf(f.writer.id);
+    (d.to.kind === 'referees' ? known.referees : known.players).push(f.receivedAt);
   };
 
   let plans: MessagePlan[] = [];
@@ -199,12 +205,19 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
   // A row writes several times when replies meet its messages: what a write reads is read once for all.
   const known = rowKnowledge();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
+  /** What this row's writes stored, by conversation: what a later reply of the row may answer. */
+  const storedIn = new Map<number, Array<Required<Pick<Sent, 'stored'>>>>();
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
     plans = [];
+    pending = touchedBy();
     try {
-      for (const [plan, one] of await relayMessages(db, now, known)) sent.set(plan, one);
+      for (const [plan, one] of await relayMessages(db, now, known)) {
+        sent.set(plan, one);
+        const threadId = one.stored?.message.threadId;
+        if (one.stored && threadId != null) storedIn.set(threadId, [...(storedIn.get(threadId) ?? []), { stored: one.stored }]);
+      }
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
       for (const w of ready) w.reject(e);
@@ -213,11 +226,18 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
   };
   const signedKey = (t: { gameId: string; kind: string; participants: readonly string[] }) =>
     `${t.gameId}\u001f${t.kind}\u001f${(t.kind === 'all' ? [] : [...new Set(t.participants)].sort()).join('\u001f')}`;
-
-  const inThread = (p: MessagePlan, thread: PressThread) =>
-    p.reply
-      ? p.reply.thread.id === thread.id
-      : !!p.thread && !p.thread.hiddenWriterPlayerId && !thread.anonymous && signedKey(p.thread) === signedKey(thread);
+  /** The conversations some plans go to: a reply's by id, a new signed message's by its participants. */
+  const touchedBy = () => ({ ids: new Set<number>(), keys: new Set<string>() });
+  const touches = (t: ReturnType<typeof touchedBy>, thread: PressThread) =>
+    t.ids.has(thread.id) || (!thread.anonymous && t.keys.has(signedKey(thread)));
+  let pending = touchedBy(); // by the plans not written yet
+  const before = touchedBy(); // by every plan of the row so far
+  const planned = (plan: MessagePlan) => {
+    plans.push(plan);
+    for (const t of [pending, before])
+      if (plan.reply) t.ids.add(plan.reply.thread.id);
+      else if (plan.thread && !plan.thread.hiddenWriterPlayerId) t.keys.add(signedKey(plan.thread));
+  };
   // What each reply answers, read at once for the row: right unless a message before it goes to its conversation.
   const replyItems = items.filter((w): w is PressReplyWork => w.kind === 'reply');
   const answers = new Map(
@@ -233,23 +253,22 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
       )
     ).map((m, i) => [replyItems[i]!, m]),
   );
-  const before: MessagePlan[] = [];
   /**
-   * What a reply answers when messages of this row went to its conversation (all written by now):
-   * the latest of them that reached the replier as messageForReply would pick it (relayed, visible
-   * at the reply's receipt, not muted for them), else what was there before the row (read once:
-   * the row's messages come after it). References name a relay by its Message-ID: read from the
-   * database, as one mail at a time would.
+   * What a reply answers when messages of this row went to its conversation (all written by now),
+   * as messageForReply would read it then: the message whose relay its references name, read
+   * before the row (the row's relays are not sent before it commits: no mail can name one); else
+   * the latest that reached the replier (relayed, visible at the reply's receipt, not muted for
+   * them), of the row's or, before them, what was there before the row (read once: the row's come after).
    */
-  const answerInRow = async (item: PressReplyWork, q: Parameters<typeof messageForReply>[1]): Promise<PressMessage | null> => {
-    if (q.references.length) return messageForReply(db, q);
-    let latest = answers.get(item) ?? null;
-    for (const p of before) {
-      const stored = sent.get(p)?.stored;
-      if (!stored || stored.message.threadId !== q.threadId || stored.message.status !== 'relayed') continue;
-      if (stored.message.visibleAt.getTime() > q.now.getTime()) continue;
-      const reached = stored.recipients.some((r) => r.kind === q.recipient.kind && r.id === q.recipient.id && r.delivery !== 'muted');
-      if (reached && (!latest || stored.message.id > latest.id)) latest = stored.message;
+  const answerInRow = (item: PressReplyWork, q: Parameters<typeof messageForReply>[1]): PressMessage | null => {
+    const before = answers.get(item) ?? null;
+    if (before?.named) return before.message;
+    let latest = before?.message ?? null;
+    for (const { stored } of storedIn.get(q.threadId) ?? []) {
+      const { message, recipients } = stored;
+      if (message.status !== 'relayed' || message.visibleAt.getTime() > q.now.getTime()) continue;
+      const reached = recipients.some((r) => r.kind === q.recipient.kind && r.id === q.recipient.id && r.delivery !== 'muted');
+      if (reached && (!latest || message.id > latest.id)) latest = message;
     }
     return latest;
   };
@@ -261,21 +280,19 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
       mails.push(null);
       const thread = item.facts.token.thread;
       // What a reply answers is read from what is written: a message of this row in its conversation is written first.
-      const touched = before.some((p) => inThread(p, thread));
-      if (plans.some((p) => inThread(p, thread))) await write();
+      const touched = touches(before, thread);
+      if (touches(pending, thread)) await write();
       let registered: () => void = () => {};
       const reached = new Promise<void>((r) => (registered = r));
       const batch: ReplyBatch = {
-        answered: async (q) => (touched ? answerInRow(item, q) : (answers.get(item) ?? null)),
+        answered: async (q) => (touched ? answerInRow(item, q) : (answers.get(item)?.message ?? null)),
         facts: (f) => {
           registered();
           return factsOf(f);
         },
         store: (f, part, row, d) => {
           accepted(f, d);
-          const plan: MessagePlan = { deps: item.deps, f, part, block: row.block, d, row };
-          plans.push(plan);
-          before.push(plan);
+          planned({ deps: item.deps, f, part, block: row.block, d, row });
         },
         relay: (deps, f, part, block, d, reply) => {
           accepted(f, d);
@@ -288,8 +305,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
             row: { ...messageRow(f, part, block, d, reply.thread, deps.random ?? Math.random), inReplyToMessageId: reply.inReplyTo },
             reply,
           };
-          plans.push(plan);
-          before.push(plan);
+          planned(plan);
           return new Promise<Sent>((resolve, reject) => waiting.push({ plan, resolve, reject }));
         },
       };
@@ -318,8 +334,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
         row: messageRow(f, part, block, d, null, w.deps.random ?? Math.random),
         ...(d.kind === 'relay' ? { thread: threadWanted(f, d) } : {}),
       };
-      plans.push(plan);
-      before.push(plan);
+      planned(plan);
       return plan;
     });
     mails.push({ w, decisions, mine });

@@ -56,15 +56,20 @@ interface MailPlan {
   from: number;
   body: number;
   when: 'early' | 'later' | 'after-declaration';
-  /** A reply by token instead: which of the writer's tokens, and which text. */
-  reply: { token: number; text: number } | null;
+  /**
+   * A reply by token instead: which of the writer's tokens, and which text; `cite`: with the
+   * In-Reply-To and References a mail client writes, naming the relay that gave the token.
+   */
+  reply: { token: number; text: number; cite: boolean } | null;
 }
 
 const plan: fc.Arbitrary<MailPlan> = fc.record({
   from: fc.integer({ min: 0, max: 3 }),
   body: fc.integer({ min: 0, max: BODIES.length - 1 }),
   when: fc.constantFrom('early', 'early', 'early', 'later', 'after-declaration') as fc.Arbitrary<MailPlan['when']>,
-  reply: fc.option(fc.record({ token: fc.nat(5), text: fc.integer({ min: 0, max: REPLIES.length - 1 }) }), { freq: 3 }),
+  reply: fc.option(fc.record({ token: fc.nat(5), text: fc.integer({ min: 0, max: REPLIES.length - 1 }), cite: fc.boolean() }), {
+    freq: 3,
+  }),
 });
 
 interface Arm {
@@ -118,7 +123,14 @@ async function setUp(arm: Arm, run: number) {
     .update(games)
     .set({ pressSettings: { perHour: 2 } })
     .where(eq(games.id, gameId));
-  const s = { gameId, emails, secrets: created.players.map((p) => p.secret), turn: created.turn, tokens: [] as string[][] };
+  const s = {
+    gameId,
+    emails,
+    secrets: created.players.map((p) => p.secret),
+    turn: created.turn,
+    tokens: [] as string[][],
+    relays: new Map<string, string>(),
+  };
   for (const [i, [from, body]] of PRELUDE.entries())
     await receiveMail(arm.deps, { ...mailOf({ from, body: 0, when: 'early', reply: null }, 1000 + i, run, s, body), receivedAt: NOW });
   const seats = await arm.database.db.select().from(players).where(eq(players.gameId, gameId)).orderBy(asc(players.id));
@@ -129,6 +141,9 @@ async function setUp(arm: Arm, run: number) {
     .where(inArray(pressTokens.threadId, threads))
     .orderBy(asc(pressTokens.threadId), asc(pressTokens.ownerId));
   s.tokens = seats.map((p) => tokens.filter((t) => t.ownerKind === 'player' && t.ownerId === p.id).map((t) => t.token));
+  // Each token's relay (its Reply-To), by token: what a reply citing it names (this arm's Message-IDs).
+  for (const m of await arm.database.db.select().from(outbox).where(eq(outbox.gameId, gameId)).orderBy(asc(outbox.id)))
+    if (m.kind === 'press' && m.replyTo) s.relays.set(m.replyTo, m.messageId);
   return s;
 }
 
@@ -143,6 +158,7 @@ function mailOf(p: MailPlan, i: number, run: number, s: Omit<Setup, 'gameId'>, b
     'Subject: press',
     'Date: Mon, 2 Mar 2026 10:00:00 +0000',
     `Message-ID: <m${i}.r${run}@example.org>`,
+    ...(token && p.reply!.cite ? cited(s.relays.get(`orders+${token}@${DOMAIN}`)) : []),
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
   ];
@@ -155,6 +171,9 @@ function mailOf(p: MailPlan, i: number, run: number, s: Omit<Setup, 'gameId'>, b
   const raw = Buffer.from(`${head.join('\r\n')}\r\n\r\n${text.replace(/\n/g, '\r\n')}`);
   return { raw, source: 'cli', sourceKey: `run${run}:${i}`, receivedAt };
 }
+
+/** The threading headers of a reply to this relay (none when the token came with no relay). */
+const cited = (relay: string | undefined) => (relay ? [`In-Reply-To: <${relay}>`, `References: <${relay}>`] : []);
 
 /** Numbers each new value by first sight, so that ids and random tokens compare across the arms. */
 function namer() {
