@@ -3,7 +3,7 @@
 import type { Board } from '../../adjudicator/map.ts';
 import { edictHtmlLead, renderEdictHtml } from '../../adjudicator/render/edict-html.ts';
 import { edictContext, victoryLine } from '../../adjudicator/render/edict-text.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideName, sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
 import type { Game } from '../../db/games.ts';
@@ -376,10 +376,11 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
   if (d.messages === null)
     return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
   // A reply to an anonymous writer went to them: "Anonymous", as they wrote (D-PRESS-18, D-PRESS-10).
+  // Italian names the audience with its articles, as the relays do ("Sith → gli Aristocratici").
   const audience = (m: RevealedMessage) =>
     m.audienceKind === 'all'
       ? s.pressEveryone
-      : s.pressList([...m.audienceFactions.map((f) => sideName(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
+      : s.pressList([...m.audienceFactions.map((f) => sideNameAsObject(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
   const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
   for (const m of d.messages) {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;

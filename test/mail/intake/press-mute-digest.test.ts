@@ -183,7 +183,18 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(r.result).toMatchObject({ outcome: 'press-reply' });
     const toAnna = to(await mails('press'), ADDRESSES[0]!);
     expect(toAnna.at(-1)!.bodyText).toContain('Agreed.');
-    expect(toAnna.at(-1)!.subject).toBe('[SF andromeda] Aristocratici → te e Sith');
+    expect(toAnna.at(-1)!.subject).toBe('[SF andromeda] Aristocratici → te e i Sith');
+  });
+
+  it('an Italian digest names its audience with articles, as the relays do: "A: te e gli Aristocratici"', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(2, 'RIEPILOGO\n');
+    await write(3, 'PRESS TO Sith, Aristocrats\nTruce?\nENDPRESS\n');
+    at('2026-03-03T06:00:30Z');
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.toAddress).toBe(ADDRESSES[2]);
+    expect(digest!.bodyText).toContain('Da: Cavalieri — A: te e gli Aristocratici — turno 1');
   });
 
   it('D-PRESS-10: an anonymous message waits until it is visible, and its digest names nobody', async () => {
