@@ -22,6 +22,8 @@ export interface PageFrame {
   path: string;
   crumbs?: Array<{ href: string; label: string }>;
   head?: Html;
+  /** A finished game's page: its footer does not say orders stay secret, none is any more. */
+  finished?: boolean;
 }
 
 export function layout(frame: PageFrame, body: Html): string {
@@ -37,7 +39,7 @@ export function layout(frame: PageFrame, body: Html): string {
     crumbs: (frame.crumbs ?? []).map((c) => html` › <a href="${c.href}">${c.label}</a>`),
     langSwitch: html`<a href="${frame.path}?lang=${other}" hreflang="${other}" lang="${other}">${s.switchTo}</a>`,
     body,
-    footer: s.footer,
+    footer: frame.finished ? s.footerFinished : s.footer,
   }).value;
 }
 
@@ -233,6 +235,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
       path: `/games/${game.id}`,
       head,
       crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+      finished,
     },
     body,
   );
@@ -251,7 +254,7 @@ function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
 }
 
 export interface EdictPageData {
-  game: { id: string; name: string; timeZone: string };
+  game: { id: string; name: string; timeZone: string; status: string };
   board: Board;
   edict: PublicEdict;
   /** Whether the URL named the version (a permanent link) or asked for the newest. */
@@ -314,6 +317,7 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
       lang,
       title: s.edictHeading(game.name, edict.turn),
       path: `${base}/v/${edict.version}`,
+      finished: game.status === 'finished',
       crumbs: [
         { href: `/games/${game.id}`, label: game.name },
         { href: base, label: s.turn(edict.turn) },
@@ -354,7 +358,7 @@ function broadcastsSection(
 }
 
 export interface RevealPageData {
-  game: { id: string; name: string; timeZone: string };
+  game: { id: string; name: string; timeZone: string; status: string };
   board: Board;
   /** Null: not published (the game goes on, or its messages stay with their readers). */
   messages: RevealedMessage[] | null;
@@ -372,6 +376,7 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
     title: `${game.name} — ${s.revealTitle}`,
     path: `/games/${game.id}/press`,
     crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+    finished: game.status === 'finished',
   };
   if (d.messages === null)
     return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
