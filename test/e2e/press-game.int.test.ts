@@ -234,7 +234,7 @@ describe('a game of press through real mail', () => {
     await g.write('sith', 'SILENZIA Hutt');
     const muted = await g.sent('turn 2: the Sith mute the Hutt, answered with their mutes', 1);
     expect(muted[0]!.envelope.to).toEqual(['sith@example.org']);
-    expect(muted[0]!.text).toMatch(/silenziato: Hutt\./);
+    expect(muted[0]!.text).toMatch(/silenziato: gli Hutt\./);
 
     // The Hutt's next message to the Sith and the Knights reaches the Knights alone; its writer
     // is not told (D-PRESS-11): the acknowledgement and a relay, nothing to the Sith.

@@ -66,8 +66,8 @@ describe('D-PRESS-11: MUTE', () => {
     const r = await write(0, 'SILENZIA Sith\n');
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'press-command' });
     const [answer] = await answers(0);
-    expect(answer!.bodyText).toContain('Da ora i messaggi di Sith non ti arrivano');
-    expect(answer!.bodyText).toContain('Hai silenziato: Sith.');
+    expect(answer!.bodyText).toContain('Da ora i messaggi dei Sith non ti arrivano');
+    expect(answer!.bodyText).toContain('Hai silenziato: i Sith.');
     expect(answer!.bodyText).toContain('Ricevi ogni messaggio subito');
 
     await write(2, 'STAMPA A Hutt, Aristocratici\nTregua?\nFINE\n');
@@ -126,9 +126,42 @@ describe('D-PRESS-11: MUTE', () => {
     await write(1, 'MUTE Ewoks\n');
     await write(1, 'MUTE referee\n');
     const [unknown, referee] = await answers(1);
-    expect(unknown!.bodyText).toContain('I do not understand "ewoks": it is no faction of this game.');
+    expect(unknown!.bodyText).toContain('I do not understand "ewoks": it is no faction of this game: nothing changes.');
     expect(unknown!.bodyText).toContain('You have muted nobody.');
     expect(referee!.bodyText).toContain('Referees cannot be muted');
+    await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(1);
+  });
+});
+
+describe('MUTE with a list', () => {
+  // Players: 0 Hutt (it), 1 Aristocrats (en), 2 Sith (it), 3 Knights (en).
+  it('mutes each faction named, and the answer names each; UNMUTE a list likewise, saying which were not muted', async () => {
+    await write(1, 'MUTE Sith, Hutt\n');
+    const [muted] = await answers(1);
+    expect(muted!.bodyText).toContain('From now on messages from Sith and Hutt do not reach you');
+    expect(muted!.bodyText).toContain('You have muted: Hutt and Sith.');
+    await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    await write(2, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(0);
+
+    await write(2, 'SILENZIA gli Hutt e i Cavalieri\n');
+    const [italian] = await answers(2);
+    expect(italian!.bodyText).toContain('Da ora i messaggi degli Hutt e dei Cavalieri non ti arrivano');
+    expect(italian!.bodyText).toContain('Hai silenziato: gli Hutt e i Cavalieri.');
+
+    await write(1, 'UNMUTE Hutt and Knights\n');
+    const unmuted = (await answers(1)).at(-1)!;
+    expect(unmuted.bodyText).toContain('From now on messages from Hutt reach you again.');
+    expect(unmuted.bodyText).toContain('You had not muted Knights: nothing changes.');
+    expect(unmuted.bodyText).toContain('You have muted: Sith.');
+  });
+
+  it('one unknown name refuses the whole list, named; nothing is muted', async () => {
+    await write(1, 'MUTE Sith, Ewoks and Hutt\n');
+    const [refused] = await answers(1);
+    expect(refused!.bodyText).toContain('I do not understand "ewoks"');
+    expect(refused!.bodyText).toContain('You have muted nobody.');
     await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
     expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(1);
   });
