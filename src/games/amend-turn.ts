@@ -16,6 +16,7 @@ import { listPlayers, setJoinedTurn } from '../db/players.ts';
 import { sheetsById } from '../db/sheets.ts';
 import { deleteTurnAndSheets, lockTurn, updateTurn } from '../db/turns.ts';
 import type { GamesContext } from './context.ts';
+import { disputeWindowEnd, editionPublishedAt } from './dispute-window.ts';
 import { settleByAmendment } from './disputes.ts';
 import { publishEdict } from './edict-mail.ts';
 import { GameError } from './errors.ts';
@@ -52,12 +53,13 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
     const next = await lockTurn(tx, a.gameId, a.turn + 1);
     if (next && next.status !== 'open')
       throw new GameError('turn-closed', `turn ${a.turn + 1} has been closed since: turn ${a.turn} can no longer be amended`);
-    const windowEnds = new Date((turn.adjudicatedAt ?? now).getTime() + game.disputeWindowMinutes * 60_000);
-    if (now > windowEnds && !a.confirmOutsideWindow)
-      throw new GameError('turn-closed', `the dispute window of turn ${a.turn} ended ${windowEnds.toISOString()}: confirm to amend anyway`);
-
     const previous = await latestEdict(tx, a.gameId, a.turn);
     if (!previous) throw new GameError('turn-closed', `turn ${a.turn} has no edict`);
+    // The window of the latest version, as the players' disputes measure it: an amended version
+    // opened a fresh one (D-PRESS-14), not the turn's close.
+    const windowEnds = disputeWindowEnd(game, editionPublishedAt(previous, turn.adjudicatedAt));
+    if (now > windowEnds && !a.confirmOutsideWindow)
+      throw new GameError('turn-closed', `the dispute window of turn ${a.turn} ended ${windowEnds.toISOString()}: confirm to amend anyway`);
     const ids = Object.values((previous.sheetIds ?? {}) as Record<string, number>);
     const texts: Record<string, string> = Object.fromEntries((await sheetsById(tx, ids)).map((s) => [s.faction, s.text]));
     // A sheet only for a faction in play that turn: any other name ('zzz', '__proto__') would publish
@@ -96,6 +98,8 @@ export async function amendTurn(db: Db, a: Amendment, ctx: GamesContext): Promis
       engineVersion: ENGINE_VERSION,
       sheetIds: previous.sheetIds,
       stateAfter: after,
+      // Stored at the instant its mail says its window opens (publishedAt below), on the same clock.
+      createdAt: now,
     });
     // The next turn re-opens from the amended position. What happened since the close and is not
     // the amendment's to change stands: its deadline (absences, extensions) and the players who

@@ -27,6 +27,7 @@ import { sideName } from '../adjudicator/render/vocabulary.ts';
 import { pressTexts } from '../text/press.ts';
 import { cleanText } from '../text/typed-text.ts';
 import type { GamesContext } from './context.ts';
+import { editionPublishedAt } from './dispute-window.ts';
 import { GameError } from './errors.ts';
 import { gameMail, playerMail } from './game-mail.ts';
 import { boardFor } from './input.ts';
@@ -104,10 +105,11 @@ export async function fileDispute(
   // Version 1 is published when the turn closes (the closing clock, as amend-turn.ts measures the
   // window); an amended version when it is stored, and it opens a fresh window (D-PRESS-14).
   const closed = edict?.version === 1 ? (await findTurn(db, a.game.id, edict.turn))?.adjudicatedAt : null;
+  const publishedAt = edict ? editionPublishedAt(edict, closed) : null;
   const reason = cleanText(a.reason).trim();
   const decision = decideDispute({ text: reason, lines: { header: 0, first: 0, last: 0, end: null } } satisfies DisputePart, {
     receivedAt: a.receivedAt,
-    latestEdict: edict ? { turn: edict.turn, version: edict.version, publishedAt: closed ?? edict.createdAt } : null,
+    latestEdict: edict && publishedAt ? { turn: edict.turn, version: edict.version, publishedAt } : null,
     disputeWindowMinutes: a.game.disputeWindowMinutes,
     nextTurnOpen: !next || next.status === 'open',
     earlier: edict ? await countDisputes(db, a.game.id, edict.turn, a.player.id) : 0,

@@ -16,6 +16,7 @@ import type { Player } from '../db/players.ts';
 import type { Turn } from '../db/turns.ts';
 import { describeMap, renderMapLayers, renderMapPngsOffThread } from '../edict/index.ts';
 import { edictTexts } from '../text/edict-mail.ts';
+import { disputeWindowEnd } from './dispute-window.ts';
 import { escapeHtml } from '../html.ts';
 import { formatInstant } from './time-format.ts';
 import { gamePageUrl, privateAddress, type MailAddressing } from './welcome.ts';
@@ -144,9 +145,9 @@ export interface EdictMailArgs {
   publishedAt?: Date | undefined;
 }
 
-/** R-TURN-2 step 5: the end of an edict version's dispute window; null when the game has none. */
-export function disputeWindowEnd(game: Pick<Game, 'disputeWindowMinutes'>, publishedAt: Date | undefined): Date | null {
-  return publishedAt && game.disputeWindowMinutes > 0 ? new Date(publishedAt.getTime() + game.disputeWindowMinutes * 60_000) : null;
+/** R-TURN-2 step 5: the end of an edict version's dispute window, as its mail tells it; null when the game has none. */
+function disputeWindowToTell(game: Pick<Game, 'disputeWindowMinutes'>, publishedAt: Date | undefined): Date | null {
+  return publishedAt && game.disputeWindowMinutes > 0 ? disputeWindowEnd(game, publishedAt) : null;
 }
 
 /**
@@ -258,7 +259,7 @@ function edictMail(
     : {};
   const { text, sections } = textFor(lang, tz, deadlines);
   const T = edictTexts[lang];
-  const disputeUntil = disputeWindowEnd(game, a.publishedAt);
+  const disputeUntil = disputeWindowToTell(game, a.publishedAt);
   const values = {
     game: game.id,
     gameName: game.name,

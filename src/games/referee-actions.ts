@@ -8,6 +8,7 @@ import { lockGame, type Game } from '../db/games.ts';
 import { enqueue, enqueueMany, giveUpMail, lockGameMail, requeueMail, type OutboxInput, type OutboxMail } from '../db/outbox.ts';
 import { findPlayer, listPlayers, type Player } from '../db/players.ts';
 import { findTurn, lockTurn, updateTurn } from '../db/turns.ts';
+import { editionPublishedAt } from './dispute-window.ts';
 import { edictMails, storeEdictAssets } from './edict-mail.ts';
 import { boardFor } from './input.ts';
 import { declarationDeadlineOf } from './schedule.ts';
@@ -168,8 +169,8 @@ export async function resendEdict(
       players.map((p) => p.lang),
     );
     const nextTurn = await findTurn(tx, game.id, turnNumber + 1);
-    // The window as disputes.ts measures it: version 1 from the turn's close, an amended one from when stored.
-    const publishedAt = edict.version === 1 ? ((await findTurn(tx, game.id, turnNumber))?.adjudicatedAt ?? undefined) : edict.createdAt;
+    // The window as disputes measure it (dispute-window.ts).
+    const publishedAt = editionPublishedAt(edict, edict.version === 1 ? (await findTurn(tx, game.id, turnNumber))?.adjudicatedAt : null);
     const mails = edictMails({
       board,
       game,

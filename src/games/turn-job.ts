@@ -255,7 +255,7 @@ async function withdrawEarly(deps: TurnJobDeps, gameId: string, number: number):
 function earlyNotice(deps: TurnJobDeps, game: Game, turn: Turn, p: Player, earlyAt: Date): OutboxInput {
   // D-TURN-7: the next turn's deadline as the close at earlyAt will set it (an absence may still move it);
   // none after the last turn (R-WIN-2, D-WIN-2: at or past it).
-  const last = game.lastTurn !== null && turn.number >= game.lastTurn;
+  const last = isLastTurn(game, turn);
   const next = last ? null : when(game, p, nextTurnDeadlines(game, turn.deadline, earlyAt).deadline);
   const rendered = turnTexts[p.lang].early({ game: game.id, gameName: game.name, turn: turn.number, at: when(game, p, earlyAt), next });
   return notice(deps, game, p, 'early', `early:${game.id}:${turn.number}:${earlyAt.toISOString()}:${p.id}`, rendered);
@@ -270,9 +270,13 @@ function graceReminder(deps: TurnJobDeps, game: Game, turn: Turn, p: Player): Ou
     closesAt: when(game, p, turnClosesAt(game, turn)),
     address: privateAddress(deps.ctx.mail, p.secret),
     page: gamePageUrl(deps.ctx.publicUrl, game.id),
+    last: isLastTurn(game, turn),
   });
   return notice(deps, game, p, 'grace', `grace:${game.id}:${turn.number}:${turn.deadline.toISOString()}:${p.id}`, rendered);
 }
+
+/** R-WIN-2, D-WIN-2: the game's last turn, or one past it (a length shortened meanwhile). */
+const isLastTurn = (game: Game, turn: Turn): boolean => game.lastTurn !== null && turn.number >= game.lastTurn;
 
 const when = (game: Game, p: Player, at: Date) => formatInstant(at, p.timeZone ?? game.timeZone, p.lang);
 
@@ -316,6 +320,7 @@ function reminder(
     missing,
     address: privateAddress(deps.ctx.mail, p.secret),
     page: gamePageUrl(deps.ctx.publicUrl, game.id),
+    last: isLastTurn(game, turn),
   });
   return notice(deps, game, p, 'reminder', `reminder:${game.id}:${turn.number}:${due.toISOString()}:${offset}:${p.id}`, rendered);
 }

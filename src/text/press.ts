@@ -124,6 +124,22 @@ function italianA1(x: string): string {
   return /^[aA]/.test(x) ? `ad ${x}` : `a ${x}`;
 }
 
+/**
+ * Italian `di` before a name or a list of them, articulated as `italianA` does (`di` + `i Sith e gli
+ * Hutt` → `dei Sith e degli Hutt`); `d'` before a vowel when there is no article.
+ */
+export function italianDi(x: string): string {
+  const items = x.split(/(, | e )/);
+  return items.map((item, k) => (k % 2 ? item : italianDi1(item))).join('');
+}
+
+function italianDi1(x: string): string {
+  const articled = /^(il|lo|la|i|gli|le) (.*)$/s.exec(x);
+  if (articled) return `${{ il: 'del', lo: 'dello', la: 'della', i: 'dei', gli: 'degli', le: 'delle' }[articled[1]!]} ${articled[2]}`;
+  if (/^l['’]/.test(x)) return `dell${x.slice(1)}`;
+  return /^[aeiouAEIOU]/.test(x) ? `d'${x}` : `di ${x}`;
+}
+
 /** The relayed text quoted in its writer's acknowledgement, whole (docs/press.md §4.7). */
 const quoted = (text: string): string =>
   text
@@ -255,15 +271,16 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
 
     // MUTE / UNMUTE / DIGEST / IMMEDIATE (docs/press.md §1, D-PRESS-11).
     anonymousMessages: 'i messaggi anonimi',
-    muted: (who: string) => `Da ora i messaggi di ${who} non ti arrivano: restano conservati, e chi li scrive non lo sa.`,
+    /** `who`: the factions with their articles (`i Sith e gli Hutt`). */
+    muted: (who: string) => `Da ora i messaggi ${italianDi(who)} non ti arrivano: restano conservati, e chi li scrive non lo sa.`,
     mutedAnonymous: 'Da ora i messaggi anonimi non ti arrivano: restano conservati, e chi li scrive non lo sa.',
-    unmuted: (who: string) => `Da ora i messaggi di ${who} ti arrivano di nuovo.`,
+    unmuted: (who: string) => `Da ora i messaggi ${italianDi(who)} ti arrivano di nuovo.`,
     unmutedAnonymous: 'Da ora i messaggi anonimi ti arrivano di nuovo.',
     notMuted: (who: string) => `Non avevi silenziato ${who}: non cambia nulla.`,
     nowDigest: 'Da ora i messaggi ti arrivano in un riepilogo al giorno.',
     nowImmediate: 'Da ora ricevi ogni messaggio subito, in una mail. Quelli già in attesa arrivano nel prossimo riepilogo.',
     unknownMuteTarget: (text: string) =>
-      `Non capisco "${text}": non è una fazione di questa partita. Scrivi SILENZIA <fazione> o SILENZIA ANONIMI, da solo in una mail.`,
+      `Non capisco "${text}": non è una fazione di questa partita: non cambia nulla. Scrivi SILENZIA e le fazioni (SILENZIA Sith, Hutt) o SILENZIA ANONIMI, da solo in una mail.`,
     refereesNotMuted: 'Gli arbitri non si possono silenziare: i loro messaggi arrivano sempre, subito.',
     pressChoices: (v: PressChoicesValues) =>
       [
@@ -275,7 +292,7 @@ Per non ricevere più mail di questa partita: ${v.unsubscribe}
           ? `Il tuo riepilogo arriva ogni giorno alle 7 (${v.timeZone})${v.reminders ? ', e prima dell’ultimo promemoria della scadenza' : ''}.`
           : 'Ricevi ogni messaggio subito, in una mail.',
         '',
-        'Comandi (da soli in una mail al tuo indirizzo personale): SILENZIA <fazione>, SILENZIA ANONIMI, RIATTIVA <fazione>, RIEPILOGO, SUBITO.',
+        'Comandi (da soli in una mail al tuo indirizzo personale): SILENZIA <fazioni> (SILENZIA Sith, Hutt), SILENZIA ANONIMI, RIATTIVA <fazioni>, RIEPILOGO, SUBITO.',
       ].join('\n'),
     digest: (v: DigestValues): MailText =>
       mail(
@@ -493,7 +510,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
     nowDigest: 'From now on your messages come in one digest a day.',
     nowImmediate: 'From now on you get each message at once, in a mail of its own. Those already waiting come in the next digest.',
     unknownMuteTarget: (text: string) =>
-      `I do not understand "${text}": it is no faction of this game. Write MUTE <faction> or MUTE ANONYMOUS, alone in a mail.`,
+      `I do not understand "${text}": it is no faction of this game: nothing changes. Write MUTE and the factions (MUTE Sith, Hutt) or MUTE ANONYMOUS, alone in a mail.`,
     refereesNotMuted: 'Referees cannot be muted: their messages always reach you, at once.',
     pressChoices: (v: PressChoicesValues) =>
       [
@@ -505,7 +522,7 @@ To stop receiving mail about this game: ${v.unsubscribe}
           ? `Your digest comes every day at 07:00 (${v.timeZone})${v.reminders ? ', and before the deadline’s last reminder' : ''}.`
           : 'You get each message at once, in a mail of its own.',
         '',
-        'Commands (alone in a mail to your private address): MUTE <faction>, MUTE ANONYMOUS, UNMUTE <faction>, DIGEST, IMMEDIATE.',
+        'Commands (alone in a mail to your private address): MUTE <factions> (MUTE Sith, Hutt), MUTE ANONYMOUS, UNMUTE <factions>, DIGEST, IMMEDIATE.',
       ].join('\n'),
     digest: (v: DigestValues): MailText =>
       mail(

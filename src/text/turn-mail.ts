@@ -8,16 +8,25 @@ interface TurnValues {
   turn: number;
 }
 
+/** What a reminder says of the game's last turn (R-WIN-2, as refereeTexts.lengthChanged words it). */
+const LAST_TURN = {
+  it: "È l'ultimo turno della partita: alla sua fine, se nessuno ha già vinto, vince la fazione che controlla più pianeti; a pari merito la vittoria è condivisa (R-WIN-2).",
+  en: "This is the game's last turn: at its end, unless someone has already won, the faction controlling the most planets wins; tied, they share the victory (R-WIN-2).",
+};
+
 export const turnTexts = defineTexts({
   it: {
-    reminder: (v: TurnValues & { player: string; deadline: string; missing: string; address: string; page: string | null }): MailText =>
+    /** `last`: the turn is the game's last (R-WIN-2), which the reminder says. */
+    reminder: (
+      v: TurnValues & { player: string; deadline: string; missing: string; address: string; page: string | null; last: boolean },
+    ): MailText =>
       mail(
-        `[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}`,
+        `[SF ${v.game}] Promemoria: i tuoi ordini per il turno ${v.turn}${v.last ? ", l'ultimo" : ''}`,
         `
 Ciao ${v.player},
 
 i tuoi ordini per il turno ${v.turn} di "${v.gameName}" scadono ${v.deadline}.
-
+${v.last ? `\n${LAST_TURN.it}\n` : ''}
 ${v.missing}
 
 Il tuo indirizzo per gli ordini: ${v.address}
@@ -35,7 +44,7 @@ La pagina della partita: ${v.page}`
     problemLine: (message: string) => `  ${message}`,
     moreProblems: (n: number) => `  … e altri ${n}`,
     sendCorrected: 'Puoi mandarne uno corretto fino alla scadenza.',
-    grace: (v: TurnValues & { player: string; closesAt: string; address: string; page: string | null }): MailText =>
+    grace: (v: TurnValues & { player: string; closesAt: string; address: string; page: string | null; last: boolean }): MailText =>
       mail(
         `[SF ${v.game}] Turno ${v.turn}: la scadenza è passata, c'è un periodo di tolleranza`,
         `
@@ -43,7 +52,7 @@ Ciao ${v.player},
 
 la scadenza del turno ${v.turn} di "${v.gameName}" è passata e non abbiamo un tuo foglio. Questa
 partita ha un periodo di tolleranza: un foglio che ci arriva entro ${v.closesAt} vale ancora.
-
+${v.last ? `\n${LAST_TURN.it}\n` : ''}
 Il tuo indirizzo per gli ordini: ${v.address}${
           v.page
             ? `
@@ -117,12 +126,12 @@ sono quelli ricevuti entro la scadenza (D-TURN-2, D-TURN-3).
   en: {
     reminder: (v) =>
       mail(
-        `[SF ${v.game}] Reminder: your orders for turn ${v.turn}`,
+        `[SF ${v.game}] Reminder: your orders for turn ${v.turn}${v.last ? ', the last' : ''}`,
         `
 Hello ${v.player},
 
 your orders for turn ${v.turn} of "${v.gameName}" are due ${v.deadline}.
-
+${v.last ? `\n${LAST_TURN.en}\n` : ''}
 ${v.missing}
 
 Your orders address: ${v.address}
@@ -147,7 +156,7 @@ Hello ${v.player},
 
 the deadline of turn ${v.turn} of "${v.gameName}" has passed and we have no sheet from you. This game
 has a grace period: a sheet that reaches us by ${v.closesAt} still counts.
-
+${v.last ? `\n${LAST_TURN.en}\n` : ''}
 Your orders address: ${v.address}${
           v.page
             ? `

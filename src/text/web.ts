@@ -11,6 +11,8 @@ export const webTexts = defineTexts({
     nav: 'Navigazione',
     home: 'Partite',
     footer: 'Starts Foundation — moderatore per posta. Gli ordini restano segreti fino alla scadenza.',
+    /** A finished game's pages: nothing is secret any more. */
+    footerFinished: 'Starts Foundation — moderatore per posta.',
     switchTo: 'English',
     gamesHeading: 'Partite',
     noGames: 'Nessuna partita per ora.',
@@ -144,6 +146,7 @@ export const webTexts = defineTexts({
     nav: 'Navigation',
     home: 'Games',
     footer: 'Starts Foundation — play-by-email moderator. Orders stay secret until the deadline.',
+    footerFinished: 'Starts Foundation — play-by-email moderator.',
     switchTo: 'Italiano',
     gamesHeading: 'Games',
     noGames: 'No games yet.',

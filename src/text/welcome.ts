@@ -123,7 +123,8 @@ DIPLOMAZIA E CONTESTAZIONI (al tuo indirizzo privato, anche nella stessa mail de
   STAMPA ALL'ARBITRO         agli arbitri, sempre possibile
   CONTESTA: il motivo        contesti l'ultimo editto, entro ${v.disputeWindow} dall'editto (anche DISPUTE)
   SILENZIA Sith              da solo in una mail: i messaggi dei Sith non ti arrivano più (chi
-                             scrive non lo sa); SILENZIA ANONIMI per quelli anonimi; RIATTIVA Sith
+                             scrive non lo sa); anche più fazioni: SILENZIA Sith, Hutt;
+                             SILENZIA ANONIMI per quelli anonimi; RIATTIVA Sith
   RIEPILOGO                  da solo in una mail: i messaggi in una mail al giorno, alle 7 della
                              tua ora; SUBITO per riceverli di nuovo uno per uno (anche MUTE, UNMUTE, DIGEST,
                              IMMEDIATE)
@@ -236,7 +237,8 @@ DIPLOMACY AND DISPUTES (to your private address, also in the same mail as your o
   PRESS TO REFEREE           to the referees, always possible
   DISPUTE: your reason       you dispute the latest edict, within ${v.disputeWindow} of it
   MUTE Sith                  alone in a mail: the Sith's messages no longer reach you (the writer
-                             is not told); MUTE ANONYMOUS for anonymous ones; UNMUTE Sith
+                             is not told); several factions too: MUTE Sith, Hutt;
+                             MUTE ANONYMOUS for anonymous ones; UNMUTE Sith
   DIGEST                     alone in a mail: messages in one mail a day, at 07:00 your time;
                              IMMEDIATE to get each one at once again
   To answer a message just press Reply, from your registered address. Every message is

@@ -138,7 +138,7 @@ describe('a game of press through real mail', () => {
     // One acknowledgement for the mail: the sheet's part, then its message (docs/press.md §4).
     const signed = await g.sent('turn 1: a signed message to the Sith and the Knights, with a vote', 3);
     const toSith = to(signed, 'sith@example.org');
-    expect(toSith.subject).toBe('[SF press-game] Hutt → te e Cavalieri');
+    expect(toSith.subject).toBe('[SF press-game] Hutt → te e i Cavalieri');
     expect(to(signed, 'knights@example.org').text).toContain('Votate Hutt e vi lascio in pace fino alla fine.');
 
     // An anonymous broadcast with a vote: its relays leave a random 2–20 minutes later (D-PRESS-10).
@@ -234,7 +234,7 @@ describe('a game of press through real mail', () => {
     await g.write('sith', 'SILENZIA Hutt');
     const muted = await g.sent('turn 2: the Sith mute the Hutt, answered with their mutes', 1);
     expect(muted[0]!.envelope.to).toEqual(['sith@example.org']);
-    expect(muted[0]!.text).toMatch(/silenziato: Hutt\./);
+    expect(muted[0]!.text).toMatch(/silenziato: gli Hutt\./);
 
     // The Hutt's next message to the Sith and the Knights reaches the Knights alone; its writer
     // is not told (D-PRESS-11): the acknowledgement and a relay, nothing to the Sith.

@@ -169,6 +169,33 @@ describe('settling a dispute', () => {
     expect(told[0]!.bodyText).toMatch(/2/);
   });
 
+  it('D-PRESS-14: an amended version opens a fresh window, for the players’ disputes and the referee’s amendment alike', async () => {
+    const { db } = await dbs.fresh();
+    const { game, players } = await closedGame(db);
+    // Version 2 within version 1's window (NOW + 1440): its own window ends at NOW + 1000 + 1440.
+    clock = new Date(NOW.getTime() + 1000 * MINUTE);
+    expect(
+      await amendTurn(db, { gameId: game.id, turn: 1, reason: 'sheet misread', correctedSheets: { [players[0]!.faction]: '' } }, ctx),
+    ).toEqual({
+      version: 2,
+    });
+    // Past version 1's window, within version 2's: a dispute is taken, and the referee amends it without confirming.
+    clock = new Date(NOW.getTime() + 2000 * MINUTE);
+    expect(await file(db, game, players[1]!, 'Still wrong', clock)).toMatchObject({ kind: 'filed', turn: 1 });
+    expect(
+      await amendTurn(db, { gameId: game.id, turn: 1, reason: 'second look', correctedSheets: { [players[1]!.faction]: '' } }, ctx),
+    ).toEqual({
+      version: 3,
+    });
+    // Version 3's window runs from its own publication (NOW + 2000), on the clock its amendment ran on.
+    expect(await file(db, game, players[2]!, 'Too late', new Date(NOW.getTime() + 3441 * MINUTE))).toEqual({
+      kind: 'refused',
+      why: 'window-closed',
+      turn: 1,
+      endedAt: new Date(NOW.getTime() + 3440 * MINUTE),
+    });
+  });
+
   it('disputes still open when the next turn closes lapse, their disputers told (D-PRESS-15)', async () => {
     const { db } = await dbs.fresh();
     const { game, players } = await closedGame(db);

@@ -766,6 +766,45 @@ export function turnCases(open: () => Promise<Database>): void {
       expect(await listOutbox(db, { gameId: game.id, kind: 'reminder' })).toHaveLength(7);
     });
 
+    it('R-WIN-2: the reminders and the grace notice of the last turn say it is the last, in both languages; earlier ones do not', async () => {
+      clock.set(START);
+      const { game } = await createGame(db, { ...input('Job Last Reminder'), lastTurn: 2, graceMinutes: 120 }, ctx);
+      const earlier = await createGame(db, { ...input('Job Not Last Reminder'), lastTurn: 3 }, ctx);
+      for (const f of ['hutt', 'aristocrats', 'sith', 'knights']) await send(game.id, f, 'V: Hutt');
+      // Turn 1 of a game whose last turn is 3: its reminders say nothing of a last turn.
+      clock.set(new Date(TURN1_DEADLINE.getTime() - 59 * MINUTE));
+      await job();
+      const notLast = await listOutbox(db, { gameId: earlier.game.id, kind: 'reminder' });
+      expect(notLast).toHaveLength(4);
+      for (const m of notLast) expect(m.bodyText).not.toMatch(/last turn|ultimo turno|R-WIN-2/);
+      clock.set(new Date(TURN1_DEADLINE.getTime() + 121 * MINUTE));
+      await job(); // closes turn 1 after its grace: turn 2 is the last
+      const t2 = (await findTurn(db, game.id, 2))!;
+      clock.set(new Date(t2.deadline.getTime() - 59 * MINUTE));
+      await job();
+      const reminders = (await listOutbox(db, { gameId: game.id, kind: 'reminder' })).filter((m) =>
+        m.dedupeKey.startsWith(`reminder:${game.id}:2:`),
+      );
+      expect(reminders.length).toBeGreaterThan(1);
+      const en = reminders.find((m) => m.toAddress === 'c@example.com')!;
+      const it_ = reminders.find((m) => m.toAddress === 'b@example.com')!;
+      expect(en.subject).toBe(`[SF ${game.id}] Reminder: your orders for turn 2, the last`);
+      expect(en.bodyText).toContain(
+        "This is the game's last turn: at its end, unless someone has already won, the faction controlling the most planets wins",
+      );
+      expect(en.bodyText).toContain('(R-WIN-2)');
+      expect(it_.subject).toBe(`[SF ${game.id}] Promemoria: i tuoi ordini per il turno 2, l'ultimo`);
+      expect(it_.bodyText).toContain(
+        "È l'ultimo turno della partita: alla sua fine, se nessuno ha già vinto, vince la fazione che controlla più pianeti",
+      );
+      // The grace notice after the last turn's deadline says it too.
+      clock.set(new Date(t2.deadline.getTime() + MINUTE));
+      await job();
+      const grace = await listOutbox(db, { gameId: game.id, kind: 'grace' });
+      expect(grace.length).toBeGreaterThan(0);
+      for (const m of grace) expect(m.bodyText).toMatch(/This is the game's last turn|È l'ultimo turno della partita/);
+    });
+
     it('R-TURN-3: a Chancellor who has not declared by the declaration deadline: everybody is told, once', async () => {
       clock.set(START);
       const { game } = await createGame(db, input('Job Declare'), ctx);

@@ -11,10 +11,12 @@ import { buildWorld } from './public-world.ts';
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let game: string;
+let running: string;
 
 beforeAll(async () => {
   database = await openTestPglite();
   game = (await buildWorld(database.db, { name: 'Nebula', players: 4, turns: 2, lastTurn: 2 })).gameId;
+  running = (await buildWorld(database.db, { name: 'Orion', players: 4, turns: 1 })).gameId;
   app = await buildApp({ db: database.db, log: pino({ level: 'silent' }), publicCacheMs: 0, publicUrl: 'https://sf.example.org/' });
 }, 120_000);
 afterAll(async () => {
@@ -36,6 +38,25 @@ describe('a finished game', () => {
       expect(planets).toMatch(victory);
       for (const gone of ['stays secret until the deadline', 'resta segreto fino alla scadenza', 'election turn', 'turno di elezione'])
         expect(res.body, `${lang}: ${gone}`).not.toContain(gone);
+    }
+  });
+
+  it('its pages say nothing of orders staying secret in their footer; a running game and the list of games still do', async () => {
+    const footer = (body: string) => /<footer class="site">([\s\S]*?)<\/footer>/.exec(body)![1]!;
+    const secret = /secret|segret/i;
+    expect((await findGame(database.db, running))!.status).not.toBe('finished');
+    for (const lang of ['en', 'it'] as const) {
+      for (const url of [`/games/${game}`, `/games/${game}/turns/1`, `/games/${game}/turns/2/v/1`, `/games/${game}/press`]) {
+        const res = await app.inject({ method: 'GET', url: `${url}?lang=${lang}` });
+        expect(res.statusCode, url).toBeLessThan(500);
+        expect(footer(res.body), `${lang} ${url}`).toContain('Starts Foundation');
+        expect(footer(res.body), `${lang} ${url}`).not.toMatch(secret);
+      }
+      for (const url of ['/', `/games/${running}`, `/games/${running}/turns/1`]) {
+        const res = await app.inject({ method: 'GET', url: `${url}?lang=${lang}` });
+        expect(res.statusCode, url).toBe(200);
+        expect(footer(res.body), `${lang} ${url}`).toMatch(secret);
+      }
     }
   });
 });

@@ -161,8 +161,8 @@ describe('D-PRESS-18: /games/<id>/press', () => {
     for (const word of UNPUBLISHED) expect(body).not.toContain(word);
     for (const name of hidden) expect(body.toLowerCase()).not.toContain(name.toLowerCase());
     const it_ = (await get(`/games/${gameId}/press?lang=it`)).body;
-    expect(it_).toContain('<strong>Anonimo → Aristocratici e Sith</strong>');
-    expect(it_).toContain('<strong>Sith → Aristocratici e Anonimo</strong>');
+    expect(it_).toContain('<strong>Anonimo → gli Aristocratici e i Sith</strong>');
+    expect(it_).toContain('<strong>Sith → gli Aristocratici e Anonimo</strong>');
     // Visitors are told what is published, never a decision's id they cannot look up.
     expect(body).toContain('The game is over and its messages are published: to everyone');
     expect(it_).toContain('La partita è finita e i suoi messaggi sono pubblicati: a tutti');

@@ -52,13 +52,14 @@ const mails: Record<string, (lang: Lang) => [MailText, object]> = {
     const { settledBy: _chosen, ...inserted } = v;
     return [welcomeTexts[l].welcome(v), inserted];
   },
+  // `last` chooses a sentence (tested below); every other value is inserted.
   reminder: (l) => {
     const v = { ...game, ...values('player', 'deadline', 'missing', 'address', 'page') };
-    return [turnTexts[l].reminder(v), v];
+    return [turnTexts[l].reminder({ ...v, last: false }), v];
   },
   grace: (l) => {
     const v = { ...game, ...values('player', 'closesAt', 'address', 'page') };
-    return [turnTexts[l].grace(v), v];
+    return [turnTexts[l].grace({ ...v, last: false }), v];
   },
   early: (l) => {
     const v = { ...game, ...values('at', 'next') };
@@ -239,9 +240,9 @@ describe('mail texts', () => {
     );
     const [reminder] = mails.reminder!('en');
     expect(reminder.text).toContain("The game's page: <page>\n");
-    expect(turnTexts.en.reminder({ ...game, ...values('player', 'deadline', 'missing', 'address'), page: null }).text).not.toContain(
-      'page',
-    );
+    expect(
+      turnTexts.en.reminder({ ...game, ...values('player', 'deadline', 'missing', 'address'), page: null, last: false }).text,
+    ).not.toContain('page');
   });
 
   it('durations and weekly deadlines in words', () => {

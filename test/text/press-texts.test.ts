@@ -81,6 +81,14 @@ describe('Italian prepositions before a name (a + article)', () => {
     expect(italianA('gli Aristocratici e i Sith')).toBe('agli Aristocratici e ai Sith');
     expect(italianA('te, gli Hutt e le Truppe Imperiali')).toBe('a te, agli Hutt e alle Truppe Imperiali');
   });
+  it('articulate "di" with the article likewise, for a list too (MUTE\'s answers)', async () => {
+    const { italianDi } = await import('../../src/text/press.ts');
+    expect(italianDi('i Sith e gli Hutt')).toBe('dei Sith e degli Hutt');
+    expect(italianDi('i Cavalieri, gli Hutt e le Truppe Imperiali')).toBe('dei Cavalieri, degli Hutt e delle Truppe Imperiali');
+    expect(italianDi("l'arbitro")).toBe("dell'arbitro");
+    expect(italianDi('Anna')).toBe("d'Anna");
+    expect(italianDi('Sith')).toBe('di Sith');
+  });
   it('are used wherever a text says to whom', () => {
     expect(pressTexts.it.replySent('la conversazione', false, 'Ciao')).toBe(
       'La tua risposta è stata inviata alla conversazione, firmata:\n\n> Ciao',

@@ -5,6 +5,7 @@
 // (as for sheets, R-TURN-4), never the mail's Date: header.
 import type { DisputePart, PressAudience, PressPart } from './read-press.ts';
 import type { PressSettings } from './settings.ts';
+import { disputeWindowEnd } from '../dispute-window.ts';
 
 const HOUR = 3_600_000;
 
@@ -174,7 +175,7 @@ export type DisputeDecision =
 export function decideDispute(part: DisputePart, f: DisputeFacts): DisputeDecision {
   const e = f.latestEdict;
   if (!e) return { kind: 'refused', reason: 'no-edict' };
-  const endedAt = new Date(e.publishedAt.getTime() + f.disputeWindowMinutes * 60_000);
+  const endedAt = disputeWindowEnd(f, e.publishedAt);
   if (f.receivedAt > endedAt) return { kind: 'refused', reason: 'window-closed', turn: e.turn, endedAt };
   if (!f.nextTurnOpen) return { kind: 'refused', reason: 'edict-final', turn: e.turn };
   if (f.earlier >= MAX_DISPUTES_PER_TURN) return { kind: 'refused', reason: 'too-many-disputes', max: MAX_DISPUTES_PER_TURN };

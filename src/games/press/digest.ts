@@ -4,7 +4,7 @@
 // the text and the reply address of its conversation (the reader's own press token), and how many
 // messages their mutes kept from them. Run by the turn job; every pass may repeat it.
 import type { Board } from '../../adjudicator/map.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideName, sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Db } from '../../db/client.ts';
 import type { Game } from '../../db/games.ts';
 import { enqueue } from '../../db/outbox.ts';
@@ -115,7 +115,8 @@ function mutedNow(i: DigestItem, muted: readonly MuteTarget[]): boolean {
 
 function digestMail(mail: MailAddressing, game: Game, board: Board, p: Player, items: DigestItem[], muted: number, slot: Date) {
   const T = pressTexts[p.lang];
-  const name = (x: string) => (x === p.faction ? T.you : sideName(board, x, p.lang));
+  // "A: te e i Cavalieri": Italian names the audience with its articles, as the relays do.
+  const name = (x: string) => (x === p.faction ? T.you : sideNameAsObject(board, x, p.lang));
   const entries: DigestEntry[] = items.map((i) => ({
     // The anonymous writer never leaves the database here (pendingDigest): "anonymous" to all.
     from: i.byReferee ? T.referee : i.writerFaction ? sideName(board, i.writerFaction, p.lang) : null,

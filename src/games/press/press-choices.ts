@@ -2,7 +2,7 @@
 // anonymous message, DIGEST / IMMEDIATE. Applied in the caller's transaction (intake's batch) and
 // answered with where the choices stand now, in the player's language.
 import type { Board } from '../../adjudicator/map.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang } from '../../adjudicator/types.ts';
 import type { Db } from '../../db/client.ts';
 import { deliveryOf, mute, mutedBy, setDelivery, unmute, type MuteTarget } from '../../db/press.ts';
@@ -18,18 +18,34 @@ export async function applyPressCommand(
   a: { playerId: number; lang: Lang; board: Board; command: PressCommand; at: Date; timeZone: string; reminders: boolean },
 ): Promise<string> {
   const T = pressTexts[a.lang];
-  const name = (t: MuteTarget) => (t.kind === 'anonymous' ? T.anonymousMessages : sideName(a.board, t.faction, a.lang));
+  // In Italian with its article ("i Sith"): the texts put it after "di" and "silenziato".
+  const name = (t: MuteTarget) => (t.kind === 'anonymous' ? T.anonymousMessages : sideNameAsObject(a.board, t.faction, a.lang));
+  const factionsIn = (ts: MuteTarget[]) => ts.filter((t) => t.kind === 'faction');
   const c = a.command;
   let done: string;
   switch (c.kind) {
-    case 'mute':
-      await mute(db, a.playerId, c.target);
-      done = c.target.kind === 'anonymous' ? T.mutedAnonymous : T.muted(name(c.target));
+    case 'mute': {
+      for (const t of c.targets) await mute(db, a.playerId, t);
+      // One sentence for the factions, each named; one for anonymous messages.
+      const factions = factionsIn(c.targets);
+      done = [
+        ...(factions.length ? [T.muted(T.list(factions.map(name)))] : []),
+        ...(c.targets.some((t) => t.kind === 'anonymous') ? [T.mutedAnonymous] : []),
+      ].join('\n');
       break;
-    case 'unmute':
-      if (!(await unmute(db, a.playerId, c.target))) done = T.notMuted(name(c.target));
-      else done = c.target.kind === 'anonymous' ? T.unmutedAnonymous : T.unmuted(name(c.target));
+    }
+    case 'unmute': {
+      const unmuted: MuteTarget[] = [];
+      const notMuted: MuteTarget[] = [];
+      for (const t of c.targets) ((await unmute(db, a.playerId, t)) ? unmuted : notMuted).push(t);
+      const factions = factionsIn(unmuted);
+      done = [
+        ...(factions.length ? [T.unmuted(T.list(factions.map(name)))] : []),
+        ...(unmuted.some((t) => t.kind === 'anonymous') ? [T.unmutedAnonymous] : []),
+        ...(notMuted.length ? [T.notMuted(T.list(notMuted.map(name)))] : []),
+      ].join('\n');
       break;
+    }
     case 'delivery':
       await setDelivery(db, a.playerId, c.delivery, a.at);
       done = c.delivery === 'digest' ? T.nowDigest : T.nowImmediate;

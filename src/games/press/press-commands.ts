@@ -1,18 +1,20 @@
 // The press commands a player sends alone in a mail, as STATUS (docs/press.md §1):
-// MUTE / SILENZIA <faction> | ANONYMOUS, UNMUTE / RIATTIVA, DIGEST / RIEPILOGO, IMMEDIATE / SUBITO.
+// MUTE / SILENZIA <factions> | ANONYMOUS, UNMUTE / RIATTIVA, DIGEST / RIEPILOGO, IMMEDIATE / SUBITO.
+// MUTE takes a list as a press audience does (`MUTE Sith, Hutt and Knights`).
 // Pure; src/games/player-commands.ts is to ask it for a mail's only line (D-PARSE-13's `Code:` aside).
 import { foldName } from '../../adjudicator/faction-names.ts';
 import type { MuteTarget } from '../../db/press.ts';
-import type { PressFaction } from './read-press.ts';
+import { splitNameList, type PressFaction } from './read-press.ts';
 
 /** What a mute names: a faction id, or every anonymous message (D-PRESS-11); the data layer's type. */
 export type { MuteTarget };
 
 export type PressCommand =
-  | { kind: 'mute'; target: MuteTarget }
-  | { kind: 'unmute'; target: MuteTarget }
+  /** Each target once, in the order written. */
+  | { kind: 'mute'; targets: MuteTarget[] }
+  | { kind: 'unmute'; targets: MuteTarget[] }
   | { kind: 'delivery'; delivery: 'digest' | 'immediate' }
-  /** MUTE / UNMUTE with something that is no faction: `text` quotes it, folded and cut short. */
+  /** MUTE / UNMUTE naming something that is no faction (the whole list refused): `text` quotes it, folded and cut short. */
   | { kind: 'unknown-target'; text: string };
 
 const MUTE = new Set(['mute', 'silenzia', 'silence']);
@@ -47,8 +49,21 @@ export function readPressCommand(line: string, factions: readonly PressFaction[]
   if (delivery) return rest === '' ? { kind: 'delivery', delivery } : null;
   const mute = MUTE.has(word) ? 'mute' : UNMUTE.has(word) ? 'unmute' : null;
   if (!mute || rest === '') return null;
-  if (ANONYMOUS.has(rest)) return { kind: mute, target: { kind: 'anonymous' } };
-  const faction = factions.find((f) => [f.id, ...f.names].some((n) => foldName(n) === rest));
-  if (faction) return { kind: mute, target: { kind: 'faction', faction: faction.id } };
-  return { kind: 'unknown-target', text: rest.length > 60 ? `${rest.slice(0, 59)}…` : rest };
+  const targetOf = (name: string): MuteTarget | null => {
+    if (ANONYMOUS.has(name)) return { kind: 'anonymous' };
+    const faction = factions.find((f) => [f.id, ...f.names].some((n) => foldName(n) === name));
+    return faction ? { kind: 'faction', faction: faction.id } : null;
+  };
+  const targets: MuteTarget[] = [];
+  // `MUTE Sith, Hutt e i Cavalieri`: each name may bring its own article.
+  for (const name of splitNameList(rest, (piece) => targetOf(piece) !== null)) {
+    const bare = name.replace(ARTICLE, '').trim();
+    const target = targetOf(bare);
+    // One name that is no faction refuses the whole command: a mute list half applied would surprise.
+    if (!target) return { kind: 'unknown-target', text: bare.length > 60 ? `${bare.slice(0, 59)}…` : bare };
+    if (!targets.some((t) => muteKey(t) === muteKey(target))) targets.push(target);
+  }
+  return targets.length ? { kind: mute, targets } : { kind: 'unknown-target', text: rest.length > 60 ? `${rest.slice(0, 59)}…` : rest };
 }
+
+const muteKey = (t: MuteTarget): string => (t.kind === 'anonymous' ? '*' : t.faction);

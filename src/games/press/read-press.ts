@@ -375,20 +375,16 @@ function readAudience(w: string[], names: NameIndex, problems: Omit<PressProblem
   if (REFEREE.has(bare)) return { kind: 'referee' };
   const factions: string[] = [];
   let others = false;
-  for (const piece of all.split(/[,;/&+]/)) {
-    const p = piece.trim();
-    if (p === '') continue;
-    for (const name of splitConnectors(p, names)) {
-      // `PRESS TO the Sith and to the Hutt`, `STAMPA AI Sith e AGLI Hutt`: articles and the
-      // introducer repeated before a name are no part of it.
-      const id = names.get(name) ?? names.get(name.replace(LEADING_ARTICLES, ''));
-      if (id !== undefined) {
-        if (!factions.includes(id)) factions.push(id);
-      } else if ([name, name.replace(LEADING_ARTICLES, '')].some((n) => EVERYONE.has(n) || REFEREE.has(n))) {
-        others = true;
-      } else {
-        problems.push({ code: 'unknown-faction', text: clip(name) });
-      }
+  for (const name of splitNameList(all, (piece) => names.has(piece))) {
+    // `PRESS TO the Sith and to the Hutt`, `STAMPA AI Sith e AGLI Hutt`: articles and the
+    // introducer repeated before a name are no part of it.
+    const id = names.get(name) ?? names.get(name.replace(LEADING_ARTICLES, ''));
+    if (id !== undefined) {
+      if (!factions.includes(id)) factions.push(id);
+    } else if ([name, name.replace(LEADING_ARTICLES, '')].some((n) => EVERYONE.has(n) || REFEREE.has(n))) {
+      others = true;
+    } else {
+      problems.push({ code: 'unknown-faction', text: clip(name) });
     }
   }
   if (others) {
@@ -398,9 +394,22 @@ function readAudience(w: string[], names: NameIndex, problems: Omit<PressProblem
   return factions.length ? { kind: 'factions', factions } : null;
 }
 
+/**
+ * A folded list of names as a press audience writes it (`sith, hutt e i cavalieri`, `sith and
+ * hutt`, `sith/hutt`): its names, articles left on. `isName` keeps whole a name that holds a
+ * connector. MUTE's list reads the same way (press-commands.ts).
+ */
+export function splitNameList(list: string, isName: (piece: string) => boolean): string[] {
+  return list
+    .split(/[,;/&+]/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '')
+    .flatMap((piece) => splitConnectors(piece, isName));
+}
+
 /** A piece of the list: one name whole (`mercanti indipendenti`), or names joined by `e` / `and`. */
-function splitConnectors(piece: string, names: NameIndex): string[] {
-  if (names.has(piece)) return [piece];
+function splitConnectors(piece: string, isName: (piece: string) => boolean): string[] {
+  if (isName(piece)) return [piece];
   const out: string[] = [];
   let current: string[] = [];
   for (const word of piece.split(' ')) {

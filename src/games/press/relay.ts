@@ -628,7 +628,8 @@ async function relayMessages(db: Db, plans: readonly MessagePlan[], known: RowKn
     const firstRow = rows.length;
     for (const r of readers) {
       const T = pressTexts[r.lang];
-      const name = (x: string) => (x === r.faction ? T.you : sideName(f.board, x, r.lang));
+      // Italian names the audience with articles ("te e i Cavalieri"): "→"/"A:" read as "a".
+      const name = (x: string) => (x === r.faction ? T.you : sideNameAsObject(f.board, x, r.lang));
       const from = anonymous ? null : sideName(f.board, writer.faction, r.lang);
       // The hidden writer of the conversation: "you" to themselves, "anonymous" to the others.
       const isHidden = hidden !== undefined && hidden !== null && r.recipient.id === hidden.id;

@@ -3,7 +3,7 @@
 import type { Board } from '../../adjudicator/map.ts';
 import { edictHtmlLead, renderEdictHtml } from '../../adjudicator/render/edict-html.ts';
 import { edictContext, victoryLine } from '../../adjudicator/render/edict-text.ts';
-import { sideName } from '../../adjudicator/render/vocabulary.ts';
+import { sideName, sideNameAsObject } from '../../adjudicator/render/vocabulary.ts';
 import type { Lang, Side } from '../../adjudicator/types.ts';
 import type { ChancellorDeclaration, EdictHeader, GameSummary, PublicAbsence, PublicEdict, PublicTurn } from '../../db/public-views.ts';
 import type { Game } from '../../db/games.ts';
@@ -22,6 +22,8 @@ export interface PageFrame {
   path: string;
   crumbs?: Array<{ href: string; label: string }>;
   head?: Html;
+  /** A finished game's page: its footer does not say orders stay secret, none is any more. */
+  finished?: boolean;
 }
 
 export function layout(frame: PageFrame, body: Html): string {
@@ -37,7 +39,7 @@ export function layout(frame: PageFrame, body: Html): string {
     crumbs: (frame.crumbs ?? []).map((c) => html` › <a href="${c.href}">${c.label}</a>`),
     langSwitch: html`<a href="${frame.path}?lang=${other}" hreflang="${other}" lang="${other}">${s.switchTo}</a>`,
     body,
-    footer: s.footer,
+    footer: frame.finished ? s.footerFinished : s.footer,
   }).value;
 }
 
@@ -233,6 +235,7 @@ export function gamePage(lang: Lang, board: Board, d: GamePageData): string {
       path: `/games/${game.id}`,
       head,
       crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+      finished,
     },
     body,
   );
@@ -251,7 +254,7 @@ function mapFigure(lang: Lang, map: MapPicture, fullSize: string): Html {
 }
 
 export interface EdictPageData {
-  game: { id: string; name: string; timeZone: string };
+  game: { id: string; name: string; timeZone: string; status: string };
   board: Board;
   edict: PublicEdict;
   /** Whether the URL named the version (a permanent link) or asked for the newest. */
@@ -314,6 +317,7 @@ export function edictPage(lang: Lang, d: EdictPageData): string {
       lang,
       title: s.edictHeading(game.name, edict.turn),
       path: `${base}/v/${edict.version}`,
+      finished: game.status === 'finished',
       crumbs: [
         { href: `/games/${game.id}`, label: game.name },
         { href: base, label: s.turn(edict.turn) },
@@ -354,7 +358,7 @@ function broadcastsSection(
 }
 
 export interface RevealPageData {
-  game: { id: string; name: string; timeZone: string };
+  game: { id: string; name: string; timeZone: string; status: string };
   board: Board;
   /** Null: not published (the game goes on, or its messages stay with their readers). */
   messages: RevealedMessage[] | null;
@@ -372,14 +376,16 @@ export function revealPage(lang: Lang, d: RevealPageData): string {
     title: `${game.name} — ${s.revealTitle}`,
     path: `/games/${game.id}/press`,
     crumbs: [{ href: `/games/${game.id}`, label: game.name }],
+    finished: game.status === 'finished',
   };
   if (d.messages === null)
     return layout(frame, html`<h1>${s.revealTitle}</h1><p>${s.revealNotPublished}</p><p><a href="/games/${game.id}">${game.name}</a></p>`);
   // A reply to an anonymous writer went to them: "Anonymous", as they wrote (D-PRESS-18, D-PRESS-10).
+  // Italian names the audience with its articles, as the relays do ("Sith → gli Aristocratici").
   const audience = (m: RevealedMessage) =>
     m.audienceKind === 'all'
       ? s.pressEveryone
-      : s.pressList([...m.audienceFactions.map((f) => sideName(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
+      : s.pressList([...m.audienceFactions.map((f) => sideNameAsObject(board, f, lang)), ...(m.toHiddenWriter ? [s.pressAnonymous] : [])]);
   const byTurn = new Map<number, Map<number, RevealedMessage[]>>();
   for (const m of d.messages) {
     const turn = byTurn.get(m.turn) ?? byTurn.set(m.turn, new Map()).get(m.turn)!;

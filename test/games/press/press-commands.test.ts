@@ -13,20 +13,40 @@ const read = (line: string) => readPressCommand(line, factions);
 
 describe('readPressCommand', () => {
   it('reads mutes of a faction or of anonymous messages, in Italian and English, any case', () => {
-    expect(read('MUTE Sith')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'sith' } });
-    expect(read('silenzia Mercanti indipendenti')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'corellians' } });
-    expect(read('Silenzia anonimi.')).toEqual({ kind: 'mute', target: { kind: 'anonymous' } });
-    expect(read('RIATTIVA cavalieri jedi')).toEqual({ kind: 'unmute', target: { kind: 'faction', faction: 'knights' } });
+    expect(read('MUTE Sith')).toEqual({ kind: 'mute', targets: [{ kind: 'faction', faction: 'sith' }] });
+    expect(read('silenzia Mercanti indipendenti')).toEqual({ kind: 'mute', targets: [{ kind: 'faction', faction: 'corellians' }] });
+    expect(read('Silenzia anonimi.')).toEqual({ kind: 'mute', targets: [{ kind: 'anonymous' }] });
+    expect(read('RIATTIVA cavalieri jedi')).toEqual({ kind: 'unmute', targets: [{ kind: 'faction', faction: 'knights' }] });
     expect(read('unmute Ewoks')).toEqual({ kind: 'unknown-target', text: 'ewoks' });
   });
   it('reads a faction named with its article, and through invisible characters a client left', () => {
-    expect(read('MUTE the Sith')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'sith' } });
-    expect(read('Silenzia gli Hutt')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'hutt' } });
-    expect(read('SILENZIA gli anonimi')).toEqual({ kind: 'mute', target: { kind: 'anonymous' } });
-    expect(read('\ufeffMUTE\u00a0Sith\u200b')).toEqual({ kind: 'mute', target: { kind: 'faction', faction: 'sith' } });
+    expect(read('MUTE the Sith')).toEqual({ kind: 'mute', targets: [{ kind: 'faction', faction: 'sith' }] });
+    expect(read('Silenzia gli Hutt')).toEqual({ kind: 'mute', targets: [{ kind: 'faction', faction: 'hutt' }] });
+    expect(read('SILENZIA gli anonimi')).toEqual({ kind: 'mute', targets: [{ kind: 'anonymous' }] });
+    expect(read('\ufeffMUTE\u00a0Sith\u200b')).toEqual({ kind: 'mute', targets: [{ kind: 'faction', faction: 'sith' }] });
     expect(read('\u200bDIGEST')).toEqual({ kind: 'delivery', delivery: 'digest' });
     // What is quoted back shows no direction override.
     expect(read('MUTE Ew\u202eoks')).toEqual({ kind: 'unknown-target', text: 'ewoks' });
+  });
+
+  it('reads a list of targets as a press audience is written, each once; one unknown name refuses it all, named', () => {
+    const sith = { kind: 'faction', faction: 'sith' };
+    const hutt = { kind: 'faction', faction: 'hutt' };
+    expect(read('MUTE Sith, Hutt')).toEqual({ kind: 'mute', targets: [sith, hutt] });
+    expect(read('MUTE Sith and Hutt')).toEqual({ kind: 'mute', targets: [sith, hutt] });
+    expect(read('SILENZIA i Sith, gli Hutt e i Cavalieri Jedi.')).toEqual({
+      kind: 'mute',
+      targets: [sith, hutt, { kind: 'faction', faction: 'knights' }],
+    });
+    expect(read('silenzia Mercanti indipendenti e anonimi')).toEqual({
+      kind: 'mute',
+      targets: [{ kind: 'faction', faction: 'corellians' }, { kind: 'anonymous' }],
+    });
+    expect(read('MUTE Sith, Sith; the Hutt')).toEqual({ kind: 'mute', targets: [sith, hutt] });
+    expect(read('RIATTIVA Sith ed Hutt')).toEqual({ kind: 'unmute', targets: [sith, hutt] });
+    expect(read('MUTE Sith, Ewoks and Hutt')).toEqual({ kind: 'unknown-target', text: 'ewoks' });
+    expect(read('UNMUTE Hutt, the referees')).toEqual({ kind: 'unknown-target', text: 'referees' });
+    expect(read('MUTE ,')).toEqual({ kind: 'unknown-target', text: ',' });
   });
 
   it('reads the delivery choice, and nothing else', () => {
@@ -42,7 +62,7 @@ describe('readPlayerCommand with the game’s factions: a press command is a mai
   it('reads MUTE and DIGEST alone in a mail (a Code: line aside), in either language', () => {
     expect(cmd('Code: k7Q2\nSILENZIA Sith\n')).toEqual({
       kind: 'press',
-      command: { kind: 'mute', target: { kind: 'faction', faction: 'sith' } },
+      command: { kind: 'mute', targets: [{ kind: 'faction', faction: 'sith' }] },
     });
     expect(cmd('riepilogo')).toEqual({ kind: 'press', command: { kind: 'delivery', delivery: 'digest' } });
     expect(cmd('MUTE Ewoks')).toEqual({ kind: 'press', command: { kind: 'unknown-target', text: 'ewoks' } });

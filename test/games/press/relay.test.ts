@@ -80,6 +80,19 @@ describe('relayPress', () => {
     );
   });
 
+  // Players: 0 Hutt (it), 1 Aristocrats (en), 2 Sith (it), 3 Knights (en).
+  it('Italian names the audience with its articles in subject, body and footer; English the bare names', async () => {
+    const reading = readMailPress('PRESS TO Sith, Hutt, Aristocrats\nTruce?\nENDPRESS\n', board)!;
+    const r = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(6), 3), reading);
+    const [hutt, aristocrats, sith] = ['anna', 'bruno', 'carla'].map((x) => r.relays.find((m) => m.toAddress === `${x}@example.org`)!);
+    expect(sith!.subject).toBe('[SF andromeda] Cavalieri → te, gli Hutt e gli Aristocratici');
+    expect(sith!.bodyText).toContain('Da: Cavalieri\nA: te, gli Hutt e gli Aristocratici\n');
+    expect(sith!.bodyText).toContain('Rispondi a questa mail per scrivere ai Cavalieri, agli Hutt e agli Aristocratici');
+    expect(hutt!.subject).toBe('[SF andromeda] Cavalieri → i Sith, te e gli Aristocratici');
+    expect(aristocrats!.subject).toBe('[SF andromeda] Knights → Sith, Hutt and you');
+    expect(aristocrats!.bodyText).toContain('From: Knights\nTo: Sith, Hutt and you\n');
+  });
+
   it('D-PRESS-17: a message to the referees of a game without one is kept, and the writer told so', async () => {
     const reading = readMailPress('PRESS TO REFEREE\nHelp.\nENDPRESS\n', board)!;
     const r = await relayPress(world.database.db, { mail, fileDispute: world.deps.fileDispute }, await facts(await inbound(5), 1), reading);

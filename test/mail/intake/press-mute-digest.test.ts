@@ -66,8 +66,8 @@ describe('D-PRESS-11: MUTE', () => {
     const r = await write(0, 'SILENZIA Sith\n');
     expect(r.result).toMatchObject({ status: 'processed', outcome: 'press-command' });
     const [answer] = await answers(0);
-    expect(answer!.bodyText).toContain('Da ora i messaggi di Sith non ti arrivano');
-    expect(answer!.bodyText).toContain('Hai silenziato: Sith.');
+    expect(answer!.bodyText).toContain('Da ora i messaggi dei Sith non ti arrivano');
+    expect(answer!.bodyText).toContain('Hai silenziato: i Sith.');
     expect(answer!.bodyText).toContain('Ricevi ogni messaggio subito');
 
     await write(2, 'STAMPA A Hutt, Aristocratici\nTregua?\nFINE\n');
@@ -126,9 +126,42 @@ describe('D-PRESS-11: MUTE', () => {
     await write(1, 'MUTE Ewoks\n');
     await write(1, 'MUTE referee\n');
     const [unknown, referee] = await answers(1);
-    expect(unknown!.bodyText).toContain('I do not understand "ewoks": it is no faction of this game.');
+    expect(unknown!.bodyText).toContain('I do not understand "ewoks": it is no faction of this game: nothing changes.');
     expect(unknown!.bodyText).toContain('You have muted nobody.');
     expect(referee!.bodyText).toContain('Referees cannot be muted');
+    await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(1);
+  });
+});
+
+describe('MUTE with a list', () => {
+  // Players: 0 Hutt (it), 1 Aristocrats (en), 2 Sith (it), 3 Knights (en).
+  it('mutes each faction named, and the answer names each; UNMUTE a list likewise, saying which were not muted', async () => {
+    await write(1, 'MUTE Sith, Hutt\n');
+    const [muted] = await answers(1);
+    expect(muted!.bodyText).toContain('From now on messages from Sith and Hutt do not reach you');
+    expect(muted!.bodyText).toContain('You have muted: Hutt and Sith.');
+    await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    await write(2, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
+    expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(0);
+
+    await write(2, 'SILENZIA gli Hutt e i Cavalieri\n');
+    const [italian] = await answers(2);
+    expect(italian!.bodyText).toContain('Da ora i messaggi degli Hutt e dei Cavalieri non ti arrivano');
+    expect(italian!.bodyText).toContain('Hai silenziato: gli Hutt e i Cavalieri.');
+
+    await write(1, 'UNMUTE Hutt and Knights\n');
+    const unmuted = (await answers(1)).at(-1)!;
+    expect(unmuted.bodyText).toContain('From now on messages from Hutt reach you again.');
+    expect(unmuted.bodyText).toContain('You had not muted Knights: nothing changes.');
+    expect(unmuted.bodyText).toContain('You have muted: Sith.');
+  });
+
+  it('one unknown name refuses the whole list, named; nothing is muted', async () => {
+    await write(1, 'MUTE Sith, Ewoks and Hutt\n');
+    const [refused] = await answers(1);
+    expect(refused!.bodyText).toContain('I do not understand "ewoks"');
+    expect(refused!.bodyText).toContain('You have muted nobody.');
     await write(0, 'STAMPA A Aristocratici\nCiao.\nFINE\n');
     expect(to(await mails('press'), ADDRESSES[1]!)).toHaveLength(1);
   });
@@ -183,7 +216,18 @@ describe('D-PRESS-11: DIGEST', () => {
     expect(r.result).toMatchObject({ outcome: 'press-reply' });
     const toAnna = to(await mails('press'), ADDRESSES[0]!);
     expect(toAnna.at(-1)!.bodyText).toContain('Agreed.');
-    expect(toAnna.at(-1)!.subject).toBe('[SF andromeda] Aristocratici → te e Sith');
+    expect(toAnna.at(-1)!.subject).toBe('[SF andromeda] Aristocratici → te e i Sith');
+  });
+
+  it('an Italian digest names its audience with articles, as the relays do: "A: te e gli Aristocratici"', async () => {
+    at('2026-03-02T10:00:00Z');
+    await write(2, 'RIEPILOGO\n');
+    await write(3, 'PRESS TO Sith, Aristocrats\nTruce?\nENDPRESS\n');
+    at('2026-03-03T06:00:30Z');
+    expect((await job()).digests).toBe(1);
+    const [digest] = await mails('press-digest');
+    expect(digest!.toAddress).toBe(ADDRESSES[2]);
+    expect(digest!.bodyText).toContain('Da: Cavalieri — A: te e gli Aristocratici — turno 1');
   });
 
   it('D-PRESS-10: an anonymous message waits until it is visible, and its digest names nobody', async () => {

@@ -38,7 +38,7 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     expect(en!.subject).toBe('[SF andromeda] Hutt → you and Sith');
     expect(en!.bodyText).toContain('From: Hutt');
     expect(en!.bodyText).toContain('Reply to this mail to write to Hutt and Sith');
-    expect(it!.subject).toBe('[SF andromeda] Hutt → Aristocratici e te');
+    expect(it!.subject).toBe('[SF andromeda] Hutt → gli Aristocratici e te');
     expect(it!.bodyText).toContain('Da: Hutt');
     for (const m of [en!, it!]) {
       expect(m.bodyText).toContain('Vi propongo una tregua fino al turno 6.\nChi');

@@ -410,7 +410,7 @@ describe('D-PRESS-10: an anonymous conversation', () => {
     const toCarla = await relaysTo(2);
     expect(toCarla).toHaveLength(1);
     expect(toCarla[0]!.bodyText).toContain('Who are you?');
-    expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → Cavalieri e te');
+    expect(toCarla[0]!.subject).toBe('[SF andromeda] Aristocratici → i Cavalieri e te');
     // The hidden writer is told it answers their anonymous message, and that replying keeps them hidden.
     expect(toCarla[0]!.bodyText).toContain('È una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.');
     expect(toCarla[0]!.bodyText).toContain('Rispondi a questa mail per scrivere agli Aristocratici e ai Cavalieri');
