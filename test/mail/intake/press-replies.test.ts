@@ -143,7 +143,7 @@ describe('D-PRESS-9: a reply from the recipient’s registered address', () => {
     expect(await sheetHistory(world.database.db, 'andromeda', 1, 'aristocrats')).toHaveLength(0);
     expect(await mails('ack')).toHaveLength(0);
     const [toAnna] = await relaysTo(0);
-    expect(toAnna!.bodyText).toContain('V: Sith\nH: Sith');
+    expect(toAnna!.bodyText).toContain('| V: Sith\n| H: Sith');
   });
 
   it('obeys the game’s settings: with press off the reply is refused and nothing relayed', async () => {
@@ -237,7 +237,7 @@ describe('docs/press.md §1: a reply is its text; attachments are not relayed, a
     ].join('\r\n');
     await deliver(world, Buffer.from(raw, 'utf8'));
     const [toAnna] = await relaysTo(0);
-    expect(toAnna!.bodyText).toContain('Peace until turn 6.\nBruno\n');
+    expect(toAnna!.bodyText).toContain('| Peace until turn 6.\n| Bruno\n');
     expect(toAnna!.bodyText).not.toContain('Cosa facciamo?');
     const [ack] = to(await mails('press-ack'), ADDRESSES[1]!);
     expect(ack!.bodyText).toContain('Your mail was in HTML only: what is relayed of it is its text');
