@@ -140,6 +140,21 @@ function italianDi1(x: string): string {
   return /^[aeiouAEIOU]/.test(x) ? `d'${x}` : `di ${x}`;
 }
 
+/**
+ * A player's text as others read it below the head we write (who wrote it, to whom): every line
+ * behind a bar, so that no line of it can pass for a head of ours — a message that goes on with
+ * `Game "…", turn 3` / `From: Hutt` shows them as its own words (D-PRESS-40). Every break a
+ * client may show as a new line starts a framed line.
+ */
+export const framed = (text: string): string =>
+  text
+    .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
+    .map((l) => (l ? `| ${l}` : '|'))
+    .join('\n');
+
+/** A reporter's reason after its label: on the label's line when it is one line, else framed below it. */
+const afterLabel = (reason: string): string => (/[\n\r\v\f\u0085\u2028\u2029]/.test(reason) ? `\n${framed(reason)}` : ` ${reason}`);
+
 /** The relayed text quoted in its writer's acknowledgement, whole (docs/press.md §4.7). */
 const quoted = (text: string): string =>
   text
@@ -168,7 +183,7 @@ Da: ${v.from ?? 'anonimo'}
 A: ${v.to}
 ${v.reader === 'hidden-writer' ? '\nÈ una risposta al tuo messaggio anonimo: se rispondi a questa mail resti anonimo.\n' : ''}
 
-${v.text}
+${framed(v.text)}
 
 —
 ${
@@ -193,7 +208,7 @@ Da: ${v.from ?? 'anonimo'}
 A: tutti
 
 
-${v.text}
+${framed(v.text)}
 
 —
 Ricevi i messaggi a tutti di questa partita come osservatore: non puoi rispondere,
@@ -304,7 +319,7 @@ ${v.entries
     (e, i) => `
 ——— ${i + 1}. Da: ${e.from ?? 'anonimo'} — A: ${e.to} — turno ${e.turn}
 
-${e.text}
+${framed(e.text)}
 
 Per rispondere a questa conversazione scrivi a: ${e.replyAddress}
 `,
@@ -344,7 +359,7 @@ Contestazione dell'editto del turno ${v.turn} (versione ${v.version}) di "${v.ga
 Da: ${v.faction}
 
 
-${v.reason}
+${framed(v.reason)}
 
 Editto: ${v.edictUrl}
 Console: ${v.consoleUrl}
@@ -357,10 +372,10 @@ Console: ${v.consoleUrl}
 ${v.reporter} ha segnalato un messaggio di "${v.gameName}" (#${v.messageId}, turno ${v.turn}).
 Scritto da: ${v.writer} (${v.sign === 'anonymous' ? 'anonimo' : 'firmato'})
 A: ${v.to}
-Motivo: ${v.reason}
+Motivo:${afterLabel(v.reason)}
 
 
-${v.text}
+${framed(v.text)}
 
 Console: ${v.consoleUrl}
 `,
@@ -410,7 +425,7 @@ From: ${v.from ?? 'anonymous'}
 To: ${v.to}
 ${v.reader === 'hidden-writer' ? '\nThis answers your anonymous message: if you reply to this mail, you stay anonymous.\n' : ''}
 
-${v.text}
+${framed(v.text)}
 
 —
 ${
@@ -434,7 +449,7 @@ From: ${v.from ?? 'anonymous'}
 To: everyone
 
 
-${v.text}
+${framed(v.text)}
 
 —
 You receive this game's messages to everyone as an observer: you cannot reply,
@@ -534,7 +549,7 @@ ${v.entries
     (e, i) => `
 ——— ${i + 1}. From: ${e.from ?? 'anonymous'} — To: ${e.to} — turn ${e.turn}
 
-${e.text}
+${framed(e.text)}
 
 To reply in this conversation write to: ${e.replyAddress}
 `,
@@ -572,7 +587,7 @@ A dispute of the edict of turn ${v.turn} (version ${v.version}) of "${v.gameName
 From: ${v.faction}
 
 
-${v.reason}
+${framed(v.reason)}
 
 Edict: ${v.edictUrl}
 Console: ${v.consoleUrl}
@@ -585,10 +600,10 @@ Console: ${v.consoleUrl}
 ${v.reporter} reported a message of "${v.gameName}" (#${v.messageId}, turn ${v.turn}).
 Written by: ${v.writer} (${v.sign})
 To: ${v.to}
-Reason: ${v.reason}
+Reason:${afterLabel(v.reason)}
 
 
-${v.text}
+${framed(v.text)}
 
 Console: ${v.consoleUrl}
 `,

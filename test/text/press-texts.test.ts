@@ -18,7 +18,7 @@ describe('press texts', () => {
     const signed = pressTexts.it.relay({ ...relay, from: 'Sith' });
     expect(signed.subject).toBe('[SF andromeda] Sith → te, Hutt');
     expect(signed.text).toContain('Da: Sith\nA: te, Hutt');
-    expect(signed.text).toContain('Alleanza?\n> non è una citazione');
+    expect(signed.text).toContain('| Alleanza?\n| > non è una citazione');
     expect(signed.text).toContain('Rispondi a questa mail per scrivere agli Hutt');
     const anon = pressTexts.en.relay({ ...relay, from: null, to: 'you, Hutt' });
     expect(anon.subject).toBe('[SF andromeda] Anonymous → you, Hutt');
@@ -141,4 +141,60 @@ describe('a faction as the object of an Italian sentence (the map’s table of a
     expect(it_(IMPERIAL)).toBe('le Truppe Imperiali');
     expect(sideNameAsObject(board, 'aristocrats', 'en')).toBe('Aristocrats');
   });
+});
+
+// D-PRESS-40: a player's text cannot pass for a head of ours, whatever it imitates.
+describe('a text that imitates the head we write above it', () => {
+  const forged = [
+    'Va bene.',
+    '',
+    '—',
+    'Rispondi a questa mail per scrivere agli Hutt.',
+    '',
+    'Partita "Andromeda", turno 4',
+    'Da: Hutt',
+    'A: te',
+    'Game "Andromeda", turn 4\u2028From: Referee\u2029To: you',
+    '——— 2. From: Referee — To: you — turn 4',
+    'Contestazione\rDa: Arbitro\vScritto da: Arbitro\fWritten by: Referee\u0085Console: x',
+  ].join('\n');
+  const entry = (text: string) => ({ from: 'Sith', to: 'te', turn: 4, text, replyAddress: 'orders+p-x@sf.example' });
+  const report = { messageId: 7, reporter: 'Hutt', writer: 'Sith', sign: 'signed' as const, reason: 'insulti' };
+  const mails: Record<string, (l: Lang, text: string) => MailText> = {
+    relay: (l, text) => pressTexts[l].relay({ ...relay, from: 'Sith', text }),
+    'relay to a hidden writer': (l, text) => pressTexts[l].relay({ ...relay, from: null, text, reader: 'hidden-writer' }),
+    'relay to a referee': (l, text) => pressTexts[l].relay({ ...relay, from: 'Sith', text, reader: 'referee' }),
+    observerBroadcast: (l, text) => pressTexts[l].observerBroadcast({ ...relay, from: 'Sith', text, unsubscribe: 'https://x' }),
+    digest: (l, text) =>
+      pressTexts[l].digest({
+        ...relay,
+        until: 'oggi',
+        entries: [entry(text), entry('x')],
+        muted: 0,
+        privateAddress: 'orders+p@sf.example',
+      }),
+    disputeToReferee: (l, text) =>
+      pressTexts[l].disputeToReferee({
+        ...relay,
+        faction: 'Sith',
+        version: 1,
+        reason: text,
+        edictUrl: 'https://e',
+        consoleUrl: 'https://c',
+      }),
+    reportToReferee: (l, text) => pressTexts[l].reportToReferee({ ...relay, ...report, text, consoleUrl: 'https://c' }),
+    'reportToReferee, its reason': (l, reason) =>
+      pressTexts[l].reportToReferee({ ...relay, ...report, reason, text: 'x', consoleUrl: 'https://c' }),
+  };
+  // Whatever a client takes for a line break.
+  const lines = (text: string) => text.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/);
+  for (const [name, make] of Object.entries(mails))
+    for (const l of ['it', 'en'] as Lang[])
+      it(`${name} (${l}): every line of the text is behind a bar, and adds no line of ours`, () => {
+        const ours = (m: MailText) => lines(m.text).filter((x) => !x.startsWith('|'));
+        const withForgery = make(l, forged);
+        expect(ours(withForgery)).toEqual(ours(make(l, 'x')).map((x) => x.replace(/^(Motivo|Reason): x$/, '$1:')));
+        const framed = lines(withForgery.text).filter((x) => x.startsWith('|'));
+        expect(framed.map((x) => x.replace(/^\| ?/, ''))).toEqual(expect.arrayContaining(lines(forged)));
+      });
 });

@@ -156,6 +156,8 @@ interface Open {
   /** Its text lines, as written. */
   lines: string[];
   firstLine: number;
+  /** Its header is English (`PRESS`, `BROADCAST`, `DISPUTE`): then `fine` is a word, `FINE` an end (D-PRESS-39). */
+  english: boolean;
 }
 
 export function readPress(text: string, options: PressReadOptions): PressReading {
@@ -231,7 +233,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
     if (folded !== null) work += raw.length;
 
     if (open) {
-      if (folded !== null && END.has(folded)) {
+      if (folded !== null && END.has(folded) && ends(open, folded, raw)) {
         close(line);
         out.push('');
       } else {
@@ -242,7 +244,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
         const next = folded !== null ? readHeader(folded, raw, names) : null;
         if (next && endsOpenBlock(next)) {
           close(null);
-          open = opened(next, line);
+          open = opened(next, line, folded!);
         } else {
           open.lines.push(raw);
         }
@@ -251,7 +253,7 @@ export function readPress(text: string, options: PressReadOptions): PressReading
     } else {
       const header = folded !== null ? readHeader(folded, raw, names) : null;
       if (header) {
-        open = opened(header, line);
+        open = opened(header, line, folded!);
         out.push('');
       } else if (folded !== null && END.has(folded)) {
         problem({ code: 'stray-end', line });
@@ -269,10 +271,23 @@ export function readPress(text: string, options: PressReadOptions): PressReading
   return { sheetText: out.join('\n'), hasSheet, press, disputes, problems, work };
 }
 
-/** A block opened by its header on `line`: a dispute's reason may start on the header's own line. */
-function opened(header: Header, line: number): Open {
-  if (header.kind === 'dispute' && header.text !== '') return { header, headerLine: line, lines: [header.text], firstLine: line };
-  return { header, headerLine: line, lines: [], firstLine: line + 1 };
+/** A block opened by its header on `line` (`folded`): a dispute's reason may start on the header's own line. */
+function opened(header: Header, line: number, folded: string): Open {
+  const english = ENGLISH_HEADERS.has(words(folded)[0]!.replace(/[:：]$/, ''));
+  if (header.kind === 'dispute' && header.text !== '') return { header, headerLine: line, lines: [header.text], firstLine: line, english };
+  return { header, headerLine: line, lines: [], firstLine: line + 1, english };
+}
+
+const ENGLISH_HEADERS = new Set(['press', 'broadcast', 'dispute']);
+
+/**
+ * Whether an end word (`folded`, from `raw`) ends the open block. `Fine` is Italian for "end" and
+ * English for "all right": in a message begun in English it is a sentence ("Fine." on its own
+ * line), and ends the message only in capitals, `FINE`, as the Italian texts teach it (D-PRESS-39).
+ */
+function ends(open: Open, folded: string, raw: string): boolean {
+  if (folded !== 'fine' || !open.english) return true;
+  return raw.replace(/[^\p{L}]/gu, '') === 'FINE';
 }
 
 /**

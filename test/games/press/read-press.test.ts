@@ -123,6 +123,41 @@ describe('readPress: the sheet part', () => {
     ]);
   });
 
+  // D-PRESS-39: `Fine.` is an English sentence, `FINE` the Italian end word.
+  it.each(['Fine.', 'Fine', 'fine', 'fine:', ' Fine. '])('in a message begun in English, %j is text, not its end', (fine) => {
+    const r = read(['PRESS TO Sith', 'You want a truce?', fine, 'Then leave I8 alone.', 'ENDPRESS', 'B2-C3'].join('\n'));
+    expect(r.problems).toEqual([]);
+    expect(r.press.map((p) => [p.text, p.lines.end])).toEqual([[`You want a truce?\n${fine.trimEnd()}\nThen leave I8 alone.`, 5]]);
+    expect(r.sheetText.split('\n')[5]).toBe('B2-C3');
+  });
+
+  it.each(['FINE', 'FINE.', 'Fine stampa', 'ENDPRESS', 'End.'])('a message begun in English still ends at %j', (end) => {
+    const r = read(['BROADCAST', 'Peace.', end, 'B2-C3'].join('\n'));
+    expect(r.press.map((p) => [p.text, p.lines.end])).toEqual([['Peace.', 3]]);
+    expect(r.sheetText.split('\n')[3]).toBe('B2-C3');
+  });
+
+  it('an English message left open by `Fine.` above orders is refused as unterminated, never cut short', () => {
+    const r = read(['PRESS TO Sith', 'Truce?', 'Fine.', 'B2-C3'].join('\n'));
+    expect(r.press).toEqual([]);
+    expect(r.problems).toEqual([{ code: 'unterminated', line: 4 }]);
+  });
+
+  it('an English dispute keeps a `Fine.` line as part of its reason', () => {
+    const r = read(['DISPUTE: I8 should have advanced.', 'Fine.', 'Then L8 is mine.', 'ENDPRESS'].join('\n'));
+    expect(r.disputes.map((d) => d.text)).toEqual(['I8 should have advanced.\nFine.\nThen L8 is mine.']);
+  });
+
+  it.each(['FINE', 'Fine', 'fine', 'Fine.', 'FINE:'])('in a message begun in Italian, %j is its end', (fine) => {
+    for (const header of ['STAMPA A Sith', 'A TUTTI', "STAMPA ALL'ARBITRO"]) {
+      const r = read([header, 'Tregua?', fine, 'B2-C3'].join('\n'));
+      expect(r.press.map((p) => [p.text, p.lines.end])).toEqual([['Tregua?', 3]]);
+      expect(r.sheetText.split('\n')[3]).toBe('B2-C3');
+    }
+    const d = read(['CONTESTA: I8 doveva avanzare', fine, 'B2-C3'].join('\n'));
+    expect(d.disputes.map((x) => [x.text, x.lines.end])).toEqual([['I8 doveva avanzare', 2]]);
+  });
+
   it('reads CRLF mail the same', () => {
     const r = read('PRESS TO Sith\r\nhi\r\nFINE\r\nB2-C3\r\n');
     expect(r.press.map((p) => p.text)).toEqual(['hi']);

@@ -43,7 +43,7 @@ describe('observers = broadcasts', () => {
     const en = sent.find((m) => m.toAddress === 'owen@watch.example')!;
     expect(it_.subject).toBe('[SF andromeda] Hutt → tutti');
     expect(it_.bodyText).toContain('Da: Hutt\nA: tutti');
-    expect(it_.bodyText).toContain('Pace a tutti.\nDue righe.');
+    expect(it_.bodyText).toContain('| Pace a tutti.\n| Due righe.');
     expect(it_.bodyText).toContain(`https://sf.example/unsubscribe/${oriana.token}`);
     expect(en.subject).toBe('[SF andromeda] Hutt → everyone');
     expect(en.bodyText).toContain('you cannot reply');

@@ -41,7 +41,7 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
     expect(it!.subject).toBe('[SF andromeda] Hutt → gli Aristocratici e te');
     expect(it!.bodyText).toContain('Da: Hutt');
     for (const m of [en!, it!]) {
-      expect(m.bodyText).toContain('Vi propongo una tregua fino al turno 6.\nChi');
+      expect(m.bodyText).toContain('| Vi propongo una tregua fino al turno 6.\n| Chi');
       expect(m.replyTo).toMatch(TOKEN_ADDRESS);
       expect(m.inReplyTo).toMatch(new RegExp(`^<t\\.[0-9a-f-]{36}@${DOMAIN.replace('.', '\\.')}>$`));
       expect(m.references).toBe(m.inReplyTo);
@@ -95,6 +95,28 @@ describe('R-TURN-2 step 1: a message to some factions', () => {
   });
 });
 
+describe('D-PRESS-40: a message that imitates the head of a relay', () => {
+  it('reaches its readers with every line of it behind a bar: the only unmarked head is ours', async () => {
+    const body = [
+      'STAMPA ANONIMA A Aristocratici',
+      'Ciao.',
+      '',
+      'Game "Andromeda", turn 1',
+      'From: Hutt',
+      'To: you',
+      '',
+      'The Sith will attack you in I8.',
+      'FINE',
+      '',
+    ].join('\n');
+    const r = await deliver(world, orderMail({ from: ADDRESSES[2]!, to: privateTo(world, 2), body }));
+    expect(r.result).toMatchObject({ status: 'processed', outcome: 'press' });
+    const [toBruno] = to(await mails('press'), ADDRESSES[1]!);
+    const unmarked = toBruno!.bodyText.split('\n').filter((l) => !l.startsWith('|'));
+    expect(unmarked.filter((l) => /^(Game "|From:|To:)/.test(l))).toEqual(['Game "Andromeda", turn 1', 'From: anonymous', 'To: you']);
+    expect(toBruno!.bodyText).toContain('| Game "Andromeda", turn 1\n| From: Hutt\n| To: you\n|\n| The Sith will attack you in I8.');
+  });
+});
 describe('D-INPUT-1: what a writer hides in a message', () => {
   it('reaches no reader: controls, noncharacters and direction overrides are gone from the relay, the acknowledgement and the stored text', async () => {
     const body = 'STAMPA A Aristocratici\nPaga \u202e0001\u202c crediti\u0007\ufffe ai Sith\u2066.\u2069\nFINE\n';
