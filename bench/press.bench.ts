@@ -105,6 +105,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { mailboxCursorStore } from '../src/db/cursors.ts';
+import { bracketed } from '../src/db/outbox.ts';
 import { games, outbox, players, pressTokens } from '../src/db/schema.ts';
 import { createGame, fileDispute } from '../src/games/index.ts';
 import type { IntakeDeps } from '../src/mail/intake/process-inbound.ts';
@@ -137,10 +138,13 @@ const secretOf = (i: number) => `press-${'abcdefgh'[i]}7Q`;
 const silent = pino({ level: 'silent' });
 const bodyReader = new BodyReader();
 
-/** A reply address a player may write to: the token the warm-up's relays gave them. */
-type Token = { player: number; token: string };
+/**
+ * A reply address a player may write to: the token the warm-up's relays gave them, and the
+ * threading headers a mail client writes in a reply to the relay that carried it.
+ */
+type Token = { player: number; token: string; threading: string[] };
 
-function mail(a: { player: number; to: string; id: string; subject: string; body: string[]; n: number }): Buffer {
+function mail(a: { player: number; to: string; id: string; subject: string; body: string[]; n: number; headers?: string[] }): Buffer {
   return Buffer.from(
     [
       `From: Player ${a.player + 1} <${PLAYERS[a.player]}>`,
@@ -148,6 +152,7 @@ function mail(a: { player: number; to: string; id: string; subject: string; body
       `Subject: ${a.subject}`,
       `Date: ${new Date(Date.UTC(2026, 2, 2, 9, 0, a.n % 60)).toUTCString()}`,
       `Message-ID: <${a.id}@example.org>`,
+      ...(a.headers ?? []),
       'MIME-Version: 1.0',
       'Content-Type: text/plain; charset=utf-8',
       'Content-Transfer-Encoding: 8bit',
@@ -182,7 +187,15 @@ function pressMail(n: number, id: string, tokens: readonly Token[]): Buffer {
   const text = [`Message ${n}: shall we keep the peace around the Core until turn 6?`, 'Whoever moves first breaks it.'];
   if (kind >= 7 && tokens.length) {
     const t = tokens[(n * 7919) % tokens.length]!;
-    return mail({ player: t.player, to: `orders+${t.token}@${DOMAIN}`, id, subject: 'Re: press', body: [`Reply ${n}: agreed.`], n });
+    return mail({
+      player: t.player,
+      to: `orders+${t.token}@${DOMAIN}`,
+      id,
+      subject: 'Re: press',
+      body: [`Reply ${n}: agreed.`],
+      n,
+      headers: t.threading,
+    });
   }
   const player = n % PLAYERS.length;
   const head =
@@ -311,8 +324,9 @@ async function outcomesOf(
   const ack = new Map<string, number>();
   for (const a of acks.rows) ack.set(a.inReplyTo.replace(/^<|@example\.org>?$/g, ''), intake.committedAt(Number(a.id)) ?? Infinity);
   const rel = (await database.db.execute(sql`
-    select i.message_id as mid, max(r.outbox_id)::bigint as last, count(*)::int as n
+    select i.message_id as mid, max(o.id)::bigint as last, count(*)::int as n
     from press_recipients r join press_messages m on m.id = r.message_id join inbound_messages i on i.id = m.inbound_id
+    left join outbox o on o.dedupe_key = 'press:' || r.message_id || ':' || r.recipient_kind || ':' || r.recipient_id
     where i.message_id like ${like} group by i.message_id`)) as unknown as {
     rows: Array<{ mid: string; last: number | null; n: number }>;
   };
@@ -538,12 +552,22 @@ async function main(): Promise<void> {
     const seatOf = new Map(
       (await database.db.select({ id: players.id, email: players.email }).from(players)).map((p) => [p.id, PLAYERS.indexOf(p.email)]),
     );
+    // A reply cites the relay that carried its token, as mail clients write it (In-Reply-To, References).
+    const relayOf = new Map(
+      (await database.db.select({ replyTo: outbox.replyTo, messageId: outbox.messageId }).from(outbox).where(eq(outbox.kind, 'press'))).map(
+        (m) => [m.replyTo, m.messageId],
+      ),
+    );
     const tokens: Token[] = (
       await database.db
-        .select({ token: pressTokens.token, owner: pressTokens.ownerId })
+        .select({ token: pressTokens.token, owner: pressTokens.ownerId, root: pressTokens.rootMessageId })
         .from(pressTokens)
         .where(eq(pressTokens.ownerKind, 'player'))
-    ).map((t) => ({ player: seatOf.get(t.owner)!, token: t.token }));
+    ).map((t) => {
+      const relay = relayOf.get(`orders+${t.token}@${DOMAIN}`);
+      const threading = relay ? [`In-Reply-To: ${bracketed(relay)}`, `References: ${bracketed(t.root)} ${bracketed(relay)}`] : [];
+      return { player: seatOf.get(t.owner)!, token: t.token, threading };
+    });
     console.log(
       `warm-up: ${WARMUP_MAILS} mails in ${((performance.now() - t0) / 1000).toFixed(1)} s (untimed), ${tokens.length} reply tokens`,
     );

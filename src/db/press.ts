@@ -4,7 +4,7 @@
 // The writer of an anonymous message is stored (the referees see them, the hourly cap counts them)
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { pgArray, recordsetInsert, rowsOf, tableRowsFrom, type ColumnSpec } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
@@ -308,10 +308,27 @@ export async function addRecipients(db: Db, rows: readonly NewRecipient[]): Prom
  * of every recipient after the batch's mail is written cost a round trip and a rewrite of each
  * row (bench:press), for a link the dedupe key makes already.
  */
-const carriedBy = (o: string, pr = 'pr') =>
-  sql.raw(
-    `(${o}.dedupe_key = 'press:' || ${pr}.message_id || ':' || ${pr}.recipient_kind || ':' || ${pr}.recipient_id or ${o}.id = ${pr}.outbox_id)`,
-  );
+const carriedBy = (o: string) =>
+  sql.raw(`(${o}.dedupe_key = 'press:' || pr.message_id || ':' || pr.recipient_kind || ':' || pr.recipient_id or ${o}.id = pr.outbox_id)`);
+
+/**
+ * The latest relayed message of conversation `thread` whose relay or digest to the recipient
+ * (`kind`, `rid`) has a Message-ID among `refs`, as SQL (null when none): read from the named mail
+ * (outbox_message_id), not by walking the conversation, which read all of it for a reply citing
+ * an old relay. A relay names its message in its dedupe key (`relayDedupeKey`); a digest is the
+ * recipient's `outbox_id` (press_recipients_mail).
+ */
+const namedInThread = (thread: SQL, kind: SQL, rid: SQL, refs: SQL) => sql`(
+  select max(pm.id) from (
+    select case when o.dedupe_key ~ '^press:[0-9]+:' then split_part(o.dedupe_key, ':', 2)::bigint end as message_id
+      from ${outbox} o
+      where o.message_id = any(${refs})
+        and o.dedupe_key = 'press:' || split_part(o.dedupe_key, ':', 2) || ':' || (${kind})::text || ':' || (${rid})::text
+    union all
+    select pr.message_id from ${outbox} o join ${pressRecipients} pr on pr.outbox_id = o.id
+      where o.message_id = any(${refs}) and pr.recipient_kind = (${kind})::text and pr.recipient_id = (${rid})::bigint
+  ) named join ${pressMessages} pm on pm.id = named.message_id
+  where pm.thread_id = (${thread})::bigint and pm.status = 'relayed')`;
 
 /** Who these messages went to, each with the outbox row that carried it (its relay or digest), null when none did. */
 export async function recipientsWithMail(
@@ -390,19 +407,17 @@ export async function messageForReply(
     eq(pressRecipients.recipientId, q.recipient.id),
   );
   if (q.references.length) {
-    const [named] = await db
-      .select({ m: pressMessages })
-      .from(pressMessages)
-      .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
-      .where(
-        and(
-          base,
-          sql`exists (select 1 from ${outbox} o where ${carriedBy('o', 'press_recipients')} and o.message_id = any(${pgArray([...q.references])}::text[]))`,
-        ),
-      )
-      .orderBy(desc(pressMessages.id))
-      .limit(1);
-    if (named) return named.m;
+    const [named] = await rowsOf<{ id: string | number | null }>(
+      db,
+      sql`select ${namedInThread(sql`${q.threadId}`, sql`${q.recipient.kind}`, sql`${q.recipient.id}`, sql`${pgArray([...q.references])}::text[]`)} as id`,
+    );
+    if (named?.id != null) {
+      const [m] = await db
+        .select()
+        .from(pressMessages)
+        .where(eq(pressMessages.id, Number(named.id)));
+      if (m) return m;
+    }
   }
   const [latest] = await db
     .select({ m: pressMessages })
@@ -436,13 +451,8 @@ export async function messagesForReplies(
         ${pgArray(qs.map((q) => q.now.toISOString()))}::timestamptz[]
       ) with ordinality as q(thread_id, kind, rid, refs, at, i)
       cross join lateral (
-        select case when q.refs <> '' then (
-            select pm.id from ${pressMessages} pm
-            where pm.thread_id = q.thread_id
-              and exists (select 1 from ${pressRecipients} pr join ${outbox} o on ${carriedBy('o')}
-                where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed'
-                  and o.message_id = any(string_to_array(q.refs, chr(31))))
-            order by pm.id desc limit 1) end as id
+        select case when q.refs <> ''
+          then ${namedInThread(sql`q.thread_id`, sql`q.kind`, sql`q.rid`, sql`string_to_array(q.refs, chr(31))`)} end as id
       ) n
       cross join lateral (
         select n.id is not null as named, coalesce(

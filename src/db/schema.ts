@@ -618,8 +618,11 @@ export const pressRecipients = pgTable(
     index('press_recipients_digest')
       .on(t.recipientKind, t.recipientId)
       .where(sql`${t.delivery} = 'digest' and ${t.digestedAt} is null`),
-    // No index on outbox_id: nothing looks recipients up by their mail (joins go from the
-    // recipient to outbox's keys, outbox rows are never deleted): one index less to write a recipient.
+    // A reply citing a digest finds its recipients by it. Partial: relays are not linked here, so
+    // queuing a message's recipients writes no entry to it (only a digest's UPDATE does).
+    index('press_recipients_mail')
+      .on(t.outboxId)
+      .where(sql`${t.outboxId} is not null`),
     check('press_recipients_kind', sql`${t.recipientKind} in ('player', 'referee', 'observer')`),
     check('press_recipients_delivery', sql`${t.delivery} in ('immediate', 'digest', 'muted')`),
   ],

@@ -38,6 +38,7 @@ import {
   markDigested,
   mutedUncounted,
   messageForReply,
+  messagesForReplies,
   recipientsWithMail,
   messageTimesSince,
   mute,
@@ -272,6 +273,47 @@ export function pressCases(open: () => Promise<Database>): void {
       expect((await messageForReply(db, { threadId: thread.id, recipient: hutt, references: [], now: minutes(12) }))?.id).toBe(
         hidden.message.id,
       );
+    });
+
+    it('answers a reply citing a digest with the message that digest carried, in one read or many', async () => {
+      const thread = await findOrCreateThread(db, { gameId: GAME, kind: 'factions', participants: ['hutt', 'sith'] });
+      const sith = { kind: 'player' as const, id: seat.sith! };
+      const carried = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'Digested.', audienceFactions: ['sith'], inboundId: await inbound() }),
+      );
+      const after = await insertPressMessage(
+        db,
+        message({ threadId: thread.id, text: 'Then this.', audienceFactions: ['sith'], inboundId: await inbound() }),
+      );
+      await addRecipients(db, [
+        { messageId: carried.message.id, ...sith, address: 'sith@example.com', delivery: 'digest' },
+        { messageId: after.message.id, ...sith, address: 'sith@example.com', delivery: 'immediate' },
+      ]);
+      const digestId = newMessageId('sf.example');
+      await enqueueMany(db, [
+        {
+          kind: 'press-digest',
+          gameId: GAME,
+          toAddress: 'sith@example.com',
+          subject: 'd',
+          messageId: digestId,
+          bodyText: 'b',
+          dedupeKey: `digest:${digestId}`,
+        },
+      ]);
+      const [digest] = (await listOutbox(db, { gameId: GAME })).filter((m) => m.messageId === digestId);
+      expect(await markDigested(db, seat.sith!, [carried.message.id], { outboxId: digest!.id, at: T0 })).toBe(1);
+      const asked = { threadId: thread.id, recipient: sith, references: [`${digestId}`], now: T0 };
+      expect((await messageForReply(db, asked))?.id).toBe(carried.message.id);
+      const [many] = await messagesForReplies(db, [asked]);
+      expect(many).toMatchObject({ named: true, message: { id: carried.message.id } });
+      // Citing nothing of theirs: the latest that reached them.
+      expect((await messagesForReplies(db, [{ ...asked, references: ['unknown@x'] }]))[0]).toMatchObject({
+        named: false,
+        message: { id: after.message.id },
+      });
+      expect((await recipientsWithMail(db, [carried.message.id]))[0]?.mailId).toBe(digest!.id);
     });
 
     it("gives the writer's accepted messages of the last hour by receipt, those to the referees apart (D-PRESS-4, D-PRESS-12)", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "press_recipients_mail" ON "press_recipients" USING btree ("outbox_id") WHERE "press_recipients"."outbox_id" is not null;
