@@ -319,16 +319,20 @@ const carriedBy = (o: string) =>
  * recipient's `outbox_id` (press_recipients_mail).
  */
 const namedInThread = (thread: SQL, kind: SQL, rid: SQL, refs: SQL) => sql`(
-  select max(pm.id) from (
-    select case when o.dedupe_key ~ '^press:[0-9]+:' then split_part(o.dedupe_key, ':', 2)::bigint end as message_id
-      from ${outbox} o
-      where o.message_id = any(${refs})
-        and o.dedupe_key = 'press:' || split_part(o.dedupe_key, ':', 2) || ':' || (${kind})::text || ':' || (${rid})::text
-    union all
-    select pr.message_id from ${outbox} o join ${pressRecipients} pr on pr.outbox_id = o.id
-      where o.message_id = any(${refs}) and pr.recipient_kind = (${kind})::text and pr.recipient_id = (${rid})::bigint
-  ) named join ${pressMessages} pm on pm.id = named.message_id
-  where pm.thread_id = (${thread})::bigint and pm.status = 'relayed')`;
+  select max(c.id) from (
+    select pm.id, pm.thread_id, pm.status from ${pressMessages} pm where pm.id = any(array(
+      select case when o.dedupe_key ~ '^press:[0-9]+:' then split_part(o.dedupe_key, ':', 2)::bigint end
+        from ${outbox} o
+        where o.message_id = any(${refs})
+          and o.dedupe_key = 'press:' || split_part(o.dedupe_key, ':', 2) || ':' || (${kind})::text || ':' || (${rid})::text
+      union all
+      select pr.message_id from ${outbox} o join ${pressRecipients} pr on pr.outbox_id = o.id
+        where o.message_id = any(${refs}) and pr.recipient_kind = (${kind})::text and pr.recipient_id = (${rid})::bigint
+    ))
+    -- A fence: the named messages by their key, then their conversation. Given the choice, a
+    -- planner whose statistics lag a burst walked the conversation (and every relayed message).
+    offset 0
+  ) c where c.thread_id = (${thread})::bigint and c.status = 'relayed')`;
 
 /** Who these messages went to, each with the outbox row that carried it (its relay or digest), null when none did. */
 export async function recipientsWithMail(
