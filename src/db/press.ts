@@ -326,11 +326,15 @@ const namedInThread = (thread: SQL, kind: SQL, rid: SQL, refs: SQL) => sql`(
         where o.message_id = any(${refs})
           and o.dedupe_key = 'press:' || split_part(o.dedupe_key, ':', 2) || ':' || (${kind})::text || ':' || (${rid})::text
       union all
-      select pr.message_id from ${outbox} o join ${pressRecipients} pr on pr.outbox_id = o.id
-        where o.message_id = any(${refs}) and pr.recipient_kind = (${kind})::text and pr.recipient_id = (${rid})::bigint
+      select x.message_id from (
+        select pr.message_id, pr.recipient_kind, pr.recipient_id from ${pressRecipients} pr
+        where pr.outbox_id = any(array(select o.id from ${outbox} o where o.message_id = any(${refs})))
+        offset 0
+      ) x where x.recipient_kind = (${kind})::text and x.recipient_id = (${rid})::bigint
     ))
-    -- A fence: the named messages by their key, then their conversation. Given the choice, a
-    -- planner whose statistics lag a burst walked the conversation (and every relayed message).
+    -- Fences (offset 0): the named mail by its Message-ID, then its messages by their key, then
+    -- their conversation and recipient. Given the choice, a planner whose statistics lag a burst
+    -- walked the conversation (and every relayed message) or every recipient's row for each reply.
     offset 0
   ) c where c.thread_id = (${thread})::bigint and c.status = 'relayed')`;
 
@@ -457,6 +461,7 @@ export async function messagesForReplies(
       cross join lateral (
         select case when q.refs <> ''
           then ${namedInThread(sql`q.thread_id`, sql`q.kind`, sql`q.rid`, sql`string_to_array(q.refs, chr(31))`)} end as id
+        offset 0 -- read once: flattened, it was read again for each use of n.id
       ) n
       cross join lateral (
         select n.id is not null as named, coalesce(
@@ -467,6 +472,7 @@ export async function messagesForReplies(
                 where pr.message_id = pm.id and pr.recipient_kind = q.kind and pr.recipient_id = q.rid and pm.status = 'relayed')
             order by pm.id desc limit 1)
         ) as id
+        offset 0
       ) m
       where m.id is not null`,
   );
