@@ -257,8 +257,10 @@ export const outbox = pgTable(
     index('outbox_game_trouble')
       .on(t.gameId, t.createdAt)
       .where(sql`${t.status} = 'failed' or ${t.lastError} is not null`),
-    // The reply rate limit counts one address's recent mail for every reply it sends.
-    index('outbox_recipient_recent').on(t.toAddress, t.createdAt),
+    // The reply rate limit counts one address's recent replies (some kinds) for every batch that
+    // answers it: by kind before time, so that it skips the press relays to that address, which
+    // outnumber the replies in a game with press (bench:press). Bounces read an address over all kinds.
+    index('outbox_recipient_recent').on(t.toAddress, t.kind, t.createdAt),
     check('outbox_status', sql`${t.status} in ('pending', 'sent', 'failed')`),
   ],
 );
