@@ -94,10 +94,26 @@
 // Then at full size on a quiet machine (load 0.05-0.7 at its end, nothing else running), all of the
 // above in: latency p99 − sheets' +16.9 ms, PASS; at once, A 2,664 acknowledgements/s (Node 199 +
 // PostgreSQL 131 µs a sheet), B 1,212 press mails/s (Node 453 + PostgreSQL 351 µs): B / A = 0.455,
-// MISS. Quiet, the wall ratio comes close to the ratio of the CPU (330 / 804 µs = 0.41): the loaded
-// runs' 0.5-0.76 came from A waiting on the scheduler more than B. A press mail costs 2.4× a sheet's
-// CPU (three outbox rows to compose and write, a message and its recipients, against one row): the
-// target needs at most 2×, ~140 µs a press mail less.
+// MISS. Quiet, the wall ratio comes close to the ratio of the CPU (330 / 804 µs = 0.41).
+// 2026-11-27, another machine of the same kind, slower (the same code's sheets cost ~2.5× the CPU):
+// the bench's replies by token now carry the In-Reply-To and References a mail client writes
+// (before, none: a reply read no named relay), which showed that a reply naming an old relay
+// walked its whole conversation (and, on a burst's stale statistics, every relayed message) to find
+// it: B fell to 0.26-0.36. Then, at full size, quiet (load under 2 at each run's end, nothing else):
+//   - what a reply's References name is read from the named mail (outbox_message_id; a relay's
+//     dedupe key names its message, a digest is its recipients' outbox_id), behind planner fences;
+//   - no linkRelays UPDATE: a recipient's relay is the outbox row with its dedupe key;
+//   - a writer's last hour passed whole (decidePress counts within the hour), the row's touched
+//     conversations as sets, a touched reply's answer from the row's writes in memory;
+//   - the reply limit's index by (address, kind, time): its count skips the relays (0015).
+//   run  latency p99 − sheets'  A acks/s  B mails/s  B / A       A: Node + PG µs  B: Node + PG µs
+//   1    +36.1 ms PASS          1,265     662        0.523 PASS  615 + 278        904 + 676   (before 0015)
+//   2    +25.5 ms PASS          1,269     736        0.580 PASS  584 + 284        811 + 615
+//   3    +26.4 ms PASS          1,353     715        0.529 PASS  564 + 256        826 + 611
+// The same day, same machine, the session's first commit (7e55900, its replies citing nothing):
+// latency +30.6 ms, A 1,291/s (587 + 282 µs), B 652/s (923 + 661 µs), B / A 0.505. A press mail still costs ~1.7× a sheet's CPU; what is left: a batch
+// row written in ~15 steps of ~6 statements when replies meet its messages (message ids drawn
+// ahead would write it once), three outbox rows a press mail, drizzle's cost a statement.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
