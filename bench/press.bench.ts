@@ -111,8 +111,8 @@
 //   2    +25.5 ms PASS          1,269     736        0.580 PASS  584 + 284        811 + 615
 //   3    +26.4 ms PASS          1,353     715        0.529 PASS  564 + 256        826 + 611
 // The same day, same machine, the session's first commit (7e55900, its replies citing nothing):
-// latency +30.6 ms, A 1,291/s (587 + 282 µs), B 652/s (923 + 661 µs), B / A 0.505. A press mail still costs ~1.7× a sheet's CPU; what is left: a batch
-// row written in ~15 steps of ~6 statements when replies meet its messages (message ids drawn
+// latency +30.6 ms, A 1,291/s (587 + 282 µs), B 652/s (923 + 661 µs), B / A 0.505. A press mail
+// still costs ~1.7× a sheet's CPU; what is left: a batch row written in ~15 steps of ~6 statements when replies meet its messages (message ids drawn
 // ahead would write it once), three outbox rows a press mail, drizzle's cost a statement.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
