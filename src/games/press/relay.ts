@@ -279,9 +279,11 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
     if (item.kind === 'reply') {
       mails.push(null);
       const thread = item.facts.token.thread;
-      // What a reply answers is read from what is written: a message of this row in its conversation is written first.
+      // What a reply answers is read from what is written: a message of this row in its conversation
+      // is written first, unless the reply names what it answers (its References name a relay from
+      // before the row, as mail clients write them): that wins whatever the row holds.
       const touched = touches(before, thread);
-      if (touches(pending, thread)) await write();
+      if (!answers.get(item)?.named && touches(pending, thread)) await write();
       let registered: () => void = () => {};
       const reached = new Promise<void>((r) => (registered = r));
       const batch: ReplyBatch = {
