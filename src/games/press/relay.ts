@@ -206,7 +206,7 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
   const known = rowKnowledge();
   const waiting: Array<{ plan: MessagePlan; resolve: (s: Sent) => void; reject: (e: unknown) => void }> = [];
   /** What this row's writes stored, by conversation: what a later reply of the row may answer. */
-  const storedIn = new Map<number, Array<Required<Pick<Sent, 'stored'>>>>();
+  const storedIn = new Map<number, Array<NonNullable<Sent['stored']>>>();
   const write = async () => {
     const now = plans;
     const ready = waiting.splice(0);
@@ -216,7 +216,11 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
       for (const [plan, one] of await relayMessages(db, now, known)) {
         sent.set(plan, one);
         const threadId = one.stored?.message.threadId;
-        if (one.stored && threadId != null) storedIn.set(threadId, [...(storedIn.get(threadId) ?? []), { stored: one.stored }]);
+        if (one.stored && threadId != null) {
+          const list = storedIn.get(threadId) ?? [];
+          storedIn.set(threadId, list);
+          list.push(one.stored);
+        }
       }
       for (const w of ready) w.resolve(sent.get(w.plan)!);
     } catch (e) {
@@ -261,11 +265,10 @@ export async function relayPressRun(db: Db, items: readonly PressRunItem[]): Pro
    * them), of the row's or, before them, what was there before the row (read once: the row's come after).
    */
   const answerInRow = (item: PressReplyWork, q: Parameters<typeof messageForReply>[1]): PressMessage | null => {
-    const before = answers.get(item) ?? null;
-    if (before?.named) return before.message;
-    let latest = before?.message ?? null;
-    for (const { stored } of storedIn.get(q.threadId) ?? []) {
-      const { message, recipients } = stored;
+    const earlier = answers.get(item) ?? null;
+    if (earlier?.named) return earlier.message;
+    let latest = earlier?.message ?? null;
+    for (const { message, recipients } of storedIn.get(q.threadId) ?? []) {
       if (message.status !== 'relayed' || message.visibleAt.getTime() > q.now.getTime()) continue;
       const reached = recipients.some((r) => r.kind === q.recipient.kind && r.id === q.recipient.id && r.delivery !== 'muted');
       if (reached && (!latest || message.id > latest.id)) latest = message;
