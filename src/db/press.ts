@@ -4,7 +4,7 @@
 // The writer of an anonymous message is stored (the referees see them, the hourly cap counts them)
 // and leaves the database only through the functions that say so.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { pgArray, recordsetInsert, rowsOf, tableRowsFrom, type ColumnSpec } from './arrays.ts';
 import type { Db } from './client.ts';
 import {
@@ -408,33 +408,7 @@ export async function messageForReply(
   db: Db,
   q: { threadId: number; recipient: Recipient; references: readonly string[]; now: Date },
 ): Promise<PressMessage | null> {
-  const base = and(
-    eq(pressMessages.threadId, q.threadId),
-    eq(pressMessages.status, 'relayed'),
-    eq(pressRecipients.recipientKind, q.recipient.kind),
-    eq(pressRecipients.recipientId, q.recipient.id),
-  );
-  if (q.references.length) {
-    const [named] = await rowsOf<{ id: string | number | null }>(
-      db,
-      sql`select ${namedInThread(sql`${q.threadId}`, sql`${q.recipient.kind}`, sql`${q.recipient.id}`, sql`${pgArray([...q.references])}::text[]`)} as id`,
-    );
-    if (named?.id != null) {
-      const [m] = await db
-        .select()
-        .from(pressMessages)
-        .where(eq(pressMessages.id, Number(named.id)));
-      if (m) return m;
-    }
-  }
-  const [latest] = await db
-    .select({ m: pressMessages })
-    .from(pressMessages)
-    .innerJoin(pressRecipients, eq(pressRecipients.messageId, pressMessages.id))
-    .where(and(base, lte(pressMessages.visibleAt, q.now), ne(pressRecipients.delivery, 'muted')))
-    .orderBy(desc(pressMessages.id))
-    .limit(1);
-  return latest?.m ?? null;
+  return (await messagesForReplies(db, [q]))[0]?.message ?? null;
 }
 
 /**
